@@ -1,0 +1,335 @@
+//! The ABR source end system: the TM 4.0 source rules as seed 001 numbers and
+//! explains them (SPEC §4). Each rule is its own method so that it can be read
+//! against the paper and tested alone. Rates are in cells per second.
+
+use super::params::AbrParams;
+use super::traffic::Traffic;
+use crate::net::{Cell, CellKind, RmFields};
+use crate::time::{cell_interval, SimTime};
+
+/// The state of one ABR source.
+#[derive(Clone, Debug)]
+pub struct AbrSource {
+    pub params: AbrParams,
+    pub traffic: Traffic,
+    /// Allowed cell rate.
+    pub acr: f64,
+    /// Cells sent since the last in-rate FRM (rule 3's count).
+    cells_since_frm: u32,
+    /// When the last in-rate FRM was sent; None before the first cell.
+    last_frm: Option<SimTime>,
+    /// In-rate FRMs sent since the last BRM arrived (rule 6's count).
+    frms_since_brm: u64,
+    /// When the last cell was sent.
+    last_send: Option<SimTime>,
+    /// The pending transmission opportunity, if one is scheduled.
+    pub next_send: Option<SimTime>,
+    /// Bumped whenever the pending opportunity is replaced (lazy cancellation).
+    pub generation: u32,
+    /// Whether the connection has been set up (rule 2 ran).
+    pub started: bool,
+    pub data_sent: u64,
+    pub frm_sent: u64,
+    pub brm_received: u64,
+}
+
+/// What the source sends at a transmission opportunity (rule 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emission {
+    Frm,
+    Data,
+    /// No cell: the source has nothing to send.
+    Nothing,
+}
+
+impl AbrSource {
+    pub fn new(params: AbrParams, traffic: Traffic) -> AbrSource {
+        AbrSource {
+            params,
+            traffic,
+            acr: params.effective_icr(),
+            cells_since_frm: 0,
+            last_frm: None,
+            frms_since_brm: 0,
+            last_send: None,
+            next_send: None,
+            generation: 0,
+            started: false,
+            data_sent: 0,
+            frm_sent: 0,
+            brm_received: 0,
+        }
+    }
+
+    /// Rule 1: MCR ≤ ACR ≤ PCR.
+    fn clamp_acr(&mut self) {
+        self.acr = self.acr.min(self.params.pcr).max(self.params.mcr);
+    }
+
+    /// The ACR to show: zero before the connection is set up.
+    pub fn reported_acr(&self) -> f64 {
+        if self.started { self.acr } else { 0.0 }
+    }
+
+    /// The time between cells at the current ACR (rule 1: send at rate ≤ ACR).
+    /// An ACR of zero (MCR = 0 and ER = 0) is floored at TCR so the source can
+    /// still probe the network.
+    pub fn interval(&self) -> SimTime {
+        cell_interval(self.acr.max(self.params.tcr))
+    }
+
+    /// Rule 2: at connection set-up ACR = ICR, where the ICR used is
+    /// min(negotiated ICR, TBE/FRTT); the first cell sent will be an FRM.
+    pub fn start(&mut self) {
+        self.started = true;
+        self.acr = self.params.effective_icr();
+        self.clamp_acr();
+        self.cells_since_frm = 0;
+        self.last_frm = None;
+        self.frms_since_brm = 0;
+    }
+
+    /// Rule 3: whether the cell sent now must be an in-rate FRM — the first
+    /// cell; or Nrm−1 other cells have gone since the last FRM; or Trm has
+    /// passed since it and at least Mrm other cells have gone.
+    pub fn frm_due(&self, now: SimTime) -> bool {
+        match self.last_frm {
+            None => true,
+            Some(last) => {
+                self.cells_since_frm + 1 >= self.params.nrm
+                    || (now.0 - last.0 >= self.params.trm.0 && self.cells_since_frm >= self.params.mrm)
+            }
+        }
+    }
+
+    /// Rule 5 ("use it or lose it"): before an FRM, if no FRM was sent for
+    /// ADTF and ACR > ICR, ACR falls to ICR.
+    fn apply_rule_5(&mut self, now: SimTime) {
+        if let Some(last) = self.last_frm {
+            let icr = self.params.effective_icr();
+            if now.0 - last.0 > self.params.adtf.0 && self.acr > icr {
+                self.acr = icr;
+            }
+        }
+    }
+
+    /// Rule 6: before an FRM, if CRM FRMs have gone since the last BRM arrived,
+    /// ACR ← max(MCR, ACR − ACR·CDF); it applies again at each further FRM.
+    /// CDF = 0 disables the rule.
+    fn apply_rule_6(&mut self) {
+        if self.params.cdf > 0.0 && self.frms_since_brm >= self.params.crm() {
+            self.acr = (self.acr - self.acr * self.params.cdf).max(self.params.mcr);
+        }
+    }
+
+    /// A transmission opportunity at `now`: decides the cell (rule 3), applies
+    /// rules 5 and 6 before an FRM, and returns the cell to send.
+    pub fn emit(&mut self, now: SimTime, vc: u32) -> Option<Cell> {
+        if !self.traffic.has_data(now) {
+            return None;
+        }
+        let cell = if self.frm_due(now) {
+            self.apply_rule_5(now);
+            self.apply_rule_6();
+            self.last_frm = Some(now);
+            self.cells_since_frm = 0;
+            self.frms_since_brm += 1;
+            self.frm_sent += 1;
+            // FRM fields: CCR = ACR, ER = PCR, CI = NI = 0 (SPEC §4).
+            let rm = RmFields { ccr: self.acr, er: self.params.pcr, mcr: self.params.mcr, ci: false, ni: false };
+            Cell { vc, kind: CellKind::Frm, hop: 0, efci: false, rm }
+        } else {
+            self.cells_since_frm += 1;
+            self.data_sent += 1;
+            Cell::data(vc)
+        };
+        self.last_send = Some(now);
+        Some(cell)
+    }
+
+    /// Rules 8–9 on a backward RM cell, the NI/CI table of seed 001 §5.1:
+    /// CI = 1: ACR ← ACR − ACR·RDF; else NI = 0: ACR ← ACR + RIF·PCR; NI = 1:
+    /// no increase; then ACR ← min(ACR, ER, PCR) and ACR ← max(ACR, MCR).
+    pub fn on_brm(&mut self, rm: &RmFields) {
+        self.brm_received += 1;
+        self.frms_since_brm = 0;
+        if rm.ci {
+            self.acr -= self.acr * self.params.rdf;
+        } else if !rm.ni {
+            self.acr += self.params.rif * self.params.pcr;
+        }
+        self.acr = self.acr.min(rm.er);
+        self.clamp_acr();
+    }
+
+    /// Rescheduling (seed 001 §5.1): after ACR rose, the next cell may go
+    /// earlier than planned — at the last send plus the new interval, never
+    /// before `now`. Returns the new time when the pending opportunity moves.
+    pub fn reschedule(&mut self, now: SimTime) -> Option<SimTime> {
+        let (next, last) = (self.next_send?, self.last_send?);
+        let earlier = (last + self.interval()).max(now);
+        if earlier < next {
+            self.next_send = Some(earlier);
+            self.generation = self.generation.wrapping_add(1);
+            Some(earlier)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PCR: f64 = 366_792.45;
+
+    fn params() -> AbrParams {
+        AbrParams {
+            pcr: PCR,
+            mcr: 0.0,
+            icr: 100_000.0,
+            tcr: 10.0,
+            nrm: 32,
+            mrm: 2,
+            trm: SimTime::from_ms(100.0),
+            rif: 1.0 / 16.0,
+            rdf: 1.0 / 16.0,
+            adtf: SimTime::from_ms(500.0),
+            tbe: 16_777_215.0,
+            cdf: 1.0 / 16.0,
+            frtt: SimTime::from_ms(30.0),
+        }
+    }
+
+    fn persistent() -> Traffic {
+        Traffic::Persistent { start: SimTime::ZERO, stop: None }
+    }
+
+    fn source(p: AbrParams) -> AbrSource {
+        let mut s = AbrSource::new(p, persistent());
+        s.start();
+        s
+    }
+
+    fn brm(er: f64, ci: bool, ni: bool) -> RmFields {
+        RmFields { ccr: 0.0, er, mcr: 0.0, ci, ni }
+    }
+
+    #[test]
+    fn rule_1_acr_stays_between_mcr_and_pcr() {
+        let mut s = source(AbrParams { mcr: 50_000.0, rif: 1.0, ..params() });
+        s.on_brm(&brm(10.0 * PCR, false, false));
+        assert_eq!(s.acr, PCR);
+        s.on_brm(&brm(1.0, false, false));
+        assert_eq!(s.acr, 50_000.0);
+    }
+
+    #[test]
+    fn rule_2_first_cell_is_an_frm_at_icr() {
+        let mut s = source(params());
+        assert_eq!(s.acr, 100_000.0);
+        assert_eq!(s.emit(SimTime::ZERO, 0).unwrap().kind, CellKind::Frm);
+    }
+
+    #[test]
+    fn rule_3_one_cell_in_nrm_is_an_frm() {
+        let mut s = source(AbrParams { nrm: 8, ..params() });
+        let kinds: Vec<CellKind> = (0..24).map(|i| s.emit(SimTime(i), 0).unwrap().kind).collect();
+        let frms: Vec<usize> = kinds.iter().enumerate().filter(|(_, k)| **k == CellKind::Frm).map(|(i, _)| i).collect();
+        assert_eq!(frms, vec![0, 8, 16]);
+    }
+
+    #[test]
+    fn rule_3_trm_forces_an_early_frm_after_mrm_cells() {
+        let mut s = source(AbrParams { trm: SimTime::from_ms(1.0), ..params() });
+        let t = |ms: f64| SimTime::from_ms(ms);
+        assert_eq!(s.emit(t(0.0), 0).unwrap().kind, CellKind::Frm);
+        assert_eq!(s.emit(t(2.0), 0).unwrap().kind, CellKind::Data);
+        // Trm passed but only one other cell has gone: Mrm = 2 holds the FRM back.
+        assert_eq!(s.emit(t(3.0), 0).unwrap().kind, CellKind::Data);
+        assert_eq!(s.emit(t(4.0), 0).unwrap().kind, CellKind::Frm);
+    }
+
+    #[test]
+    fn rules_8_9_the_whole_ci_ni_table() {
+        let start = 100_000.0;
+        let inc = start + PCR / 16.0;
+        let dec = start - start / 16.0;
+        for (ni, ci, er, expect) in [
+            (false, false, PCR, inc),
+            (false, false, 120_000.0, 120_000.0),
+            (false, true, PCR, dec),
+            (true, false, PCR, start),
+            (true, false, 90_000.0, 90_000.0),
+            (true, true, PCR, dec),
+            (true, true, 50_000.0, 50_000.0),
+        ] {
+            let mut s = source(params());
+            s.on_brm(&brm(er, ci, ni));
+            assert!((s.acr - expect).abs() < 1e-9, "NI={ni} CI={ci} ER={er}: {} != {expect}", s.acr);
+        }
+    }
+
+    #[test]
+    fn rule_5_idle_source_falls_back_to_icr() {
+        let mut s = source(params());
+        s.emit(SimTime::ZERO, 0);
+        s.emit(SimTime(1), 0);
+        s.emit(SimTime(2), 0);
+        s.on_brm(&brm(PCR, false, false));
+        assert!(s.acr > 100_000.0);
+        // Mrm cells have gone and Trm has passed, so the next cell, 600 ms
+        // later, is an FRM — and that is longer than ADTF = 500 ms.
+        assert_eq!(s.emit(SimTime::from_ms(600.0), 0).unwrap().kind, CellKind::Frm);
+        assert_eq!(s.acr, 100_000.0);
+    }
+
+    #[test]
+    fn rule_6_missing_brms_cut_acr_by_cdf_each_frm() {
+        let p = AbrParams { tbe: 64.0, nrm: 32, frtt: SimTime::ZERO, ..params() }; // CRM = 2
+        let mut s = source(p);
+        let mut t = 0;
+        let mut frm_acrs = vec![];
+        while frm_acrs.len() < 4 {
+            let c = s.emit(SimTime(t), 0).unwrap();
+            if c.kind == CellKind::Frm {
+                frm_acrs.push(s.acr);
+            }
+            t += 1;
+        }
+        let a = 100_000.0;
+        let cut = |x: f64| x - x / 16.0;
+        assert_eq!(frm_acrs, vec![a, a, cut(a), cut(cut(a))]);
+        // CDF = 0 disables it.
+        let mut off = source(AbrParams { cdf: 0.0, ..p });
+        for i in 0..200 {
+            off.emit(SimTime(i), 0);
+        }
+        assert_eq!(off.acr, a);
+    }
+
+    #[test]
+    fn rescheduling_moves_the_next_cell_earlier_after_an_increase() {
+        let mut s = source(AbrParams { icr: 1_000.0, rif: 1.0, ..params() });
+        s.emit(SimTime::ZERO, 0);
+        let planned = s.interval(); // 1 ms at 1000 cells/s
+        s.next_send = Some(planned);
+        s.on_brm(&brm(PCR, false, false));
+        let now = SimTime::from_us(10.0);
+        let moved = s.reschedule(now).unwrap();
+        assert_eq!(moved, now);
+        assert_eq!(s.generation, 1);
+        // No further move when nothing changed.
+        assert_eq!(s.reschedule(now), None);
+    }
+
+    #[test]
+    fn no_cells_outside_the_traffic_window() {
+        let t = Traffic::Persistent { start: SimTime::from_ms(100.0), stop: Some(SimTime::from_ms(200.0)) };
+        let mut s = AbrSource::new(params(), t);
+        assert!(s.emit(SimTime::from_ms(50.0), 0).is_none());
+        assert!(s.emit(SimTime::from_ms(150.0), 0).is_some());
+        assert!(s.emit(SimTime::from_ms(200.0), 0).is_none());
+    }
+}

@@ -1,0 +1,49 @@
+//! The cell-level network: cells, switch and host output ports (each owning its
+//! queue, its link's in-flight FIFO and its statistics), and the topology.
+
+pub mod cell;
+pub mod port;
+pub mod queue;
+
+pub use cell::{Cell, CellKind, RmFields};
+pub use port::{Port, PortStats};
+pub use queue::{Discipline, PortQueue};
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// An end system: ABR sources and destinations live here.
+    Host,
+    /// An ATM switch: output ports with queues and a switch algorithm each.
+    Switch,
+}
+
+impl NodeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Host => "host",
+            NodeKind::Switch => "switch",
+        }
+    }
+}
+
+/// A node of the topology.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub id: String,
+    pub kind: NodeKind,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A full-duplex link; each direction is served by its own [`Port`].
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub id: String,
+    pub a: u32,
+    pub b: u32,
+    pub rate_mbps: f64,
+    pub delay: crate::time::SimTime,
+    /// Port indices: a→b, then b→a.
+    pub ports: [u32; 2],
+}

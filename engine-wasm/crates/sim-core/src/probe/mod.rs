@@ -1,0 +1,46 @@
+//! What a run records: a row of samples every sample interval, in columns named
+//! for the UI and the runner (SPEC §7), plus the max-min oracle.
+
+pub mod maxmin;
+
+pub use maxmin::{jain_index, max_min_fair, Flow};
+
+/// Columns recorded per VC, in order, after the time column.
+pub const VC_COLUMNS: [&str; 5] = ["acr", "acr_mean", "maxmin", "received", "sent"];
+/// Columns recorded per port, in order, after the VC columns.
+pub const PORT_COLUMNS: [&str; 5] = ["queue", "queue_mean", "queue_max", "util", "lost"];
+
+/// The names of a run's sample columns: `t_ms`, then `vc.<id>.<col>` for each
+/// VC, then `port.<id>.<col>` for each port.
+pub fn column_names<'a>(vcs: impl Iterator<Item = &'a str>, ports: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut names = vec!["t_ms".to_string()];
+    for vc in vcs {
+        names.extend(VC_COLUMNS.iter().map(|c| format!("vc.{vc}.{c}")));
+    }
+    for port in ports {
+        names.extend(PORT_COLUMNS.iter().map(|c| format!("port.{port}.{c}")));
+    }
+    names
+}
+
+/// Sample rows, flat and row-major, waiting to be taken.
+#[derive(Clone, Debug, Default)]
+pub struct SampleBuffer {
+    pub width: usize,
+    pub rows: Vec<f64>,
+}
+
+impl SampleBuffer {
+    pub fn new(width: usize) -> SampleBuffer {
+        SampleBuffer { width, rows: Vec::new() }
+    }
+
+    /// Removes and returns every row recorded since the last call.
+    pub fn take(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.rows)
+    }
+
+    pub fn row_count(&self) -> usize {
+        self.rows.len() / self.width.max(1)
+    }
+}

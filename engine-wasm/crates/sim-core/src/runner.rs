@@ -1,0 +1,209 @@
+//! The headless run of SPEC §10: apply overrides, build, run to the end in
+//! chunks, and aggregate the sample rows into windows and totals. The native
+//! `abrsim` binary and the scenario tests both go through [`run_report`], so the
+//! tests check exactly what the runner prints.
+
+use crate::probe::{PORT_COLUMNS, VC_COLUMNS};
+use crate::scenario::{self, ScenarioError};
+use crate::sim::Simulation;
+use crate::time::SimTime;
+use serde_json::{json, Map, Value};
+
+/// What to run and what to report.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Overrides `run.until_ms`.
+    pub until_ms: Option<f64>,
+    /// Overrides `run.seed`.
+    pub seed: Option<u64>,
+    /// `(path, value)` overrides, applied in order.
+    pub sets: Vec<(String, String)>,
+    /// Report windows `[from, to]` in ms.
+    pub windows: Vec<(f64, f64)>,
+}
+
+/// Events handled per call into the engine, as the browser worker does.
+const CHUNK_EVENTS: u64 = 100_000;
+
+/// Sums over the sample rows that fall in one window.
+#[derive(Clone, Debug)]
+struct Window {
+    from_ms: f64,
+    to_ms: f64,
+    rows: u64,
+    vc: Vec<[f64; 3]>,   // acr_mean sum, maxmin sum, received delta sum
+    port: Vec<[f64; 4]>, // queue_mean sum, queue_max max, util sum, lost delta sum
+}
+
+impl Window {
+    fn new(from_ms: f64, to_ms: f64, vcs: usize, ports: usize) -> Window {
+        Window { from_ms, to_ms, rows: 0, vc: vec![[0.0; 3]; vcs], port: vec![[0.0; 4]; ports] }
+    }
+
+    fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
+        const EPS: f64 = 1e-9;
+        start_ms >= self.from_ms - EPS && end_ms <= self.to_ms + EPS
+    }
+
+    fn add(&mut self, row: &[f64], prev: &[f64]) {
+        self.rows += 1;
+        let (nv, np) = (VC_COLUMNS.len(), PORT_COLUMNS.len());
+        for (i, acc) in self.vc.iter_mut().enumerate() {
+            let c = 1 + i * nv;
+            acc[0] += row[c + 1];
+            acc[1] += row[c + 2];
+            acc[2] += row[c + 3] - prev[c + 3];
+        }
+        let base = 1 + self.vc.len() * nv;
+        for (i, acc) in self.port.iter_mut().enumerate() {
+            let c = base + i * np;
+            acc[0] += row[c + 1];
+            acc[1] = acc[1].max(row[c + 2]);
+            acc[2] += row[c + 3];
+            acc[3] += row[c + 4] - prev[c + 4];
+        }
+    }
+
+    fn to_json(&self, sim: &Simulation, sample_ms: f64) -> Value {
+        let n = self.rows.max(1) as f64;
+        let span_s = self.rows as f64 * sample_ms / 1000.0;
+        let mut vcs = Map::new();
+        for (i, acc) in self.vc.iter().enumerate() {
+            let throughput = if span_s > 0.0 { acc[2] * crate::time::CELL_BITS / span_s / 1e6 } else { 0.0 };
+            vcs.insert(
+                sim.vcs[i].id.clone(),
+                json!({
+                    "acr_mbps": round(acc[0] / n, 4),
+                    "throughput_mbps": round(throughput, 4),
+                    "cells_received": acc[2] as u64,
+                    "maxmin_mbps": round(acc[1] / n, 4),
+                }),
+            );
+        }
+        let mut ports = Map::new();
+        for (i, acc) in self.port.iter().enumerate() {
+            ports.insert(
+                sim.ports[i].id.clone(),
+                json!({
+                    "queue_mean": round(acc[0] / n, 3),
+                    "queue_max": acc[1] as u64,
+                    "utilization": round(acc[2] / n, 5),
+                    "cells_lost": acc[3] as u64,
+                }),
+            );
+        }
+        json!({ "from_ms": self.from_ms, "to_ms": self.to_ms, "samples": self.rows, "vcs": vcs, "ports": ports })
+    }
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}
+
+/// Parses scenario text and applies the options' overrides.
+pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<ScenarioError>> {
+    let mut value: Value = serde_json::from_str(text)
+        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
+    let mut errors = Vec::new();
+    if let Some(until) = opts.until_ms {
+        if let Err(e) = scenario::apply_set(&mut value, "run.until_ms", &until.to_string()) {
+            errors.push(e);
+        }
+    }
+    if let Some(seed) = opts.seed {
+        if let Err(e) = scenario::apply_set(&mut value, "run.seed", &seed.to_string()) {
+            errors.push(e);
+        }
+    }
+    for (path, raw) in &opts.sets {
+        if let Err(e) = scenario::apply_set(&mut value, path, raw) {
+            errors.push(ScenarioError::new(e.path.clone(), format!("--set {path}={raw}: {}", e.message)));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let scenario = scenario::parse::scenario_from_value(&value)?;
+    let until = scenario.run.until_ms;
+    for (i, &(from, to)) in opts.windows.iter().enumerate() {
+        if !(from.is_finite() && to.is_finite() && from >= 0.0 && from < to && to <= until) {
+            errors.push(ScenarioError::new(
+                format!("--window[{i}]"),
+                format!("{from}:{to} must satisfy 0 ≤ FROM < TO ≤ until ({until} ms)"),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Simulation::build(&scenario))
+}
+
+/// Runs a scenario to its end and returns SPEC §10's report. `clock_ms` reads
+/// the wall clock (the caller's, so this stays free of platform calls);
+/// `on_rows` sees every batch of sample rows (for CSV output).
+pub fn run_report(
+    text: &str,
+    opts: &RunOptions,
+    clock_ms: &dyn Fn() -> f64,
+    on_rows: &mut dyn FnMut(&Simulation, &[f64]),
+) -> Result<Value, Vec<ScenarioError>> {
+    let mut sim = prepare(text, opts)?;
+    let width = sim.columns().len();
+    let sample_ms = sim.run.sample_interval_ms;
+    let (nv, np) = (sim.vcs.len(), sim.ports.len());
+    let until_ms = sim.run.until_ms;
+    let mut windows: Vec<Window> = opts.windows.iter().map(|&(f, t)| Window::new(f, t, nv, np)).collect();
+    let mut totals = Window::new(0.0, until_ms, nv, np);
+    let mut prev = vec![0.0; width];
+    let deadline = SimTime::from_ms(until_ms);
+
+    let started = clock_ms();
+    let mut consume = |sim: &mut Simulation, prev: &mut Vec<f64>| {
+        let rows = sim.take_samples();
+        on_rows(sim, &rows);
+        for row in rows.chunks_exact(width) {
+            let end = row[0];
+            let start = end - sample_ms;
+            for w in windows.iter_mut().chain(std::iter::once(&mut totals)) {
+                if w.covers(start, end) {
+                    w.add(row, prev);
+                }
+            }
+            prev.copy_from_slice(row);
+        }
+    };
+    while sim.run_until(deadline, CHUNK_EVENTS) == crate::RunOutcome::BudgetExhausted {
+        consume(&mut sim, &mut prev);
+    }
+    consume(&mut sim, &mut prev);
+    let wall_ms = clock_ms() - started;
+
+    let mut maxmin = Map::new();
+    let all = crate::probe::max_min_fair(
+        &sim.ports.iter().map(|p| crate::switch_alg::SwitchAlgorithm::abr_capacity_cps(&p.algorithm, p.rate_cps)).collect::<Vec<_>>(),
+        &sim.vcs.iter().map(|v| crate::probe::Flow { resources: v.fwd_ports.clone(), demand: v.source.params.pcr }).collect::<Vec<_>>(),
+    );
+    for (v, r) in sim.vcs.iter().zip(all) {
+        maxmin.insert(v.id.clone(), json!(round(crate::time::cells_per_s_to_mbps(r), 4)));
+    }
+    let events = sim.events();
+    Ok(json!({
+        "scenario": sim.meta.id,
+        "until_ms": until_ms,
+        "seed": sim.run.seed,
+        "stats": {
+            "events": events,
+            "wall_ms": round(wall_ms, 3),
+            "source_cells": sim.source_cells,
+            "events_per_s": if wall_ms > 0.0 { (events as f64 / wall_ms * 1000.0).round() } else { 0.0 },
+            "source_cells_per_s": if wall_ms > 0.0 { (sim.source_cells as f64 / wall_ms * 1000.0).round() } else { 0.0 },
+            "realtime_factor": if wall_ms > 0.0 { round(until_ms / wall_ms, 3) } else { 0.0 },
+        },
+        "maxmin_mbps": maxmin,
+        "windows": windows.iter().map(|w| w.to_json(&sim, sample_ms)).collect::<Vec<_>>(),
+        "totals": totals.to_json(&sim, sample_ms),
+        "warnings": sim.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+    }))
+}

@@ -1,0 +1,145 @@
+//! Scenarios: the JSON format (documented in `scenarios/README.md`), its
+//! validation into typed values with every error reported at once by path,
+//! `--set` overrides by dotted path, and the build into a [`Simulation`].
+//!
+//! [`Simulation`]: crate::sim::Simulation
+
+pub mod parse;
+pub mod registry;
+pub mod set;
+
+pub use parse::parse_scenario;
+pub use set::apply_set;
+
+use std::fmt;
+
+/// The format tag every scenario file carries.
+pub const FORMAT: &str = "abr-lab/scenario";
+/// The format version this engine writes and reads.
+pub const VERSION: u64 = 1;
+
+/// A problem with a scenario, located by a dotted path such as `vcs.vc2.rif`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub path: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError { path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Every error, formatted one per line.
+pub fn format_errors(errors: &[ScenarioError]) -> String {
+    errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+}
+
+/// Text shown beside a scenario.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Meta {
+    pub id: String,
+    pub title: String,
+    pub paper: String,
+    pub explanation: String,
+    pub things_to_try: Vec<String>,
+}
+
+/// How long and how the run goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSpec {
+    pub until_ms: f64,
+    pub seed: u64,
+    pub sample_interval_ms: f64,
+}
+
+/// A node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub id: String,
+    pub kind: crate::net::NodeKind,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A switch algorithm and its knobs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AlgorithmSpec {
+    None,
+    Erica { target_utilization: f64, interval_ms: f64, forward_ccr: bool },
+}
+
+/// One output port's configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PortSpec {
+    pub buffer_cells: u32,
+    pub discipline: crate::net::Discipline,
+    pub algorithm: AlgorithmSpec,
+}
+
+/// A full-duplex link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    pub id: String,
+    pub a: usize,
+    pub b: usize,
+    pub rate_mbps: f64,
+    pub delay_ms: f64,
+    /// Ports for a→b and b→a.
+    pub ports: [PortSpec; 2],
+}
+
+/// A VC's traffic.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrafficSpec {
+    Persistent { start_ms: f64, stop_ms: Option<f64> },
+}
+
+/// A VC's ABR parameters in scenario units (see the registry).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VcParams {
+    pub pcr_mbps: f64,
+    pub mcr_mbps: f64,
+    pub icr_mbps: f64,
+    pub tcr_cps: f64,
+    pub nrm: u32,
+    pub mrm: u32,
+    pub trm_ms: f64,
+    pub rif: f64,
+    pub rdf: f64,
+    pub adtf_s: f64,
+    pub tbe_cells: f64,
+    pub cdf: f64,
+}
+
+/// A virtual circuit from the first node of its path to the last.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VcSpec {
+    pub id: String,
+    pub path: Vec<usize>,
+    pub params: VcParams,
+    pub traffic: TrafficSpec,
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub meta: Meta,
+    pub run: RunSpec,
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<LinkSpec>,
+    pub vcs: Vec<VcSpec>,
+    /// Legal but suspicious settings, each with a suggested fix.
+    pub warnings: Vec<ScenarioError>,
+}

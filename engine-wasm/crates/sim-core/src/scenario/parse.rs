@@ -1,0 +1,751 @@
+//! Validation of scenario JSON into a [`Scenario`]. The walk never stops at the
+//! first problem: it collects every error with its path (`vcs.vc2.rif: …`), so
+//! a user fixes a file in one pass. Unknown keys are errors (tldraw validate).
+
+use super::registry::{self, Scope};
+use super::*;
+use crate::net::{Discipline, NodeKind};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+type Errors = Vec<ScenarioError>;
+
+/// Parses and validates scenario text.
+pub fn parse_scenario(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
+    scenario_from_value(&value)
+}
+
+/// Validates an already-parsed JSON value.
+pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>> {
+    let mut errors = Errors::new();
+    let scenario = read_scenario(value, &mut errors);
+    match scenario {
+        Some(s) if errors.is_empty() => Ok(s),
+        _ => {
+            if errors.is_empty() {
+                errors.push(ScenarioError::new("", "the scenario is not an object"));
+            }
+            Err(errors)
+        }
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn describe(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// A JSON object being read: records which keys were used so that the rest can
+/// be reported as unknown.
+struct Obj<'a> {
+    path: String,
+    map: &'a Map<String, Value>,
+    known: Vec<&'static str>,
+}
+
+impl<'a> Obj<'a> {
+    fn new(value: &'a Value, path: &str, errors: &mut Errors) -> Option<Obj<'a>> {
+        match value.as_object() {
+            Some(map) => Some(Obj { path: path.to_string(), map, known: Vec::new() }),
+            None => {
+                errors.push(ScenarioError::new(path, format!("expected an object, found {}", describe(value))));
+                None
+            }
+        }
+    }
+
+    fn at(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    fn get(&mut self, key: &'static str) -> Option<&'a Value> {
+        self.known.push(key);
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn string(&mut self, key: &'static str, errors: &mut Errors) -> Option<String> {
+        let v = self.get(key)?;
+        match v.as_str() {
+            Some(s) => Some(s.to_string()),
+            None => {
+                errors.push(ScenarioError::new(self.at(key), format!("expected a string, found {}", describe(v))));
+                None
+            }
+        }
+    }
+
+    fn required_string(&mut self, key: &'static str, errors: &mut Errors) -> Option<String> {
+        let s = self.string(key, errors);
+        if s.is_none() && self.map.get(key).map_or(true, Value::is_null) {
+            errors.push(ScenarioError::new(self.at(key), "is required"));
+        }
+        s
+    }
+
+    fn plain_number(&mut self, key: &'static str, errors: &mut Errors) -> Option<f64> {
+        let v = self.get(key)?;
+        match v.as_f64() {
+            Some(x) if x.is_finite() => Some(x),
+            _ => {
+                errors.push(ScenarioError::new(self.at(key), format!("expected a number, found {}", describe(v))));
+                None
+            }
+        }
+    }
+
+    /// An on/off registry parameter.
+    fn flag(&mut self, key: &'static str, errors: &mut Errors) -> Option<bool> {
+        let v = self.get(key)?;
+        match v.as_bool() {
+            Some(b) => Some(b),
+            None => {
+                errors.push(ScenarioError::new(self.at(key), format!("expected true or false, found {}", describe(v))));
+                None
+            }
+        }
+    }
+
+    /// A registry parameter: checked against its range and kind.
+    fn param(&mut self, scope: Scope, key: &'static str, errors: &mut Errors) -> Option<f64> {
+        let x = self.plain_number(key, errors)?;
+        match registry::spec(scope, key).check(x) {
+            Ok(x) => Some(x),
+            Err(msg) => {
+                errors.push(ScenarioError::new(self.at(key), msg));
+                None
+            }
+        }
+    }
+
+    fn finish(self, errors: &mut Errors) {
+        for key in self.map.keys() {
+            if !self.known.iter().any(|k| k == key) {
+                let mut expected: Vec<&str> = self.known.clone();
+                expected.sort_unstable();
+                expected.dedup();
+                errors.push(ScenarioError::new(
+                    join(&self.path, key),
+                    format!("unknown key '{key}' (expected one of: {})", expected.join(", ")),
+                ));
+            }
+        }
+    }
+}
+
+/// The path of an array element: by its id when it has a usable one.
+fn element_path(array_path: &str, index: usize, value: &Value) -> String {
+    match value.get("id").and_then(Value::as_str) {
+        Some(id) if valid_id(id) => format!("{array_path}.{id}"),
+        _ => format!("{array_path}[{index}]"),
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
+    match obj.get(key) {
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            errors.push(ScenarioError::new(obj.at(key), format!("expected an array, found {}", describe(other))));
+            &[]
+        }
+        None => {
+            errors.push(ScenarioError::new(obj.at(key), "is required"));
+            &[]
+        }
+    }
+}
+
+fn read_id(obj: &mut Obj, seen: &mut HashMap<String, usize>, index: usize, errors: &mut Errors) -> Option<String> {
+    let id = obj.required_string("id", errors)?;
+    if !valid_id(&id) {
+        errors.push(ScenarioError::new(
+            obj.at("id"),
+            format!("'{id}' is not a valid id: use 1–64 letters, digits, '-' or '_'"),
+        ));
+        return None;
+    }
+    if let Some(first) = seen.insert(id.clone(), index) {
+        errors.push(ScenarioError::new(obj.at("id"), format!("duplicate id '{id}' (also element {first})")));
+        return None;
+    }
+    Some(id)
+}
+
+fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
+    let mut root = Obj::new(value, "", errors)?;
+    match root.get("format").map(|v| v.as_str()) {
+        Some(Some(FORMAT)) => {}
+        Some(_) => errors.push(ScenarioError::new("format", format!("must be \"{FORMAT}\""))),
+        None => errors.push(ScenarioError::new("format", format!("is required: \"{FORMAT}\""))),
+    }
+    match root.get("version").map(Value::as_u64) {
+        Some(Some(VERSION)) => {}
+        Some(Some(v)) if v > VERSION => errors.push(ScenarioError::new(
+            "version",
+            format!("{v} is newer than this engine understands (up to {VERSION})"),
+        )),
+        Some(_) => errors.push(ScenarioError::new("version", format!("must be {VERSION}"))),
+        None => errors.push(ScenarioError::new("version", format!("is required: {VERSION}"))),
+    }
+    let meta = Meta {
+        id: root.string("id", errors).unwrap_or_default(),
+        title: root.string("title", errors).unwrap_or_default(),
+        paper: root.string("paper", errors).unwrap_or_default(),
+        explanation: root.string("explanation", errors).unwrap_or_default(),
+        things_to_try: read_strings(&mut root, "things_to_try", errors),
+    };
+    let run = read_run(root.get("run"), errors);
+
+    let defaults = read_defaults(root.get("defaults"), errors);
+    let nodes = read_nodes(array(&mut root, "nodes", errors), errors);
+    let node_index: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let links = read_links(array(&mut root, "links", errors), &node_index, &defaults, &nodes, errors);
+    let vcs = read_vcs(array(&mut root, "vcs", errors), &node_index, &nodes, &links, &defaults, errors);
+    // Scenarios may carry view state for the UI; the engine ignores it.
+    root.get("view");
+    root.finish(errors);
+
+    let mut warnings = Vec::new();
+    check_vcs(&vcs, &links, &nodes, &mut warnings);
+    Some(Scenario { meta, run: run?, nodes, links, vcs, warnings })
+}
+
+fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
+    match obj.get(key) {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| match v.as_str() {
+                Some(s) => Some(s.to_string()),
+                None => {
+                    errors.push(ScenarioError::new(format!("{}[{i}]", obj.at(key)), "expected a string"));
+                    None
+                }
+            })
+            .collect(),
+        Some(other) => {
+            errors.push(ScenarioError::new(obj.at(key), format!("expected an array of strings, found {}", describe(other))));
+            Vec::new()
+        }
+    }
+}
+
+fn read_run(value: Option<&Value>, errors: &mut Errors) -> Option<RunSpec> {
+    let default = |k| registry::spec(Scope::Run, k).default;
+    let mut run = RunSpec {
+        until_ms: default("until_ms"),
+        seed: default("seed") as u64,
+        sample_interval_ms: default("sample_interval_ms"),
+    };
+    if let Some(v) = value {
+        let mut obj = Obj::new(v, "run", errors)?;
+        if let Some(x) = obj.param(Scope::Run, "until_ms", errors) {
+            run.until_ms = x;
+        }
+        if let Some(x) = obj.param(Scope::Run, "seed", errors) {
+            run.seed = x as u64;
+        }
+        if let Some(x) = obj.param(Scope::Run, "sample_interval_ms", errors) {
+            run.sample_interval_ms = x;
+        }
+        obj.finish(errors);
+    }
+    Some(run)
+}
+
+/// Defaults that VCs and ports inherit, already validated.
+struct Defaults<'a> {
+    vc: Option<&'a Value>,
+    switch_port: Option<&'a Value>,
+    host_port: Option<&'a Value>,
+}
+
+fn read_defaults<'a>(value: Option<&'a Value>, errors: &mut Errors) -> Defaults<'a> {
+    let mut d = Defaults { vc: None, switch_port: None, host_port: None };
+    if let Some(v) = value {
+        if let Some(mut obj) = Obj::new(v, "defaults", errors) {
+            d.vc = obj.get("vc");
+            d.switch_port = obj.get("switch_port");
+            d.host_port = obj.get("host_port");
+            obj.finish(errors);
+        }
+    }
+    d
+}
+
+fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<NodeSpec> {
+    let mut seen = HashMap::new();
+    let mut nodes = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = element_path("nodes", i, item);
+        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let kind = match obj.get("kind").map(|v| v.as_str()) {
+            Some(Some("host")) => Some(NodeKind::Host),
+            Some(Some("switch")) => Some(NodeKind::Switch),
+            Some(_) => {
+                errors.push(ScenarioError::new(obj.at("kind"), "must be \"host\" or \"switch\""));
+                None
+            }
+            None => {
+                errors.push(ScenarioError::new(obj.at("kind"), "is required: \"host\" or \"switch\""));
+                None
+            }
+        };
+        let x = obj.plain_number("x", errors).unwrap_or(0.0);
+        let y = obj.plain_number("y", errors).unwrap_or(0.0);
+        obj.get("label");
+        obj.finish(errors);
+        if let (Some(id), Some(kind)) = (id, kind) {
+            nodes.push(NodeSpec { id, kind, x, y });
+        }
+    }
+    nodes
+}
+
+fn read_algorithm(value: &Value, path: &str, errors: &mut Errors) -> Option<AlgorithmSpec> {
+    let mut obj = Obj::new(value, path, errors)?;
+    let spec = match obj.get("kind").map(|v| v.as_str()) {
+        Some(Some("none")) => Some(AlgorithmSpec::None),
+        Some(Some("erica")) => {
+            let d = |k| registry::spec(Scope::Erica, k).default;
+            Some(AlgorithmSpec::Erica {
+                target_utilization: obj.param(Scope::Erica, "target_utilization", errors).unwrap_or(d("target_utilization")),
+                interval_ms: obj.param(Scope::Erica, "interval_ms", errors).unwrap_or(d("interval_ms")),
+                forward_ccr: obj.flag("forward_ccr", errors).unwrap_or(d("forward_ccr") != 0.0),
+            })
+        }
+        Some(other) => {
+            errors.push(ScenarioError::new(
+                obj.at("kind"),
+                format!("unknown algorithm {} (expected one of: \"erica\", \"none\")", other.map_or("?".into(), |s| format!("\"{s}\""))),
+            ));
+            None
+        }
+        None => {
+            errors.push(ScenarioError::new(obj.at("kind"), "is required (\"erica\" or \"none\")"));
+            None
+        }
+    };
+    obj.finish(errors);
+    spec
+}
+
+/// Reads a port object over `base`; keys present in the object win.
+fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Errors) -> PortSpec {
+    let mut port = base.clone();
+    let Some(v) = value else { return port };
+    let Some(mut obj) = Obj::new(v, path, errors) else { return port };
+    if let Some(x) = obj.param(Scope::Port, "buffer_cells", errors) {
+        port.buffer_cells = x as u32;
+    }
+    match obj.get("queue").map(|v| v.as_str()) {
+        None => {}
+        Some(Some("fifo")) => port.discipline = Discipline::Fifo,
+        Some(_) => errors.push(ScenarioError::new(obj.at("queue"), "unknown queue discipline (expected \"fifo\")")),
+    }
+    if let Some(a) = obj.get("algorithm") {
+        if let Some(alg) = read_algorithm(a, &obj.at("algorithm"), errors) {
+            port.algorithm = alg;
+        }
+    }
+    obj.finish(errors);
+    port
+}
+
+fn read_links(
+    items: &[Value],
+    node_index: &HashMap<&str, usize>,
+    defaults: &Defaults,
+    nodes: &[NodeSpec],
+    errors: &mut Errors,
+) -> Vec<LinkSpec> {
+    let builtin = PortSpec {
+        buffer_cells: registry::spec(Scope::Port, "buffer_cells").default as u32,
+        discipline: Discipline::Fifo,
+        algorithm: AlgorithmSpec::None,
+    };
+    let switch_port = read_port(defaults.switch_port, "defaults.switch_port", &builtin, errors);
+    let host_base = PortSpec { buffer_cells: 4_000_000, ..builtin };
+    let host_port = read_port(defaults.host_port, "defaults.host_port", &host_base, errors);
+
+    let mut seen = HashMap::new();
+    let mut links = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = element_path("links", i, item);
+        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let mut end = |key: &'static str, obj: &mut Obj| -> Option<usize> {
+            let name = obj.required_string(key, errors)?;
+            match node_index.get(name.as_str()) {
+                Some(&n) => Some(n),
+                None => {
+                    errors.push(ScenarioError::new(obj.at(key), format!("no node with id '{name}'")));
+                    None
+                }
+            }
+        };
+        let a = end("a", &mut obj);
+        let b = end("b", &mut obj);
+        if let (Some(a), Some(b)) = (a, b) {
+            if a == b {
+                errors.push(ScenarioError::new(obj.at("b"), "a link cannot connect a node to itself"));
+            }
+        }
+        let rate = obj.param(Scope::Link, "rate_mbps", errors);
+        if rate.is_none() && obj.map.get("rate_mbps").is_none() {
+            errors.push(ScenarioError::new(obj.at("rate_mbps"), "is required"));
+        }
+        let length = obj.param(Scope::Link, "length_km", errors);
+        let delay = obj.param(Scope::Link, "delay_ms", errors);
+        let delay_ms = match (length, delay) {
+            (Some(_), Some(_)) => {
+                errors.push(ScenarioError::new(obj.at("delay_ms"), "give length_km or delay_ms, not both"));
+                None
+            }
+            (Some(km), None) => Some(km * 0.005),
+            (None, Some(ms)) => Some(ms),
+            (None, None) => {
+                if !obj.map.contains_key("length_km") && !obj.map.contains_key("delay_ms") {
+                    errors.push(ScenarioError::new(obj.at("length_km"), "is required (or delay_ms)"));
+                }
+                None
+            }
+        };
+        let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
+            Some(NodeKind::Host) => &host_port,
+            _ => &switch_port,
+        };
+        let ab = read_port(obj.get("a_to_b"), &obj.at("a_to_b"), base_for(a), errors);
+        let ba = read_port(obj.get("b_to_a"), &obj.at("b_to_a"), base_for(b), errors);
+        obj.finish(errors);
+        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) = (id, a, b, rate, delay_ms) {
+            links.push(LinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
+        }
+    }
+    links
+}
+
+fn read_vc_params(obj: &mut Obj, base: &VcParams, icr_given: &mut bool, errors: &mut Errors) -> VcParams {
+    let mut p = base.clone();
+    macro_rules! field {
+        ($key:literal, $field:ident, $conv:expr) => {
+            if let Some(x) = obj.param(Scope::Vc, $key, errors) {
+                p.$field = $conv(x);
+            }
+        };
+    }
+    field!("pcr_mbps", pcr_mbps, |x| x);
+    field!("mcr_mbps", mcr_mbps, |x| x);
+    if let Some(x) = obj.param(Scope::Vc, "icr_mbps", errors) {
+        p.icr_mbps = x;
+        *icr_given = true;
+    }
+    field!("tcr_cps", tcr_cps, |x| x);
+    field!("nrm", nrm, |x: f64| x as u32);
+    field!("mrm", mrm, |x: f64| x as u32);
+    field!("trm_ms", trm_ms, |x| x);
+    field!("rif", rif, |x| x);
+    field!("rdf", rdf, |x| x);
+    field!("adtf_s", adtf_s, |x| x);
+    field!("tbe_cells", tbe_cells, |x| x);
+    field!("cdf", cdf, |x| x);
+    p
+}
+
+fn builtin_vc_params() -> VcParams {
+    let d = |k| registry::spec(Scope::Vc, k).default;
+    VcParams {
+        pcr_mbps: d("pcr_mbps"),
+        mcr_mbps: d("mcr_mbps"),
+        icr_mbps: f64::NAN,
+        tcr_cps: d("tcr_cps"),
+        nrm: d("nrm") as u32,
+        mrm: d("mrm") as u32,
+        trm_ms: d("trm_ms"),
+        rif: d("rif"),
+        rdf: d("rdf"),
+        adtf_s: d("adtf_s"),
+        tbe_cells: d("tbe_cells"),
+        cdf: d("cdf"),
+    }
+}
+
+fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> TrafficSpec {
+    let default = TrafficSpec::Persistent { start_ms: 0.0, stop_ms: None };
+    let Some(v) = value else { return default };
+    let Some(mut obj) = Obj::new(v, path, errors) else { return default };
+    let spec = match obj.get("kind").map(|v| v.as_str()) {
+        None | Some(Some("persistent")) => {
+            let start_ms = obj.param(Scope::Traffic, "start_ms", errors).unwrap_or(0.0);
+            let stop_ms = obj.param(Scope::Traffic, "stop_ms", errors);
+            if let Some(stop) = stop_ms {
+                if stop <= start_ms {
+                    errors.push(ScenarioError::new(obj.at("stop_ms"), format!("{stop} ms is not after start_ms {start_ms} ms")));
+                }
+            }
+            TrafficSpec::Persistent { start_ms, stop_ms }
+        }
+        Some(_) => {
+            errors.push(ScenarioError::new(obj.at("kind"), "unknown traffic model (expected \"persistent\")"));
+            default
+        }
+    };
+    obj.finish(errors);
+    spec
+}
+
+fn read_vcs(
+    items: &[Value],
+    node_index: &HashMap<&str, usize>,
+    nodes: &[NodeSpec],
+    links: &[LinkSpec],
+    defaults: &Defaults,
+    errors: &mut Errors,
+) -> Vec<VcSpec> {
+    let mut base = builtin_vc_params();
+    let mut icr_default_given = false;
+    if let Some(v) = defaults.vc {
+        if let Some(mut obj) = Obj::new(v, "defaults.vc", errors) {
+            base = read_vc_params(&mut obj, &base, &mut icr_default_given, errors);
+            obj.finish(errors);
+        }
+    }
+    let mut seen = HashMap::new();
+    let mut vcs = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = element_path("vcs", i, item);
+        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let route = read_path(&mut obj, node_index, nodes, links, errors);
+        let mut icr_given = icr_default_given;
+        let mut params = read_vc_params(&mut obj, &base, &mut icr_given, errors);
+        if !icr_given {
+            params.icr_mbps = params.pcr_mbps; // Table 1: ICR defaults to PCR.
+        }
+        if params.mcr_mbps > params.pcr_mbps {
+            errors.push(ScenarioError::new(
+                obj.at("mcr_mbps"),
+                format!("MCR {} Mbit/s exceeds PCR {} Mbit/s", params.mcr_mbps, params.pcr_mbps),
+            ));
+        }
+        let traffic = read_traffic(obj.get("traffic"), &obj.at("traffic"), errors);
+        obj.get("label");
+        obj.finish(errors);
+        if let (Some(id), Some(path)) = (id, route) {
+            vcs.push(VcSpec { id, path, params, traffic });
+        }
+    }
+    vcs
+}
+
+/// A VC's path: host, switches…, host, each consecutive pair joined by a link.
+fn read_path(
+    obj: &mut Obj,
+    node_index: &HashMap<&str, usize>,
+    nodes: &[NodeSpec],
+    links: &[LinkSpec],
+    errors: &mut Errors,
+) -> Option<Vec<usize>> {
+    let at = obj.at("path");
+    let items = match obj.get("path") {
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            errors.push(ScenarioError::new(at, format!("expected an array of node ids, found {}", describe(other))));
+            return None;
+        }
+        None => {
+            errors.push(ScenarioError::new(at, "is required: the node ids from source host to destination host"));
+            return None;
+        }
+    };
+    if items.len() < 2 {
+        errors.push(ScenarioError::new(at, "needs at least a source and a destination"));
+        return None;
+    }
+    if items.len() > 64 {
+        errors.push(ScenarioError::new(at, format!("has {} nodes; at most 64", items.len())));
+        return None;
+    }
+    let mut path = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str().and_then(|s| node_index.get(s)) {
+            Some(&n) => path.push(n),
+            None => {
+                errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("{} is not a node id", describe(item))));
+                return None;
+            }
+        }
+    }
+    let last = path.len() - 1;
+    for (i, &n) in path.iter().enumerate() {
+        let host = nodes[n].kind == NodeKind::Host;
+        if (i == 0 || i == last) && !host {
+            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' must be a host (VCs start and end at hosts)", nodes[n].id)));
+            return None;
+        }
+        if i != 0 && i != last && host {
+            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' is a host; only switches may be in the middle of a path", nodes[n].id)));
+            return None;
+        }
+        if path[..i].contains(&n) {
+            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' appears twice: a path may not loop", nodes[n].id)));
+            return None;
+        }
+    }
+    for (i, pair) in path.windows(2).enumerate() {
+        let joined = links.iter().any(|l| (l.a == pair[0] && l.b == pair[1]) || (l.a == pair[1] && l.b == pair[0]));
+        if !joined {
+            errors.push(ScenarioError::new(
+                format!("{at}[{}]", i + 1),
+                format!("no link joins '{}' and '{}'", nodes[pair[0]].id, nodes[pair[1]].id),
+            ));
+            return None;
+        }
+    }
+    Some(path)
+}
+
+/// Legal but suspicious settings: warn and suggest a fix (Observable Plot warnings).
+fn check_vcs(vcs: &[VcSpec], links: &[LinkSpec], nodes: &[NodeSpec], warnings: &mut Vec<ScenarioError>) {
+    for vc in vcs {
+        let slowest = vc
+            .path
+            .windows(2)
+            .filter_map(|w| links.iter().find(|l| (l.a == w[0] && l.b == w[1]) || (l.a == w[1] && l.b == w[0])))
+            .map(|l| l.rate_mbps)
+            .fold(f64::INFINITY, f64::min);
+        if vc.params.pcr_mbps > slowest * (1.0 + 1e-9) {
+            warnings.push(ScenarioError::new(
+                format!("vcs.{}.pcr_mbps", vc.id),
+                format!(
+                    "PCR {} Mbit/s exceeds the slowest link on the path ({slowest} Mbit/s); it is negotiated down to {slowest} (seed 001 §3.2)",
+                    vc.params.pcr_mbps
+                ),
+            ));
+        }
+        if vc.params.icr_mbps > vc.params.pcr_mbps {
+            warnings.push(ScenarioError::new(
+                format!("vcs.{}.icr_mbps", vc.id),
+                format!("ICR {} Mbit/s exceeds PCR; ICR is negotiated down to PCR", vc.params.icr_mbps),
+            ));
+        }
+        let _ = nodes;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn minimal() -> Value {
+        json!({
+            "format": FORMAT, "version": 1, "id": "t",
+            "nodes": [
+                {"id": "S1", "kind": "host"}, {"id": "SW1", "kind": "switch"}, {"id": "D1", "kind": "host"}
+            ],
+            "links": [
+                {"id": "l1", "a": "S1", "b": "SW1", "rate_mbps": 155.52, "length_km": 1},
+                {"id": "l2", "a": "SW1", "b": "D1", "rate_mbps": 155.52, "delay_ms": 1}
+            ],
+            "vcs": [ {"id": "vc1", "path": ["S1", "SW1", "D1"]} ]
+        })
+    }
+
+    fn errors_of(v: Value) -> Vec<String> {
+        scenario_from_value(&v).unwrap_err().iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn a_minimal_scenario_gets_table_1_defaults() {
+        let s = scenario_from_value(&minimal()).unwrap();
+        let p = &s.vcs[0].params;
+        assert_eq!((p.nrm, p.mrm, p.rif, p.icr_mbps), (32, 2, 1.0 / 16.0, 155.52));
+        assert_eq!(s.links[0].delay_ms, 0.005);
+        // l1 a→b leaves host S1; l2 b→a leaves host D1; the others leave SW1.
+        assert_eq!(s.links[0].ports[0].buffer_cells, 4_000_000);
+        assert_eq!(s.links[1].ports[1].buffer_cells, 4_000_000);
+        assert_eq!(s.links[0].ports[1].buffer_cells, 100_000);
+        assert_eq!(s.links[1].ports[0].buffer_cells, 100_000);
+    }
+
+    #[test]
+    fn every_error_is_reported_with_its_path() {
+        let mut v = minimal();
+        v["vcs"][0]["rif"] = json!(0.3);
+        v["vcs"][0]["nrm"] = json!(33);
+        v["links"][1]["rate_mbps"] = json!(0);
+        v["links"][0]["colour"] = json!("red");
+        let errs = errors_of(v);
+        assert!(errs.contains(&"vcs.vc1.rif: 0.3 is not a power of two between 1/32768 and 1".to_string()), "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("vcs.vc1.nrm: 33 is not a power of two")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("links.l2.rate_mbps: 0")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("links.l1.colour: unknown key 'colour'")), "{errs:?}");
+    }
+
+    #[test]
+    fn bad_paths_are_refused() {
+        let mut v = minimal();
+        v["vcs"][0]["path"] = json!(["S1", "D1"]);
+        assert!(errors_of(v)[0].contains("no link joins 'S1' and 'D1'"));
+        let mut v = minimal();
+        v["vcs"][0]["path"] = json!(["SW1", "D1"]);
+        assert!(errors_of(v)[0].contains("must be a host"));
+        let mut v = minimal();
+        v["vcs"][0]["path"] = json!(["S1", "SW1", "S1"]);
+        assert!(errors_of(v)[0].contains("appears twice"));
+    }
+
+    #[test]
+    fn duplicate_ids_and_wrong_types() {
+        let mut v = minimal();
+        v["nodes"][2]["id"] = json!("S1");
+        assert!(errors_of(v).iter().any(|e| e.contains("duplicate id 'S1'")));
+        let mut v = minimal();
+        v["links"] = json!("none");
+        assert!(errors_of(v).iter().any(|e| e == "links: expected an array, found \"none\""));
+        assert!(errors_of(json!([1, 2]))[0].contains("expected an object"));
+        assert!(parse_scenario("{ nope").unwrap_err()[0].message.starts_with("not valid JSON"));
+    }
+
+    #[test]
+    fn unknown_algorithm_and_version() {
+        let mut v = minimal();
+        v["defaults"] = json!({"switch_port": {"algorithm": {"kind": "magic"}}});
+        v["version"] = json!(9);
+        let errs = errors_of(v);
+        assert!(errs.iter().any(|e| e.starts_with("defaults.switch_port.algorithm.kind: unknown algorithm \"magic\"")), "{errs:?}");
+        assert!(errs.iter().any(|e| e.starts_with("version: 9 is newer")), "{errs:?}");
+    }
+
+    #[test]
+    fn mcr_above_pcr_is_impossible_and_pcr_above_the_link_warns() {
+        let mut v = minimal();
+        v["vcs"][0]["mcr_mbps"] = json!(200);
+        assert!(errors_of(v).iter().any(|e| e.starts_with("vcs.vc1.mcr_mbps: MCR 200")));
+        let mut v = minimal();
+        v["vcs"][0]["pcr_mbps"] = json!(622.08);
+        v["vcs"][0]["mcr_mbps"] = json!(1);
+        let s = scenario_from_value(&v).unwrap();
+        assert!(s.warnings[0].message.contains("negotiated down"));
+    }
+}

@@ -1,0 +1,249 @@
+//! The parameter registry: every tunable value's name, unit, default, range,
+//! step kind and meaning, in one place. Validation reads it; the UI builds its
+//! sliders from it (exported as JSON through the wasm layer). Ranges follow
+//! seed 001 Table 1 where the parameter is an ABR one.
+
+use serde_json::{json, Value};
+
+/// Where a parameter lives in a scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// A VC's ABR parameters (`defaults.vc`, `vcs[i]`).
+    Vc,
+    /// A VC's traffic model (`vcs[i].traffic`).
+    Traffic,
+    /// A port (`defaults.switch_port`, `defaults.host_port`, `links[i].a_to_b`, `links[i].b_to_a`).
+    Port,
+    /// ERICA's knobs (`…algorithm` with `kind: "erica"`).
+    Erica,
+    /// A link (`links[i]`).
+    Link,
+    /// The run (`run`).
+    Run,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Vc => "vc",
+            Scope::Traffic => "traffic",
+            Scope::Port => "port",
+            Scope::Erica => "erica",
+            Scope::Link => "link",
+            Scope::Run => "run",
+        }
+    }
+}
+
+/// What values a parameter takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Real,
+    Integer,
+    /// A power of two within the range.
+    PowerOfTwo,
+    /// Zero, or a power of two within the range (CDF).
+    ZeroOrPowerOfTwo,
+    /// On or off: `true`/`false` in JSON, 1/0 in the registry's numbers.
+    Bool,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Real => "real",
+            Kind::Integer => "integer",
+            Kind::PowerOfTwo => "pow2",
+            Kind::ZeroOrPowerOfTwo => "zero_or_pow2",
+            Kind::Bool => "bool",
+        }
+    }
+}
+
+/// One tunable number.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    pub key: &'static str,
+    pub scope: Scope,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub kind: Kind,
+    /// Whether a change can be applied to a running simulation.
+    pub live: bool,
+    pub doc: &'static str,
+}
+
+/// 16,777,215 cells/s, Table 1's ceiling for rates, in Mbit/s.
+const MAX_RATE_MBPS: f64 = 16_777_215.0 * 424.0 / 1e6;
+
+const fn p(
+    key: &'static str,
+    scope: Scope,
+    label: &'static str,
+    unit: &'static str,
+    default: f64,
+    min: f64,
+    max: f64,
+    kind: Kind,
+    live: bool,
+    doc: &'static str,
+) -> ParamSpec {
+    ParamSpec { key, scope, label, unit, default, min, max, kind, live, doc }
+}
+
+use Kind::*;
+use Scope::*;
+
+/// Every parameter.
+pub static PARAMS: &[ParamSpec] = &[
+    p("pcr_mbps", Vc, "PCR", "Mbit/s", 155.52, 0.001, MAX_RATE_MBPS, Real, true,
+      "Peak cell rate: ACR never exceeds it (rule 1). Negotiated down to the slowest link on the path (seed 001 §3.2)."),
+    p("mcr_mbps", Vc, "MCR", "Mbit/s", 0.0, 0.0, MAX_RATE_MBPS, Real, true,
+      "Minimum cell rate: ACR never falls below it (rule 1)."),
+    p("icr_mbps", Vc, "ICR", "Mbit/s", f64::NAN, 0.001, MAX_RATE_MBPS, Real, false,
+      "Initial cell rate; defaults to PCR (Table 1). Rule 2 starts at min(ICR, TBE/FRTT)."),
+    p("tcr_cps", Vc, "TCR", "cells/s", 10.0, 1.0, 1000.0, Real, true,
+      "Tagged cell rate, the ceiling for out-of-rate RM cells (rule 11); 10 cells/s in TM 4.0."),
+    p("nrm", Vc, "Nrm", "cells", 32.0, 2.0, 256.0, PowerOfTwo, true,
+      "One cell in Nrm is a forward RM cell (rule 3). Power of two, 2..256, default 32."),
+    p("mrm", Vc, "Mrm", "cells", 2.0, 1.0, 256.0, Integer, true,
+      "At least Mrm other cells between FRMs triggered by Trm (rule 3); a constant 2 in TM 4.0."),
+    p("trm_ms", Vc, "Trm", "ms", 100.0, 0.78125, 100.0, Real, true,
+      "Upper bound on the time between FRMs (rule 3). TM 4.0 allows 100·2^k ms, k = −7..0; seed 001 §4.2.2's experiment also uses 1 and 10 ms, so any value in the range is accepted."),
+    p("rif", Vc, "RIF", "", 1.0 / 16.0, 1.0 / 32768.0, 1.0, PowerOfTwo, true,
+      "Rate increase factor: at most RIF·PCR more per BRM (rule 9). Power of two, 1/32768..1; 1/16 as in seed 001's experiments."),
+    p("rdf", Vc, "RDF", "", 1.0 / 16.0, 1.0 / 32768.0, 1.0, PowerOfTwo, true,
+      "Rate decrease factor: ACR·RDF less per BRM with CI = 1 (rule 8). Power of two, 1/32768..1."),
+    p("adtf_s", Vc, "ADTF", "s", 0.5, 0.01, 10.23, Real, true,
+      "ACR decrease time factor: after ADTF without an FRM, ACR falls back to ICR (rule 5)."),
+    p("tbe_cells", Vc, "TBE", "cells", 16_777_215.0, 0.0, 16_777_215.0, Integer, false,
+      "Transient buffer exposure: bounds ICR by TBE/FRTT (rule 2) and sets CRM = ⌈TBE/Nrm⌉ (rule 6)."),
+    p("cdf", Vc, "CDF", "", 1.0 / 16.0, 1.0 / 64.0, 1.0, ZeroOrPowerOfTwo, true,
+      "Cutoff decrease factor of rule 6; 0 disables the rule. Zero or a power of two, 1/64..1."),
+    p("start_ms", Traffic, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
+      "When the source starts sending."),
+    p("stop_ms", Traffic, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
+      "When the source stops sending; absent means never."),
+    p("buffer_cells", Port, "Buffer", "cells", 100_000.0, 1.0, 4_000_000.0, Integer, false,
+      "Queue limit of the port; cells beyond it are lost and counted."),
+    p("target_utilization", Erica, "Target utilisation", "", 0.9, 0.05, 1.0, Real, true,
+      "ERICA fills this fraction of the link (seed 004 'ERICA Scheme: Basic')."),
+    p("interval_ms", Erica, "Averaging interval", "ms", 5.0, 0.01, 1000.0, Real, true,
+      "ERICA measures input rate and active VCs over this interval."),
+    p("forward_ccr", Erica, "Forward CCR (ext. 1)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 1: read CCR from forward RM cells and give feedback in backward ones, shortening the loop (seed 004)."),
+    p("rate_mbps", Link, "Rate", "Mbit/s", 155.52, 0.001, 10_000.0, Real, false,
+      "Link bandwidth; a cell occupies the link for 424 bits / rate."),
+    p("length_km", Link, "Length", "km", 1000.0, 0.0, 1_000_000.0, Real, false,
+      "Link length; propagation takes 5 µs per km (SPEC §2)."),
+    p("delay_ms", Link, "Delay", "ms", 5.0, 0.0, 10_000.0, Real, false,
+      "Propagation delay, given instead of a length."),
+    p("until_ms", Run, "Run length", "ms", 300.0, 0.001, 36_000_000.0, Real, false,
+      "Simulated time the run covers."),
+    p("seed", Run, "Seed", "", 1.0, 0.0, 9_007_199_254_740_991.0, Integer, false,
+      "Seed of the run's random streams: the same seed gives the same run."),
+    p("sample_interval_ms", Run, "Sample interval", "ms", 0.5, 0.01, 1000.0, Real, false,
+      "How often the probe records a row of samples."),
+];
+
+/// The spec of `key` in `scope`.
+pub fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
+    PARAMS
+        .iter()
+        .find(|p| p.scope == scope && p.key == key)
+        .unwrap_or_else(|| panic!("no parameter {key} in scope {}", scope.as_str()))
+}
+
+/// The keys of a scope, for "expected one of" messages.
+pub fn keys(scope: Scope) -> impl Iterator<Item = &'static str> {
+    PARAMS.iter().filter(move |p| p.scope == scope).map(|p| p.key)
+}
+
+fn fraction(x: f64) -> String {
+    if x < 1.0 && x > 0.0 && (1.0 / x).fract() == 0.0 {
+        format!("1/{}", 1.0 / x)
+    } else {
+        format!("{x}")
+    }
+}
+
+fn is_power_of_two(x: f64) -> bool {
+    x > 0.0 && x.is_finite() && x.log2().round().exp2() == x
+}
+
+impl ParamSpec {
+    /// Checks `value` against the range and kind; the message names the rule broken.
+    pub fn check(&self, value: f64) -> Result<f64, String> {
+        let range = format!("between {} and {}", fraction(self.min), fraction(self.max));
+        if !value.is_finite() {
+            return Err(format!("{value} is not a finite number"));
+        }
+        match self.kind {
+            PowerOfTwo if !is_power_of_two(value) || value < self.min || value > self.max => {
+                Err(format!("{value} is not a power of two {range}"))
+            }
+            ZeroOrPowerOfTwo if value != 0.0 && (!is_power_of_two(value) || value < self.min || value > self.max) => {
+                Err(format!("{value} is neither 0 nor a power of two {range}"))
+            }
+            Integer if value.fract() != 0.0 => Err(format!("{value} is not a whole number")),
+            _ if self.kind != ZeroOrPowerOfTwo && (value < self.min || value > self.max) => {
+                Err(format!("{value} {} is out of range: must be {range}", self.unit).replace("  ", " "))
+            }
+            _ => Ok(value),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let num = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+        json!({
+            "key": self.key, "scope": self.scope.as_str(), "label": self.label, "unit": self.unit,
+            "default": num(self.default), "min": self.min, "max": self.max,
+            "kind": self.kind.as_str(), "live": self.live, "doc": self.doc,
+        })
+    }
+}
+
+/// The whole registry as JSON, for the UI.
+pub fn registry_json() -> Value {
+    Value::Array(PARAMS.iter().map(ParamSpec::to_json).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powers_of_two_are_checked_with_a_clear_message() {
+        let rif = spec(Vc, "rif");
+        assert_eq!(rif.check(0.0625), Ok(0.0625));
+        assert_eq!(rif.check(1.0 / 32768.0), Ok(1.0 / 32768.0));
+        assert_eq!(rif.check(0.3).unwrap_err(), "0.3 is not a power of two between 1/32768 and 1");
+        assert!(rif.check(2.0).is_err());
+        assert!(spec(Vc, "nrm").check(48.0).is_err());
+    }
+
+    #[test]
+    fn cdf_takes_zero_or_a_power_of_two() {
+        let cdf = spec(Vc, "cdf");
+        assert!(cdf.check(0.0).is_ok());
+        assert!(cdf.check(1.0 / 64.0).is_ok());
+        assert!(cdf.check(1.0 / 128.0).is_err());
+    }
+
+    #[test]
+    fn ranges_and_integers() {
+        assert!(spec(Link, "rate_mbps").check(0.0).unwrap_err().contains("out of range"));
+        assert!(spec(Vc, "tbe_cells").check(12.5).unwrap_err().contains("whole number"));
+        assert!(spec(Vc, "adtf_s").check(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn every_default_passes_its_own_check() {
+        for p in PARAMS.iter().filter(|p| p.default.is_finite()) {
+            assert!(p.check(p.default).is_ok(), "{} default {}", p.key, p.default);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! `--set PATH=VALUE` overrides: a dotted path into the scenario JSON, where an
+//! array element is named by its id (`vcs.vc1.rif`) or its index (`vcs.0.rif`).
+//! The value is JSON, or a fraction such as `1/16`, or else a bare string.
+//! A path through something that does not exist is an error; a new final key
+//! is inserted and then judged by validation like any other key.
+
+use super::ScenarioError;
+use serde_json::{Map, Value};
+
+/// Objects `--set` may create on the way when a scenario leaves them out.
+const CREATABLE: &[&str] = &["defaults", "vc", "switch_port", "host_port", "a_to_b", "b_to_a", "run", "traffic", "algorithm"];
+
+/// Parses a `--set` value.
+pub fn parse_value(raw: &str) -> Value {
+    if let Some((num, den)) = raw.split_once('/') {
+        if let (Ok(n), Ok(d)) = (num.trim().parse::<f64>(), den.trim().parse::<f64>()) {
+            if d != 0.0 && (n / d).is_finite() {
+                if let Some(v) = serde_json::Number::from_f64(n / d) {
+                    return Value::Number(v);
+                }
+            }
+        }
+    }
+    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
+}
+
+/// Applies `path = raw` to `root`.
+pub fn apply_set(root: &mut Value, path: &str, raw: &str) -> Result<(), ScenarioError> {
+    let segments: Vec<&str> = path.split('.').collect();
+    if path.is_empty() || segments.iter().any(|s| s.is_empty()) {
+        return Err(ScenarioError::new(path, "is not a dotted path such as vcs.vc1.rif"));
+    }
+    let mut here = root;
+    let mut walked = String::new();
+    for (i, seg) in segments.iter().enumerate() {
+        let last = i == segments.len() - 1;
+        let at = if walked.is_empty() { seg.to_string() } else { format!("{walked}.{seg}") };
+        here = match here {
+            Value::Object(map) => {
+                if last {
+                    map.insert(seg.to_string(), parse_value(raw));
+                    return Ok(());
+                }
+                if !map.contains_key(*seg) {
+                    if CREATABLE.contains(seg) {
+                        map.insert(seg.to_string(), Value::Object(Map::new()));
+                    } else {
+                        return Err(ScenarioError::new(at, "does not exist"));
+                    }
+                }
+                map.get_mut(*seg).expect("present")
+            }
+            Value::Array(items) => {
+                let found = items
+                    .iter()
+                    .position(|v| v.get("id").and_then(Value::as_str) == Some(seg))
+                    .or_else(|| seg.parse::<usize>().ok().filter(|&i| i < items.len()));
+                match found {
+                    Some(idx) if last => {
+                        items[idx] = parse_value(raw);
+                        return Ok(());
+                    }
+                    Some(idx) => &mut items[idx],
+                    None => return Err(ScenarioError::new(at, format!("no element with id or index '{seg}' in {walked}"))),
+                }
+            }
+            _ => return Err(ScenarioError::new(at, format!("{walked} is not an object or array"))),
+        };
+        walked = at;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sets_by_id_by_index_and_creates_known_objects() {
+        let mut v = json!({"vcs": [{"id": "vc1", "rif": 1}], "links": [{"id": "l1"}]});
+        apply_set(&mut v, "vcs.vc1.rif", "1/16").unwrap();
+        apply_set(&mut v, "vcs.0.nrm", "8").unwrap();
+        apply_set(&mut v, "links.l1.a_to_b.buffer_cells", "500").unwrap();
+        apply_set(&mut v, "defaults.vc.nrm", "256").unwrap();
+        assert_eq!(v["vcs"][0]["rif"], json!(0.0625));
+        assert_eq!(v["vcs"][0]["nrm"], json!(8));
+        assert_eq!(v["links"][0]["a_to_b"]["buffer_cells"], json!(500));
+        assert_eq!(v["defaults"]["vc"]["nrm"], json!(256));
+    }
+
+    #[test]
+    fn paths_that_do_not_exist_are_errors() {
+        let mut v = json!({"vcs": [{"id": "vc1"}]});
+        assert_eq!(apply_set(&mut v, "vcs.vc9.rif", "1").unwrap_err().path, "vcs.vc9");
+        assert_eq!(apply_set(&mut v, "nodes.x.y", "1").unwrap_err().path, "nodes");
+        assert!(apply_set(&mut v, "vcs..rif", "1").is_err());
+        assert!(apply_set(&mut v, "vcs.vc1.id.x", "1").is_err());
+    }
+
+    #[test]
+    fn values_are_json_fractions_or_strings() {
+        assert_eq!(parse_value("true"), json!(true));
+        assert_eq!(parse_value("erica"), json!("erica"));
+        assert_eq!(parse_value("{\"kind\":\"none\"}"), json!({"kind": "none"}));
+        assert_eq!(parse_value("1/0"), json!("1/0"));
+    }
+}

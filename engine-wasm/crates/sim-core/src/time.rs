@@ -1,0 +1,110 @@
+//! Simulated time: an integer count of picoseconds, so that no clock drift can
+//! creep in over long runs (SPEC §2). Rates are converted to whole-picosecond
+//! intervals once; the rounding error is below one picosecond per cell.
+
+use std::fmt;
+
+/// Bits in one ATM cell: 53 bytes (SPEC §2).
+pub const CELL_BITS: f64 = 424.0;
+/// Picoseconds per second.
+pub const PS_PER_S: f64 = 1e12;
+/// Picoseconds per millisecond.
+pub const PS_PER_MS: u64 = 1_000_000_000;
+/// Picoseconds per microsecond.
+pub const PS_PER_US: u64 = 1_000_000;
+/// Propagation delay per kilometre of fibre: 5 µs (SPEC §2).
+pub const PROPAGATION_PS_PER_KM: f64 = 5.0 * PS_PER_US as f64;
+
+/// A point in simulated time, in picoseconds since the start of the run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SimTime(pub u64);
+
+impl SimTime {
+    pub const ZERO: SimTime = SimTime(0);
+    pub const NEVER: SimTime = SimTime(u64::MAX);
+
+    /// Milliseconds, rounded to the nearest picosecond. Negative input clamps to zero.
+    pub fn from_ms(ms: f64) -> SimTime {
+        SimTime((ms.max(0.0) * PS_PER_MS as f64).round() as u64)
+    }
+
+    /// Microseconds, rounded to the nearest picosecond.
+    pub fn from_us(us: f64) -> SimTime {
+        SimTime((us.max(0.0) * PS_PER_US as f64).round() as u64)
+    }
+
+    pub fn as_ms(self) -> f64 {
+        self.0 as f64 / PS_PER_MS as f64
+    }
+
+    pub fn as_secs(self) -> f64 {
+        self.0 as f64 / PS_PER_S
+    }
+
+    pub fn saturating_add(self, d: SimTime) -> SimTime {
+        SimTime(self.0.saturating_add(d.0))
+    }
+
+    pub fn saturating_sub(self, d: SimTime) -> SimTime {
+        SimTime(self.0.saturating_sub(d.0))
+    }
+}
+
+impl std::ops::Add for SimTime {
+    type Output = SimTime;
+    fn add(self, rhs: SimTime) -> SimTime {
+        SimTime(self.0 + rhs.0)
+    }
+}
+
+impl fmt::Display for SimTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.6} ms", self.as_ms())
+    }
+}
+
+/// Cells per second carried by a link of `mbps` Mbit/s: R·10^6/424 (SPEC §2; the
+/// papers' rounded 353.7 and 365 cells/ms are not used).
+pub fn mbps_to_cells_per_s(mbps: f64) -> f64 {
+    mbps * 1e6 / CELL_BITS
+}
+
+/// Mbit/s carried by `cells_per_s` cells per second.
+pub fn cells_per_s_to_mbps(cells_per_s: f64) -> f64 {
+    cells_per_s * CELL_BITS / 1e6
+}
+
+/// The interval between cells sent at `cells_per_s`, in whole picoseconds (at least 1).
+pub fn cell_interval(cells_per_s: f64) -> SimTime {
+    debug_assert!(cells_per_s > 0.0);
+    SimTime(((PS_PER_S / cells_per_s).round() as u64).max(1))
+}
+
+/// Propagation delay of `km` kilometres.
+pub fn propagation_delay(km: f64) -> SimTime {
+    SimTime((km * PROPAGATION_PS_PER_KM).round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oc3_cell_rate_follows_the_exact_formula() {
+        let cps = mbps_to_cells_per_s(155.52);
+        assert!((cps - 366_792.45).abs() < 0.01);
+        assert_eq!(cell_interval(cps), SimTime(2_726_337));
+    }
+
+    #[test]
+    fn propagation_is_five_microseconds_per_km() {
+        assert_eq!(propagation_delay(1000.0), SimTime::from_ms(5.0));
+        assert_eq!(propagation_delay(1.0), SimTime::from_us(5.0));
+    }
+
+    #[test]
+    fn conversions_round_trip() {
+        assert_eq!(SimTime::from_ms(0.5).as_ms(), 0.5);
+        assert!((cells_per_s_to_mbps(mbps_to_cells_per_s(70.0)) - 70.0).abs() < 1e-9);
+    }
+}

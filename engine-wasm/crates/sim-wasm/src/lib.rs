@@ -1,0 +1,116 @@
+//! The wasm-bindgen layer over `sim-core`: one `Engine` handle with coarse
+//! methods, flat `Vec<f64>` columns (a `Float64Array` on the JS side) and JSON
+//! text for everything structured. No model logic lives here.
+//!
+//! A panic inside the engine poisons the handle: every later call reports the
+//! poisoning instead of touching state that may be half-updated, and the
+//! worker rebuilds from the last good scenario. Natively (tests) the panic is
+//! caught here; on wasm32 a panic aborts, which JS sees as a `RuntimeError`
+//! thrown from the call — the worker treats that exception the same way.
+
+use sim_core::scenario::{self, registry, ScenarioError};
+use sim_core::time::SimTime;
+use sim_core::{RunOutcome, Simulation};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use wasm_bindgen::prelude::*;
+
+fn errors_json(errors: &[ScenarioError]) -> String {
+    let list: Vec<_> =
+        errors.iter().map(|e| serde_json::json!({"path": e.path, "message": e.message})).collect();
+    serde_json::json!({"ok": false, "errors": list}).to_string()
+}
+
+/// Validates scenario text: `{"ok":true}` or `{"ok":false,"errors":[{path,message}]}`.
+#[wasm_bindgen]
+pub fn validate_scenario(json: &str) -> String {
+    match scenario::parse_scenario(json) {
+        Ok(s) => {
+            let warnings: Vec<_> =
+                s.warnings.iter().map(|w| serde_json::json!({"path": w.path, "message": w.message})).collect();
+            serde_json::json!({"ok": true, "warnings": warnings}).to_string()
+        }
+        Err(errors) => errors_json(&errors),
+    }
+}
+
+/// The parameter registry (name, unit, default, range, kind, doc) as JSON.
+#[wasm_bindgen]
+pub fn param_registry() -> String {
+    registry::registry_json().to_string()
+}
+
+/// A running simulation.
+#[wasm_bindgen]
+pub struct Engine {
+    sim: Simulation,
+    poisoned: bool,
+}
+
+impl Engine {
+    fn guarded<T>(&mut self, f: impl FnOnce(&mut Simulation) -> T) -> Result<T, JsError> {
+        if self.poisoned {
+            return Err(JsError::new("engine poisoned by an earlier internal error; reload the scenario"));
+        }
+        match catch_unwind(AssertUnwindSafe(|| f(&mut self.sim))) {
+            Ok(v) => Ok(v),
+            Err(cause) => {
+                self.poisoned = true;
+                let msg = cause
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| cause.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                Err(JsError::new(&format!("internal engine error: {msg}")))
+            }
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// Builds a simulation; throws the errors JSON of `validate_scenario` when invalid.
+    #[wasm_bindgen(constructor)]
+    pub fn new(json: &str) -> Result<Engine, JsError> {
+        match catch_unwind(|| Simulation::from_json(json)) {
+            Ok(Ok(sim)) => Ok(Engine { sim, poisoned: false }),
+            Ok(Err(errors)) => Err(JsError::new(&errors_json(&errors))),
+            Err(_) => Err(JsError::new(&errors_json(&[ScenarioError::new("", "internal error while building the scenario")]))),
+        }
+    }
+
+    /// Topology, ids, columns and scenario text as JSON.
+    pub fn layout(&self) -> String {
+        self.sim.layout().to_string()
+    }
+
+    /// Advances to `t_ms` handling at most `max_events`; true when `t_ms` was reached.
+    pub fn run_until(&mut self, t_ms: f64, max_events: f64) -> Result<bool, JsError> {
+        let deadline = SimTime::from_ms(if t_ms.is_finite() { t_ms } else { 0.0 });
+        let budget = if max_events.is_finite() && max_events > 0.0 { max_events as u64 } else { 0 };
+        self.guarded(|sim| sim.run_until(deadline, budget) == RunOutcome::Reached)
+    }
+
+    pub fn now_ms(&self) -> f64 {
+        self.sim.now().as_ms()
+    }
+
+    /// Total events handled.
+    pub fn events(&self) -> f64 {
+        self.sim.events() as f64
+    }
+
+    /// Cells the ABR sources have emitted.
+    pub fn source_cells(&self) -> f64 {
+        self.sim.source_cells as f64
+    }
+
+    /// Sample rows completed since the last call, flat and row-major.
+    pub fn take_samples(&mut self) -> Vec<f64> {
+        self.sim.take_samples()
+    }
+
+    /// Live state: `[now_ms, acr per VC…, queue per port…]`.
+    pub fn frame(&self) -> Vec<f64> {
+        self.sim.frame()
+    }
+}
