@@ -8,8 +8,8 @@ use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::kernel::{Event, EventQueue};
 use crate::net::{Cell, CellKind, Link, Node, NodeKind, Port};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
-use crate::scenario::{self, AlgorithmSpec, Meta, RunSpec, Scenario, ScenarioError, TrafficSpec};
-use crate::switch_alg::{AnyAlgorithm, Erica, EricaConfig, PortView, SwitchAlgorithm};
+use crate::scenario::{self, Meta, RunSpec, Scenario, ScenarioError, TrafficSpec};
+use crate::switch_alg::SwitchAlgorithm;
 use crate::time::{cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::{json, Value};
 
@@ -67,16 +67,6 @@ pub enum RunOutcome {
     BudgetExhausted,
 }
 
-fn build_algorithm(spec: &AlgorithmSpec, vc_count: usize) -> AnyAlgorithm {
-    match *spec {
-        AlgorithmSpec::None => AnyAlgorithm::None,
-        AlgorithmSpec::Erica { target_utilization, interval_ms, forward_ccr } => AnyAlgorithm::Erica(Erica::new(
-            EricaConfig { target_utilization, interval: SimTime::from_ms(interval_ms), forward_ccr },
-            vc_count,
-        )),
-    }
-}
-
 impl Simulation {
     /// Parses, validates and builds scenario text.
     pub fn from_json(text: &str) -> Result<Simulation, Vec<ScenarioError>> {
@@ -106,7 +96,7 @@ impl Simulation {
                     delay,
                     spec.buffer_cells,
                     spec.discipline,
-                    build_algorithm(&spec.algorithm, s.vcs.len()),
+                    spec.algorithm.build(s.vcs.len()),
                 ));
             }
             links.push(Link {
@@ -262,7 +252,7 @@ impl Simulation {
             Event::LinkArrive { port } => self.on_link_arrive(now, port),
             Event::AlgorithmTick { port } => {
                 let p = &mut self.ports[port as usize];
-                let view = PortView { now, link_cps: p.rate_cps, queue_len: p.queue_len() };
+                let view = p.view(now);
                 if let Some(next) = p.algorithm.on_tick(&view) {
                     self.queue.schedule(next, event);
                 }
@@ -318,12 +308,18 @@ impl Simulation {
     /// it, and an idle transmitter starts at once.
     fn enqueue(&mut self, now: SimTime, port: u32, mut cell: Cell) {
         let p = &mut self.ports[port as usize];
-        let view = PortView { now, link_cps: p.rate_cps, queue_len: p.queue_len() };
+        let view = p.view(now);
         p.algorithm.on_arrival(&view, &mut cell);
         if p.enqueue(now, cell) && !p.is_busy() {
-            if let Some(done) = p.start_tx(now) {
-                self.queue.schedule(done, Event::PortTxDone { port });
-            }
+            self.start_tx(now, port);
+        }
+    }
+
+    /// Starts sending the next queued cell of `port`, letting its algorithm see it leave.
+    fn start_tx(&mut self, now: SimTime, port: u32) {
+        let p = &mut self.ports[port as usize];
+        if let Some(done) = p.start_tx(now) {
+            self.queue.schedule(done, Event::PortTxDone { port });
         }
     }
 
@@ -333,9 +329,7 @@ impl Simulation {
             let arrival = now + p.delay;
             self.queue.schedule(arrival, Event::LinkArrive { port });
         }
-        if let Some(done) = p.start_tx(now) {
-            self.queue.schedule(done, Event::PortTxDone { port });
-        }
+        self.start_tx(now, port);
     }
 
     fn on_link_arrive(&mut self, now: SimTime, port: u32) {
@@ -366,6 +360,7 @@ impl Simulation {
                     self.enqueue(now, port, cell);
                 }
             }
+            CellKind::Background => unreachable!("background traffic is routed before VC cells"),
             CellKind::Brm => {
                 if hop == hops {
                     let v = &mut self.vcs[vc];
@@ -379,7 +374,7 @@ impl Simulation {
                     // The switch this BRM is at feeds back on the VC's forward port there.
                     let fwd = self.vcs[vc].fwd_ports[hops - hop] as usize;
                     let p = &mut self.ports[fwd];
-                    let view = PortView { now, link_cps: p.rate_cps, queue_len: p.queue_len() };
+                    let view = p.view(now);
                     p.algorithm.on_backward_rm(&view, &mut cell);
                     cell.hop = hop as u16;
                     let port = self.vcs[vc].rev_ports[hop];

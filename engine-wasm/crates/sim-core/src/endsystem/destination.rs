@@ -31,7 +31,7 @@ impl Destination {
                 brm.rm.ci |= self.efci_state;
                 Some(brm)
             }
-            CellKind::Brm => None,
+            CellKind::Brm | CellKind::Background => None,
         }
     }
 }

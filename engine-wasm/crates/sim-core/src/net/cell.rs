@@ -10,6 +10,9 @@ pub enum CellKind {
     Frm,
     /// A backward RM cell, destination → source (DIR = 1).
     Brm,
+    /// A CBR or VBR cell: higher priority than ABR, no feedback. `Cell::vc`
+    /// then indexes the background sources, not the VCs.
+    Background,
 }
 
 /// The fields of an RM cell. Rates are in cells per second.
@@ -54,8 +57,8 @@ impl Cell {
         matches!(self.kind, CellKind::Frm | CellKind::Brm)
     }
 
-    /// Whether the cell travels in its VC's forward (data) direction.
-    pub fn is_forward(&self) -> bool {
-        !matches!(self.kind, CellKind::Brm)
+    /// Whether the cell belongs to an ABR VC (data or RM).
+    pub fn is_abr(&self) -> bool {
+        !matches!(self.kind, CellKind::Background)
     }
 }

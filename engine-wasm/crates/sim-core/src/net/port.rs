@@ -93,6 +93,11 @@ impl Port {
         }
     }
 
+    /// What the port's switch algorithm may see.
+    pub fn view(&self, now: SimTime) -> crate::switch_alg::PortView {
+        crate::switch_alg::PortView { now, link_cps: self.rate_cps, queue_len: self.queue_len(), buffer_cells: self.buffer_cells }
+    }
+
     /// Cells waiting (not counting the one being transmitted).
     pub fn queue_len(&self) -> u32 {
         self.queue.len() as u32
@@ -121,12 +126,15 @@ impl Port {
         true
     }
 
-    /// Takes the next cell off the queue and starts sending it; returns when it is done.
+    /// Takes the next cell off the queue and starts sending it (the algorithm
+    /// sees it leave); returns when it is done.
     /// Call only when the port is idle.
     pub fn start_tx(&mut self, now: SimTime) -> Option<SimTime> {
         debug_assert!(self.in_tx.is_none(), "port {} started twice", self.id);
         self.account_queue(now);
-        let cell = self.queue.pop()?;
+        let mut cell = self.queue.pop()?;
+        let view = self.view(now);
+        crate::switch_alg::SwitchAlgorithm::on_departure(&mut self.algorithm, &view, &mut cell);
         self.in_tx = Some(cell);
         self.tx_started = now;
         Some(now + self.cell_time)
@@ -141,11 +149,6 @@ impl Port {
         let was_empty = self.wire.is_empty();
         self.wire.push_back((now + self.delay, cell));
         was_empty
-    }
-
-    /// Mutable access to the cell being transmitted (for marking at departure).
-    pub fn cell_in_tx(&mut self) -> Option<&mut Cell> {
-        self.in_tx.as_mut()
     }
 
     /// Closes the current sample interval at `now` and returns its statistics.

@@ -5,6 +5,7 @@
 //! [`Simulation`]: crate::sim::Simulation
 
 pub mod parse;
+pub mod reader;
 pub mod registry;
 pub mod set;
 
@@ -73,19 +74,12 @@ pub struct NodeSpec {
     pub y: f64,
 }
 
-/// A switch algorithm and its knobs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AlgorithmSpec {
-    None,
-    Erica { target_utilization: f64, interval_ms: f64, forward_ccr: bool },
-}
-
 /// One output port's configuration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PortSpec {
     pub buffer_cells: u32,
     pub discipline: crate::net::Discipline,
-    pub algorithm: AlgorithmSpec,
+    pub algorithm: crate::switch_alg::AlgorithmConfig,
 }
 
 /// A full-duplex link.

@@ -2,13 +2,13 @@
 //! first problem: it collects every error with its path (`vcs.vc2.rif: …`), so
 //! a user fixes a file in one pass. Unknown keys are errors (tldraw validate).
 
+use super::reader::{describe, Errors, Obj};
 use super::registry::{self, Scope};
 use super::*;
 use crate::net::{Discipline, NodeKind};
-use serde_json::{Map, Value};
+use crate::switch_alg::AlgorithmConfig;
+use serde_json::Value;
 use std::collections::HashMap;
-
-type Errors = Vec<ScenarioError>;
 
 /// Parses and validates scenario text.
 pub fn parse_scenario(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
@@ -28,120 +28,6 @@ pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>
                 errors.push(ScenarioError::new("", "the scenario is not an object"));
             }
             Err(errors)
-        }
-    }
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-fn describe(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
-    } else {
-        s
-    }
-}
-
-/// A JSON object being read: records which keys were used so that the rest can
-/// be reported as unknown.
-struct Obj<'a> {
-    path: String,
-    map: &'a Map<String, Value>,
-    known: Vec<&'static str>,
-}
-
-impl<'a> Obj<'a> {
-    fn new(value: &'a Value, path: &str, errors: &mut Errors) -> Option<Obj<'a>> {
-        match value.as_object() {
-            Some(map) => Some(Obj { path: path.to_string(), map, known: Vec::new() }),
-            None => {
-                errors.push(ScenarioError::new(path, format!("expected an object, found {}", describe(value))));
-                None
-            }
-        }
-    }
-
-    fn at(&self, key: &str) -> String {
-        join(&self.path, key)
-    }
-
-    fn get(&mut self, key: &'static str) -> Option<&'a Value> {
-        self.known.push(key);
-        self.map.get(key).filter(|v| !v.is_null())
-    }
-
-    fn string(&mut self, key: &'static str, errors: &mut Errors) -> Option<String> {
-        let v = self.get(key)?;
-        match v.as_str() {
-            Some(s) => Some(s.to_string()),
-            None => {
-                errors.push(ScenarioError::new(self.at(key), format!("expected a string, found {}", describe(v))));
-                None
-            }
-        }
-    }
-
-    fn required_string(&mut self, key: &'static str, errors: &mut Errors) -> Option<String> {
-        let s = self.string(key, errors);
-        if s.is_none() && self.map.get(key).map_or(true, Value::is_null) {
-            errors.push(ScenarioError::new(self.at(key), "is required"));
-        }
-        s
-    }
-
-    fn plain_number(&mut self, key: &'static str, errors: &mut Errors) -> Option<f64> {
-        let v = self.get(key)?;
-        match v.as_f64() {
-            Some(x) if x.is_finite() => Some(x),
-            _ => {
-                errors.push(ScenarioError::new(self.at(key), format!("expected a number, found {}", describe(v))));
-                None
-            }
-        }
-    }
-
-    /// An on/off registry parameter.
-    fn flag(&mut self, key: &'static str, errors: &mut Errors) -> Option<bool> {
-        let v = self.get(key)?;
-        match v.as_bool() {
-            Some(b) => Some(b),
-            None => {
-                errors.push(ScenarioError::new(self.at(key), format!("expected true or false, found {}", describe(v))));
-                None
-            }
-        }
-    }
-
-    /// A registry parameter: checked against its range and kind.
-    fn param(&mut self, scope: Scope, key: &'static str, errors: &mut Errors) -> Option<f64> {
-        let x = self.plain_number(key, errors)?;
-        match registry::spec(scope, key).check(x) {
-            Ok(x) => Some(x),
-            Err(msg) => {
-                errors.push(ScenarioError::new(self.at(key), msg));
-                None
-            }
-        }
-    }
-
-    fn finish(self, errors: &mut Errors) {
-        for key in self.map.keys() {
-            if !self.known.iter().any(|k| k == key) {
-                let mut expected: Vec<&str> = self.known.clone();
-                expected.sort_unstable();
-                expected.dedup();
-                errors.push(ScenarioError::new(
-                    join(&self.path, key),
-                    format!("unknown key '{key}' (expected one of: {})", expected.join(", ")),
-                ));
-            }
         }
     }
 }
@@ -321,34 +207,6 @@ fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<NodeSpec> {
     nodes
 }
 
-fn read_algorithm(value: &Value, path: &str, errors: &mut Errors) -> Option<AlgorithmSpec> {
-    let mut obj = Obj::new(value, path, errors)?;
-    let spec = match obj.get("kind").map(|v| v.as_str()) {
-        Some(Some("none")) => Some(AlgorithmSpec::None),
-        Some(Some("erica")) => {
-            let d = |k| registry::spec(Scope::Erica, k).default;
-            Some(AlgorithmSpec::Erica {
-                target_utilization: obj.param(Scope::Erica, "target_utilization", errors).unwrap_or(d("target_utilization")),
-                interval_ms: obj.param(Scope::Erica, "interval_ms", errors).unwrap_or(d("interval_ms")),
-                forward_ccr: obj.flag("forward_ccr", errors).unwrap_or(d("forward_ccr") != 0.0),
-            })
-        }
-        Some(other) => {
-            errors.push(ScenarioError::new(
-                obj.at("kind"),
-                format!("unknown algorithm {} (expected one of: \"erica\", \"none\")", other.map_or("?".into(), |s| format!("\"{s}\""))),
-            ));
-            None
-        }
-        None => {
-            errors.push(ScenarioError::new(obj.at("kind"), "is required (\"erica\" or \"none\")"));
-            None
-        }
-    };
-    obj.finish(errors);
-    spec
-}
-
 /// Reads a port object over `base`; keys present in the object win.
 fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Errors) -> PortSpec {
     let mut port = base.clone();
@@ -363,7 +221,7 @@ fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Er
         Some(_) => errors.push(ScenarioError::new(obj.at("queue"), "unknown queue discipline (expected \"fifo\")")),
     }
     if let Some(a) = obj.get("algorithm") {
-        if let Some(alg) = read_algorithm(a, &obj.at("algorithm"), errors) {
+        if let Some(alg) = AlgorithmConfig::read(a, &obj.at("algorithm"), errors) {
             port.algorithm = alg;
         }
     }
@@ -381,7 +239,7 @@ fn read_links(
     let builtin = PortSpec {
         buffer_cells: registry::spec(Scope::Port, "buffer_cells").default as u32,
         discipline: Discipline::Fifo,
-        algorithm: AlgorithmSpec::None,
+        algorithm: AlgorithmConfig::None,
     };
     let switch_port = read_port(defaults.switch_port, "defaults.switch_port", &builtin, errors);
     let host_base = PortSpec { buffer_cells: 4_000_000, ..builtin };

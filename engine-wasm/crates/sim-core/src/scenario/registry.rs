@@ -79,7 +79,7 @@ pub struct ParamSpec {
 /// 16,777,215 cells/s, Table 1's ceiling for rates, in Mbit/s.
 const MAX_RATE_MBPS: f64 = 16_777_215.0 * 424.0 / 1e6;
 
-const fn p(
+pub const fn p(
     key: &'static str,
     scope: Scope,
     label: &'static str,
@@ -97,8 +97,9 @@ const fn p(
 use Kind::*;
 use Scope::*;
 
-/// Every parameter.
-pub static PARAMS: &[ParamSpec] = &[
+/// The parameters of the model itself; each switch algorithm lists its own
+/// beside its code (see [`all`]).
+pub static CORE_PARAMS: &[ParamSpec] = &[
     p("pcr_mbps", Vc, "PCR", "Mbit/s", 155.52, 0.001, MAX_RATE_MBPS, Real, true,
       "Peak cell rate: ACR never exceeds it (rule 1). Negotiated down to the slowest link on the path (seed 001 §3.2)."),
     p("mcr_mbps", Vc, "MCR", "Mbit/s", 0.0, 0.0, MAX_RATE_MBPS, Real, true,
@@ -129,12 +130,6 @@ pub static PARAMS: &[ParamSpec] = &[
       "When the source stops sending; absent means never."),
     p("buffer_cells", Port, "Buffer", "cells", 100_000.0, 1.0, 4_000_000.0, Integer, false,
       "Queue limit of the port; cells beyond it are lost and counted."),
-    p("target_utilization", Erica, "Target utilisation", "", 0.9, 0.05, 1.0, Real, true,
-      "ERICA fills this fraction of the link (seed 004 'ERICA Scheme: Basic')."),
-    p("interval_ms", Erica, "Averaging interval", "ms", 5.0, 0.01, 1000.0, Real, true,
-      "ERICA measures input rate and active VCs over this interval."),
-    p("forward_ccr", Erica, "Forward CCR (ext. 1)", "", 0.0, 0.0, 1.0, Bool, true,
-      "Extension 1: read CCR from forward RM cells and give feedback in backward ones, shortening the loop (seed 004)."),
     p("rate_mbps", Link, "Rate", "Mbit/s", 155.52, 0.001, 10_000.0, Real, false,
       "Link bandwidth; a cell occupies the link for 424 bits / rate."),
     p("length_km", Link, "Length", "km", 1000.0, 0.0, 1_000_000.0, Real, false,
@@ -149,17 +144,21 @@ pub static PARAMS: &[ParamSpec] = &[
       "How often the probe records a row of samples."),
 ];
 
+/// Every parameter: the model's and every switch algorithm's.
+pub fn all() -> impl Iterator<Item = &'static ParamSpec> {
+    CORE_PARAMS.iter().chain(crate::switch_alg::ALGORITHM_PARAMS.iter().flat_map(|p| p.iter()))
+}
+
 /// The spec of `key` in `scope`.
 pub fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
-    PARAMS
-        .iter()
+    all()
         .find(|p| p.scope == scope && p.key == key)
         .unwrap_or_else(|| panic!("no parameter {key} in scope {}", scope.as_str()))
 }
 
 /// The keys of a scope, for "expected one of" messages.
 pub fn keys(scope: Scope) -> impl Iterator<Item = &'static str> {
-    PARAMS.iter().filter(move |p| p.scope == scope).map(|p| p.key)
+    all().filter(move |p| p.scope == scope).map(|p| p.key)
 }
 
 fn fraction(x: f64) -> String {
@@ -208,7 +207,7 @@ impl ParamSpec {
 
 /// The whole registry as JSON, for the UI.
 pub fn registry_json() -> Value {
-    Value::Array(PARAMS.iter().map(ParamSpec::to_json).collect())
+    Value::Array(all().map(ParamSpec::to_json).collect())
 }
 
 #[cfg(test)]
@@ -242,7 +241,7 @@ mod tests {
 
     #[test]
     fn every_default_passes_its_own_check() {
-        for p in PARAMS.iter().filter(|p| p.default.is_finite()) {
+        for p in all().filter(|p| p.default.is_finite()) {
             assert!(p.check(p.default).is_ok(), "{} default {}", p.key, p.default);
         }
     }

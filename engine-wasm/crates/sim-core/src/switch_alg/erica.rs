@@ -21,7 +21,19 @@
 
 use super::{PortView, SwitchAlgorithm};
 use crate::net::{Cell, CellKind};
+use crate::scenario::reader::{Errors, Obj};
+use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Erica as S};
 use crate::time::SimTime;
+
+/// ERICA's knobs in the parameter registry.
+pub static PARAMS: &[ParamSpec] = &[
+    p("target_utilization", S, "Target utilisation", "", 0.9, 0.05, 1.0, Real, true,
+      "ERICA fills this fraction of the link (seed 004 'ERICA Scheme: Basic')."),
+    p("interval_ms", S, "Averaging interval", "ms", 5.0, 0.01, 1000.0, Real, true,
+      "ERICA measures input rate and active VCs over this interval."),
+    p("forward_ccr", S, "Forward CCR (ext. 1)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 1: read CCR from forward RM cells and give feedback in backward ones, shortening the loop (seed 004)."),
+];
 
 /// ERICA's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +44,18 @@ pub struct EricaConfig {
     pub interval: SimTime,
     /// Extension 1: read CCR from forward RM cells instead of backward ones.
     pub forward_ccr: bool,
+}
+
+impl EricaConfig {
+    /// Reads ERICA's keys from an `algorithm` object; absent keys take their defaults.
+    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors) -> EricaConfig {
+        let d = |k| crate::scenario::registry::spec(S, k).default;
+        EricaConfig {
+            target_utilization: obj.param(S, "target_utilization", errors).unwrap_or(d("target_utilization")),
+            interval: SimTime::from_ms(obj.param(S, "interval_ms", errors).unwrap_or(d("interval_ms"))),
+            forward_ccr: obj.flag("forward_ccr", errors).unwrap_or(d("forward_ccr") != 0.0),
+        }
+    }
 }
 
 /// The measurements of the last complete averaging interval.
@@ -86,6 +110,11 @@ impl Erica {
 
 impl SwitchAlgorithm for Erica {
     fn on_arrival(&mut self, _port: &PortView, cell: &mut Cell) {
+        if !cell.is_abr() {
+            // CBR/VBR: its rate is taken out of the ABR capacity.
+            self.other_cells += 1;
+            return;
+        }
         self.abr_cells += 1;
         // A VC is active at this port when its forward cells pass through it.
         if cell.kind == CellKind::Frm {
@@ -147,7 +176,7 @@ mod tests {
     const LINK: f64 = 366_792.45;
 
     fn view(ms: f64) -> PortView {
-        PortView { now: SimTime::from_ms(ms), link_cps: LINK, queue_len: 0 }
+        PortView { now: SimTime::from_ms(ms), link_cps: LINK, queue_len: 0, buffer_cells: 1000 }
     }
 
     fn erica(vcs: usize) -> Erica {

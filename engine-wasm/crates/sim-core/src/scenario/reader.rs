@@ -1,0 +1,126 @@
+//! A JSON object reader that validates as it goes: typed getters that record
+//! errors with their path, registry-checked parameters, and a final check that
+//! reports every key nobody asked for as unknown. Algorithms use it to read
+//! their own configuration.
+
+use super::registry::{self, Scope};
+use super::ScenarioError;
+use serde_json::{Map, Value};
+
+/// Errors collected during a walk.
+pub type Errors = Vec<ScenarioError>;
+
+pub fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+pub fn describe(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// A JSON object being read: records which keys were used so that the rest can
+/// be reported as unknown.
+pub struct Obj<'a> {
+    pub path: String,
+    pub map: &'a Map<String, Value>,
+    known: Vec<&'static str>,
+}
+
+impl<'a> Obj<'a> {
+    pub fn new(value: &'a Value, path: &str, errors: &mut Errors) -> Option<Obj<'a>> {
+        match value.as_object() {
+            Some(map) => Some(Obj { path: path.to_string(), map, known: Vec::new() }),
+            None => {
+                errors.push(ScenarioError::new(path, format!("expected an object, found {}", describe(value))));
+                None
+            }
+        }
+    }
+
+    pub fn at(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    pub fn get(&mut self, key: &'static str) -> Option<&'a Value> {
+        self.known.push(key);
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    pub fn string(&mut self, key: &'static str, errors: &mut Errors) -> Option<String> {
+        let v = self.get(key)?;
+        match v.as_str() {
+            Some(s) => Some(s.to_string()),
+            None => {
+                errors.push(ScenarioError::new(self.at(key), format!("expected a string, found {}", describe(v))));
+                None
+            }
+        }
+    }
+
+    pub fn required_string(&mut self, key: &'static str, errors: &mut Errors) -> Option<String> {
+        let s = self.string(key, errors);
+        if s.is_none() && self.map.get(key).map_or(true, Value::is_null) {
+            errors.push(ScenarioError::new(self.at(key), "is required"));
+        }
+        s
+    }
+
+    pub fn plain_number(&mut self, key: &'static str, errors: &mut Errors) -> Option<f64> {
+        let v = self.get(key)?;
+        match v.as_f64() {
+            Some(x) if x.is_finite() => Some(x),
+            _ => {
+                errors.push(ScenarioError::new(self.at(key), format!("expected a number, found {}", describe(v))));
+                None
+            }
+        }
+    }
+
+    /// An on/off registry parameter.
+    pub fn flag(&mut self, key: &'static str, errors: &mut Errors) -> Option<bool> {
+        let v = self.get(key)?;
+        match v.as_bool() {
+            Some(b) => Some(b),
+            None => {
+                errors.push(ScenarioError::new(self.at(key), format!("expected true or false, found {}", describe(v))));
+                None
+            }
+        }
+    }
+
+    /// A registry parameter: checked against its range and kind.
+    pub fn param(&mut self, scope: Scope, key: &'static str, errors: &mut Errors) -> Option<f64> {
+        let x = self.plain_number(key, errors)?;
+        match registry::spec(scope, key).check(x) {
+            Ok(x) => Some(x),
+            Err(msg) => {
+                errors.push(ScenarioError::new(self.at(key), msg));
+                None
+            }
+        }
+    }
+
+    pub fn finish(self, errors: &mut Errors) {
+        for key in self.map.keys() {
+            if !self.known.iter().any(|k| k == key) {
+                let mut expected: Vec<&str> = self.known.clone();
+                expected.sort_unstable();
+                expected.dedup();
+                errors.push(ScenarioError::new(
+                    join(&self.path, key),
+                    format!("unknown key '{key}' (expected one of: {})", expected.join(", ")),
+                ));
+            }
+        }
+    }
+}
+
