@@ -1,18 +1,16 @@
 //! Seed 001 §4.2.1 (Fahmy et al.), the two-source WAN transient, checked
 //! through the same code path `abrsim run` uses.
 
+mod common;
+
+use common::scenario_text;
 use serde_json::Value;
 use sim_core::runner::{run_report, RunOptions};
 use sim_core::time::SimTime;
 use sim_core::Simulation;
 
-fn scenario_text(name: &str) -> String {
-    let path = format!("{}/../../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
 fn report(opts: RunOptions) -> Value {
-    run_report(&scenario_text("two-source-wan.json"), &opts, &|| 0.0, &mut |_, _| {}).expect("valid scenario")
+    common::report("two-source-wan.json", &opts)
 }
 
 fn windows() -> RunOptions {

@@ -31,39 +31,46 @@ pub enum Event {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Entry {
+struct Entry<E> {
     time: SimTime,
     seq: u64,
-    event: Event,
+    event: E,
 }
 
-impl PartialEq for Entry {
+impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
         self.time == other.time && self.seq == other.seq
     }
 }
-impl Eq for Entry {}
-impl PartialOrd for Entry {
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for Entry {
+impl<E> Ord for Entry<E> {
     /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest entry first.
     fn cmp(&self, other: &Self) -> Ordering {
         other.time.cmp(&self.time).then_with(|| other.seq.cmp(&self.seq))
     }
 }
 
-/// The future event list.
-#[derive(Debug, Default)]
-pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+/// The future event list, generic over the model's event type (the cell-level
+/// model uses [`Event`]; other models bring their own).
+#[derive(Debug)]
+pub struct EventQueue<E = Event> {
+    heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
     now: SimTime,
 }
 
-impl EventQueue {
+impl<E> Default for EventQueue<E> {
+    fn default() -> Self {
+        EventQueue { heap: BinaryHeap::new(), next_seq: 0, now: SimTime::ZERO }
+    }
+}
+
+impl<E: Copy + std::fmt::Debug> EventQueue<E> {
     pub fn new() -> Self {
         Self::default()
     }
@@ -74,7 +81,7 @@ impl EventQueue {
     }
 
     /// Schedules `event` at `time`. Scheduling in the past is a logic error.
-    pub fn schedule(&mut self, time: SimTime, event: Event) {
+    pub fn schedule(&mut self, time: SimTime, event: E) {
         debug_assert!(time >= self.now, "event {event:?} scheduled in the past");
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -87,7 +94,7 @@ impl EventQueue {
     }
 
     /// Removes the next event and advances the clock to it. Time never goes back.
-    pub fn pop(&mut self) -> Option<(SimTime, Event)> {
+    pub fn pop(&mut self) -> Option<(SimTime, E)> {
         let entry = self.heap.pop()?;
         debug_assert!(entry.time >= self.now);
         self.now = entry.time;
@@ -117,7 +124,7 @@ mod tests {
 
     #[test]
     fn pops_in_time_order_and_ties_in_schedule_order() {
-        let mut q = EventQueue::new();
+        let mut q: EventQueue = EventQueue::new();
         q.schedule(SimTime(30), Event::Sample);
         q.schedule(SimTime(10), Event::PortTxDone { port: 1 });
         q.schedule(SimTime(10), Event::PortTxDone { port: 2 });
@@ -136,7 +143,7 @@ mod tests {
 
     #[test]
     fn clock_follows_popped_events() {
-        let mut q = EventQueue::new();
+        let mut q: EventQueue = EventQueue::new();
         q.schedule(SimTime(5), Event::Sample);
         assert_eq!(q.now(), SimTime::ZERO);
         q.pop();

@@ -1,0 +1,43 @@
+//! Helpers shared by the scenario tests: load a file from `scenarios/` and run
+//! it through the runner exactly as `abrsim run` does.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use sim_core::runner::{run_report, RunOptions};
+
+/// The text of `scenarios/<name>`.
+pub fn scenario_text(name: &str) -> String {
+    let path = format!("{}/../../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The runner's report for `scenarios/<name>` with `opts`.
+pub fn report(name: &str, opts: &RunOptions) -> Value {
+    run_report(&scenario_text(name), opts, &|| 0.0, &mut |_, _| {})
+        .unwrap_or_else(|e| panic!("{name}: {}", sim_core::scenario::format_errors(&e)))
+}
+
+/// Windows `[(from, to)]` and an optional `--until`, with `--set` pairs.
+pub fn opts(until_ms: Option<f64>, windows: &[(f64, f64)], sets: &[(&str, &str)]) -> RunOptions {
+    RunOptions {
+        until_ms,
+        windows: windows.to_vec(),
+        sets: sets.iter().map(|(p, v)| (p.to_string(), v.to_string())).collect(),
+        ..Default::default()
+    }
+}
+
+/// `report["windows"][w]["vcs"][vc][key]` as f64.
+pub fn vc_stat(r: &Value, w: usize, vc: &str, key: &str) -> f64 {
+    r["windows"][w]["vcs"][vc][key].as_f64().unwrap_or_else(|| panic!("no {key} for {vc} in window {w}"))
+}
+
+/// `report["windows"][w]["ports"][port][key]` as f64.
+pub fn port_stat(r: &Value, w: usize, port: &str, key: &str) -> f64 {
+    r["windows"][w]["ports"][port][key].as_f64().unwrap_or_else(|| panic!("no {key} for {port} in window {w}"))
+}
+
+/// Total cells lost over the run, all ports.
+pub fn total_lost(r: &Value) -> u64 {
+    r["totals"]["ports"].as_object().unwrap().values().map(|p| p["cells_lost"].as_u64().unwrap()).sum()
+}
