@@ -82,12 +82,12 @@ fn run(args: &[String]) -> Result<(), String> {
         &text,
         &args.opts,
         &|| clock.elapsed().as_secs_f64() * 1000.0,
-        &mut |sim, rows| {
+        &mut |columns, rows| {
             let Some((out, header_done, _)) = csv_out.as_mut() else { return };
-            let width = sim.columns().len();
+            let width = columns.len();
             let mut write = || -> std::io::Result<()> {
                 if !*header_done {
-                    writeln!(out, "{}", sim.columns().join(","))?;
+                    writeln!(out, "{}", columns.join(","))?;
                     *header_done = true;
                 }
                 for row in rows.chunks_exact(width) {

@@ -8,9 +8,9 @@
 //! caught here; on wasm32 a panic aborts, which JS sees as a `RuntimeError`
 //! thrown from the call — the worker treats that exception the same way.
 
-use sim_core::scenario::{self, registry, ScenarioError};
+use sim_core::scenario::{registry, ScenarioError};
 use sim_core::time::SimTime;
-use sim_core::{RunOutcome, Simulation};
+use sim_core::{Model, RunOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
 
@@ -20,13 +20,14 @@ fn errors_json(errors: &[ScenarioError]) -> String {
     serde_json::json!({"ok": false, "errors": list}).to_string()
 }
 
-/// Validates scenario text: `{"ok":true}` or `{"ok":false,"errors":[{path,message}]}`.
+/// Validates scenario text of either model (`"model": "cell"` or `"ip"`):
+/// `{"ok":true,"warnings":[…]}` or `{"ok":false,"errors":[{path,message}]}`.
 #[wasm_bindgen]
 pub fn validate_scenario(json: &str) -> String {
-    match scenario::parse_scenario(json) {
-        Ok(s) => {
+    match Model::validate(json) {
+        Ok(warnings) => {
             let warnings: Vec<_> =
-                s.warnings.iter().map(|w| serde_json::json!({"path": w.path, "message": w.message})).collect();
+                warnings.iter().map(|w| serde_json::json!({"path": w.path, "message": w.message})).collect();
             serde_json::json!({"ok": true, "warnings": warnings}).to_string()
         }
         Err(errors) => errors_json(&errors),
@@ -39,15 +40,15 @@ pub fn param_registry() -> String {
     registry::registry_json().to_string()
 }
 
-/// A running simulation.
+/// A running simulation of either model.
 #[wasm_bindgen]
 pub struct Engine {
-    sim: Simulation,
+    sim: Model,
     poisoned: bool,
 }
 
 impl Engine {
-    fn guarded<T>(&mut self, f: impl FnOnce(&mut Simulation) -> T) -> Result<T, JsError> {
+    fn guarded<T>(&mut self, f: impl FnOnce(&mut Model) -> T) -> Result<T, JsError> {
         if self.poisoned {
             return Err(JsError::new("engine poisoned by an earlier internal error; reload the scenario"));
         }
@@ -71,7 +72,7 @@ impl Engine {
     /// Builds a simulation; throws the errors JSON of `validate_scenario` when invalid.
     #[wasm_bindgen(constructor)]
     pub fn new(json: &str) -> Result<Engine, JsError> {
-        match catch_unwind(|| Simulation::from_json(json)) {
+        match catch_unwind(|| Model::from_json(json)) {
             Ok(Ok(sim)) => Ok(Engine { sim, poisoned: false }),
             Ok(Err(errors)) => Err(JsError::new(&errors_json(&errors))),
             Err(_) => Err(JsError::new(&errors_json(&[ScenarioError::new("", "internal error while building the scenario")]))),
@@ -99,9 +100,9 @@ impl Engine {
         self.sim.events() as f64
     }
 
-    /// Cells the ABR sources have emitted.
+    /// Cells the ABR sources have emitted (packet model: data packets the sources sent).
     pub fn source_cells(&self) -> f64 {
-        self.sim.source_cells as f64
+        self.sim.source_cells() as f64
     }
 
     /// Sample rows completed since the last call, flat and row-major.
@@ -109,7 +110,9 @@ impl Engine {
         self.sim.take_samples()
     }
 
-    /// Live state: `[now_ms, acr per VC…, queue per port…]`.
+    /// Live state: `[now_ms, acr per VC…, queue per port…]` (cell model) or
+    /// `[now_ms, rate per flow…, queue per port…, d_udp]` (packet model, named
+    /// by the layout's `frame_columns`).
     pub fn frame(&self) -> Vec<f64> {
         self.sim.frame()
     }

@@ -33,18 +33,18 @@ pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>
 }
 
 /// The path of an array element: by its id when it has a usable one.
-fn element_path(array_path: &str, index: usize, value: &Value) -> String {
+pub(crate) fn element_path(array_path: &str, index: usize, value: &Value) -> String {
     match value.get("id").and_then(Value::as_str) {
         Some(id) if valid_id(id) => format!("{array_path}.{id}"),
         _ => format!("{array_path}[{index}]"),
     }
 }
 
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
+pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
     match obj.get(key) {
         Some(Value::Array(items)) => items,
         Some(other) => {
@@ -58,7 +58,7 @@ fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [
     }
 }
 
-fn read_id(obj: &mut Obj, seen: &mut HashMap<String, usize>, index: usize, errors: &mut Errors) -> Option<String> {
+pub(crate) fn read_id(obj: &mut Obj, seen: &mut HashMap<String, usize>, index: usize, errors: &mut Errors) -> Option<String> {
     let id = obj.required_string("id", errors)?;
     if !valid_id(&id) {
         errors.push(ScenarioError::new(
@@ -113,7 +113,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     Some(Scenario { meta, run: run?, nodes, links, vcs, warnings })
 }
 
-fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
+pub(crate) fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
     match obj.get(key) {
         None => Vec::new(),
         Some(Value::Array(items)) => items
@@ -134,7 +134,7 @@ fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<St
     }
 }
 
-fn read_run(value: Option<&Value>, errors: &mut Errors) -> Option<RunSpec> {
+pub(crate) fn read_run(value: Option<&Value>, errors: &mut Errors) -> Option<RunSpec> {
     let default = |k| registry::spec(Scope::Run, k).default;
     let mut run = RunSpec {
         until_ms: default("until_ms"),
