@@ -250,6 +250,7 @@ impl Simulation {
                     tbe: q.tbe_cells,
                     cdf: q.cdf,
                     crm: q.crm.map(|c| c as u64),
+                    cdf_every_crm: q.cdf_every_crm,
                     frtt,
                 };
                 let message_cells = match v.traffic {
@@ -716,6 +717,7 @@ impl Simulation {
             "scenario": {
                 "id": self.meta.id, "title": self.meta.title, "paper": self.meta.paper,
                 "explanation": self.meta.explanation, "things_to_try": self.meta.things_to_try,
+                "variants": self.meta.variants.iter().map(|v| json!({"id": v.id, "label": v.label})).collect::<Vec<_>>(),
             },
             "until_ms": self.run.until_ms,
             "seed": self.run.seed,

@@ -32,6 +32,9 @@ pub struct AbrParams {
     pub cdf: f64,
     /// Rule 6's count set directly; None means ⌈TBE/Nrm⌉ (Table 1).
     pub crm: Option<u64>,
+    /// Rule 6 cuts once per CRM FRMs instead of at every FRM after the
+    /// CRM-th (the behaviour seed 001's Figure 10 shows; TM 4.0 repeats it).
+    pub cdf_every_crm: bool,
     /// Fixed round-trip time accumulated along the path at set-up.
     pub frtt: SimTime,
 }
@@ -68,6 +71,7 @@ mod tests {
             tbe: 16_777_215.0,
             cdf: 1.0 / 16.0,
             crm: None,
+            cdf_every_crm: false,
             frtt: SimTime::from_ms(30.0),
         }
     }

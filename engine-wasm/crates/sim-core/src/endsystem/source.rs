@@ -167,7 +167,13 @@ impl AbrSource {
     /// ACR ← max(MCR, ACR − ACR·CDF); it applies again at each further FRM.
     /// CDF = 0 disables the rule.
     fn apply_rule_6(&mut self) {
-        if self.params.cdf > 0.0 && self.frms_since_brm >= self.params.crm() {
+        let crm = self.params.crm();
+        let due = if self.params.cdf_every_crm {
+            self.frms_since_brm > 0 && self.frms_since_brm % crm == 0
+        } else {
+            self.frms_since_brm >= crm
+        };
+        if self.params.cdf > 0.0 && due {
             self.acr = (self.acr - self.acr * self.params.cdf).max(self.params.mcr);
         }
     }
@@ -268,6 +274,7 @@ mod tests {
             tbe: 16_777_215.0,
             cdf: 1.0 / 16.0,
             crm: None,
+            cdf_every_crm: false,
             frtt: SimTime::from_ms(30.0),
         }
     }
@@ -371,6 +378,17 @@ mod tests {
         let a = 100_000.0;
         let cut = |x: f64| x - x / 16.0;
         assert_eq!(frm_acrs, vec![a, a, cut(a), cut(cut(a))]);
+        // Once per CRM FRMs instead (seed 001 Figure 10's source).
+        let mut periodic = source(AbrParams { cdf_every_crm: true, ..p });
+        let mut acrs = vec![];
+        let mut t = 0;
+        while acrs.len() < 6 {
+            if periodic.emit(SimTime(t), 0).unwrap().kind == CellKind::Frm {
+                acrs.push(periodic.acr);
+            }
+            t += 1;
+        }
+        assert_eq!(acrs, vec![a, a, cut(a), cut(a), cut(cut(a)), cut(cut(a))]);
         // CDF = 0 disables it.
         let mut off = source(AbrParams { cdf: 0.0, ..p });
         for i in 0..200 {

@@ -10,7 +10,7 @@ pub mod registry;
 pub mod set;
 
 pub use parse::parse_scenario;
-pub use set::apply_set;
+pub use set::{apply_set, apply_variant};
 
 use std::fmt;
 
@@ -47,6 +47,13 @@ pub fn format_errors(errors: &[ScenarioError]) -> String {
     errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
 }
 
+/// A named set of overrides a scenario offers (e.g. "Nrm = 8").
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Variant {
+    pub id: String,
+    pub label: String,
+}
+
 /// Text shown beside a scenario.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Meta {
@@ -55,6 +62,7 @@ pub struct Meta {
     pub paper: String,
     pub explanation: String,
     pub things_to_try: Vec<String>,
+    pub variants: Vec<Variant>,
 }
 
 /// How long and how the run goes.
@@ -170,6 +178,8 @@ pub struct VcParams {
     pub cdf: f64,
     /// Rule 6's count when set directly; None means ⌈TBE/Nrm⌉.
     pub crm: Option<f64>,
+    /// Rule 6 cuts once per CRM FRMs (pre-TM 4.0) instead of at every FRM.
+    pub cdf_every_crm: bool,
 }
 
 /// A virtual circuit from the first node of its path to the last.

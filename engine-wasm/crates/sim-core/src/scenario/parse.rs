@@ -96,6 +96,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
         things_to_try: read_strings(&mut root, "things_to_try", errors),
+        variants: read_variants(value, &mut root, errors),
     };
     let run = read_run(root.get("run"), errors);
 
@@ -115,6 +116,59 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     let mut warnings = Vec::new();
     check_vcs(&vcs, &links, &nodes, &mut warnings);
     Some(Scenario { meta, run: run?, nodes, links, vcs, background, warnings })
+}
+
+/// `variants`: `[{id, label, set: {path: value}}]`. Each variant is applied
+/// to the scenario and the result validated, so a broken variant is reported
+/// when the file loads, not when someone picks it.
+fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Variant> {
+    let items = match root.get("variants") {
+        None => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            errors.push(ScenarioError::new("variants", format!("expected an array, found {}", describe(other))));
+            return Vec::new();
+        }
+    };
+    let mut seen = HashMap::new();
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = element_path("variants", i, item);
+        let Some(mut obj) = Obj::new(item, &at, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let label = obj.string("label", errors);
+        let set_ok = match obj.get("set") {
+            Some(Value::Object(_)) => true,
+            _ => {
+                errors.push(ScenarioError::new(obj.at("set"), "is required: an object of dotted paths to values"));
+                false
+            }
+        };
+        obj.finish(errors);
+        let Some(id) = id else { continue };
+        if set_ok {
+            let mut applied = whole.clone();
+            if let Some(map) = applied.as_object_mut() {
+                map.remove("variants");
+                map.insert("variants".into(), Value::Array(vec![item.clone()]));
+            }
+            match apply_variant(&mut applied, &id) {
+                Err(e) => errors.push(e),
+                Ok(()) => {
+                    if let Some(map) = applied.as_object_mut() {
+                        map.remove("variants");
+                    }
+                    if let Err(inner) = scenario_from_value(&applied) {
+                        for e in inner {
+                            errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {}", e)));
+                        }
+                    }
+                }
+            }
+        }
+        out.push(Variant { label: label.unwrap_or_else(|| id.clone()), id });
+    }
+    out
 }
 
 fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
@@ -333,6 +387,9 @@ fn read_vc_params(obj: &mut Obj, base: &VcParams, icr_given: &mut bool, errors: 
     if let Some(x) = obj.param(Scope::Vc, "crm", errors) {
         p.crm = Some(x);
     }
+    if let Some(b) = obj.flag("cdf_every_crm", errors) {
+        p.cdf_every_crm = b;
+    }
     p
 }
 
@@ -352,6 +409,7 @@ fn builtin_vc_params() -> VcParams {
         tbe_cells: d("tbe_cells"),
         cdf: d("cdf"),
         crm: None,
+        cdf_every_crm: false,
     }
 }
 

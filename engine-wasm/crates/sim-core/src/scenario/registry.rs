@@ -129,6 +129,8 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
       "Cutoff decrease factor of rule 6; 0 disables the rule. Zero or a power of two, 1/64..1."),
     p("crm", Vc, "CRM", "FRMs", f64::NAN, 1.0, 16_777_215.0, Integer, true,
       "Missing-RM count of rule 6; absent means ⌈TBE/Nrm⌉ (Table 1). Set directly only to reproduce pre-TM 4.0 sources (seed 001 §6.2.1 sets CRM = 32 with ICR = 140 Mbit/s)."),
+    p("cdf_every_crm", Vc, "Rule 6 once per CRM", "", 0.0, 0.0, 1.0, Bool, true,
+      "Cut ACR by CDF once per CRM FRMs without a BRM, instead of at every FRM after the CRM-th as TM 4.0 says. Off by default; on reproduces seed 001 Figure 10's source."),
     p("start_ms", Traffic, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
       "When the source starts sending."),
     p("stop_ms", Traffic, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
