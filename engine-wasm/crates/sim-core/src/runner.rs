@@ -35,11 +35,12 @@ struct Window {
     rows: u64,
     vc: Vec<[f64; 3]>,   // acr_mean sum, maxmin sum, received delta sum
     port: Vec<[f64; 4]>, // queue_mean sum, queue_max max, util sum, lost delta sum
+    fairness: f64,       // sum of the fairness column
 }
 
 impl Window {
     fn new(from_ms: f64, to_ms: f64, vcs: usize, ports: usize) -> Window {
-        Window { from_ms, to_ms, rows: 0, vc: vec![[0.0; 3]; vcs], port: vec![[0.0; 4]; ports] }
+        Window { from_ms, to_ms, rows: 0, vc: vec![[0.0; 3]; vcs], port: vec![[0.0; 4]; ports], fairness: 0.0 }
     }
 
     fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
@@ -64,6 +65,7 @@ impl Window {
             acc[2] += row[c + 3];
             acc[3] += row[c + 4] - prev[c + 4];
         }
+        self.fairness += row[base + self.port.len() * np];
     }
 
     fn to_json(&self, sim: &Simulation, sample_ms: f64) -> Value {
@@ -94,7 +96,10 @@ impl Window {
                 }),
             );
         }
-        json!({ "from_ms": self.from_ms, "to_ms": self.to_ms, "samples": self.rows, "vcs": vcs, "ports": ports })
+        json!({
+            "from_ms": self.from_ms, "to_ms": self.to_ms, "samples": self.rows,
+            "fairness": round(self.fairness / n, 5), "vcs": vcs, "ports": ports,
+        })
     }
 }
 

@@ -134,6 +134,15 @@ pub struct Simulation {
     pub source_cells: u64,
 }
 
+/// How a parameter change took effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// In the running simulation, from now on.
+    Live,
+    /// The model cannot change it mid-run: rebuild from the edited scenario.
+    Restart,
+}
+
 /// Why [`Simulation::run_until`] returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunOutcome {
@@ -643,17 +652,24 @@ impl Simulation {
         let span = (now.0 - self.last_sample.0).max(1) as f64;
         let row_start = self.samples.rows.len();
         self.samples.rows.push(now.as_ms());
+        let (mut means, mut shares) = (Vec::new(), Vec::new());
         for i in 0..self.vcs.len() {
             let v = &mut self.vcs[i];
             v.account_acr(now);
             let acr_mean = v.acr_area / span;
             v.acr_area = 0.0;
+            let active = v.source.has_data(now);
+            if active && self.maxmin_cps[i] > 0.0 {
+                means.push(acr_mean);
+                shares.push(self.maxmin_cps[i]);
+            }
             self.samples.rows.extend_from_slice(&[
                 cells_per_s_to_mbps(v.source.reported_acr()),
                 cells_per_s_to_mbps(acr_mean),
                 cells_per_s_to_mbps(self.maxmin_cps[i]),
                 v.dest.data_received as f64,
                 v.source.cells_sent() as f64,
+                active as u8 as f64,
             ]);
         }
         for p in &mut self.ports {
@@ -666,6 +682,7 @@ impl Simulation {
                 p.stats.lost_total as f64,
             ]);
         }
+        self.samples.rows.push(probe::jain_index(&means, &shares));
         debug_assert_eq!(self.samples.rows.len() - row_start, self.columns.len());
         self.last_sample = now;
         self.next_sample += 1;
@@ -679,6 +696,102 @@ impl Simulation {
         f.extend(self.vcs.iter().map(|v| cells_per_s_to_mbps(v.source.reported_acr())));
         f.extend(self.ports.iter().map(|p| p.queue_len() as f64));
         f
+    }
+
+    /// Cells on the links now, for animation: rows of `[port index, progress
+    /// 0..1 from leaving the transmitter to arriving, kind (0 data, 1 FRM,
+    /// 2 BRM, 3 background), VC (or background) index, ER Mbit/s, CI, CCR
+    /// Mbit/s]` (ER and CCR NaN for non-RM cells). At most `max` rows, taken
+    /// evenly across the links when there are more.
+    pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
+        let now = self.now();
+        let total: usize = self.ports.iter().map(|p| p.wire.len() + p.is_busy() as usize).sum();
+        let stride = total.div_ceil(max.max(1)).max(1);
+        let mut out = Vec::with_capacity(7 * total.min(max));
+        let mut k = 0usize;
+        for (pi, p) in self.ports.iter().enumerate() {
+            let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
+            let cells = p.cell_in_tx().map(|(start, c)| (start, c)).into_iter().chain(
+                p.wire.iter().map(|&(arrive, ref c)| (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c)),
+            );
+            for (start, c) in cells {
+                k += 1;
+                if k % stride != 0 || out.len() >= 7 * max {
+                    continue;
+                }
+                let progress = ((now.0.saturating_sub(start.0)) as f64 / span).clamp(0.0, 1.0);
+                let (kind, rm) = match c.kind {
+                    CellKind::Data => (0.0, false),
+                    CellKind::Frm => (1.0, true),
+                    CellKind::Brm => (2.0, true),
+                    CellKind::Background => (3.0, false),
+                };
+                let nan = f64::NAN;
+                out.extend_from_slice(&[
+                    pi as f64,
+                    progress,
+                    kind,
+                    c.vc as f64,
+                    if rm { cells_per_s_to_mbps(c.rm.er) } else { nan },
+                    c.rm.ci as u8 as f64,
+                    if rm { cells_per_s_to_mbps(c.rm.ccr) } else { nan },
+                ]);
+            }
+        }
+        out
+    }
+
+    /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
+    /// JSON this simulation was built from) and, when the model allows it, in
+    /// the running simulation. The edited scenario is validated whole first.
+    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+        let mut edited = scenario.clone();
+        scenario::apply_set(&mut edited, path, raw)?;
+        let parsed = scenario::parse::scenario_from_value(&edited).map_err(|errors| {
+            errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value"))
+        })?;
+        *scenario = edited;
+        let fresh = Simulation::build(&parsed);
+        let segments: Vec<&str> = path.split('.').collect();
+        let live_vc_key = |key: &str| {
+            crate::scenario::registry::all().any(|p| p.scope == crate::scenario::registry::Scope::Vc && p.key == key && p.live)
+        };
+        let applied = match segments.as_slice() {
+            ["vcs", id, key] if live_vc_key(key) => self.adopt_vc_params(&fresh, |v| v.id == *id || v.id == format!("{id}:rev")),
+            ["defaults", "vc", key] if live_vc_key(key) => self.adopt_vc_params(&fresh, |_| true),
+            [.., "algorithm", _] => {
+                let mut ok = self.ports.len() == fresh.ports.len();
+                for (p, f) in self.ports.iter_mut().zip(&fresh.ports) {
+                    ok &= p.algorithm.reconfigure_from(&f.algorithm);
+                }
+                if ok { Applied::Live } else { Applied::Restart }
+            }
+            _ => Applied::Restart,
+        };
+        Ok(applied)
+    }
+
+    /// Takes the ABR parameters of the chosen loops from `fresh` (same
+    /// scenario structure), keeping each source's state; ACR is re-clamped
+    /// to the new [MCR, PCR] (rule 1).
+    fn adopt_vc_params(&mut self, fresh: &Simulation, chosen: impl Fn(&Vc) -> bool) -> Applied {
+        if fresh.vcs.len() != self.vcs.len() {
+            return Applied::Restart;
+        }
+        for (v, f) in self.vcs.iter_mut().zip(&fresh.vcs) {
+            if chosen(v) {
+                let now = self.queue.now();
+                v.account_acr(now);
+                let icr = v.source.params.icr;
+                v.source.params = f.source.params;
+                // ICR only matters at set-up, which has happened: keep the one used.
+                if v.source.started {
+                    v.source.params.icr = icr;
+                }
+                v.source.acr = v.source.acr.min(v.source.params.pcr).max(v.source.params.mcr);
+            }
+        }
+        Applied::Live
     }
 
     /// Cells in the network now: queued, being sent, or on a wire.

@@ -164,6 +164,11 @@ impl Port {
         was_empty
     }
 
+    /// The cell being transmitted and when its transmission started.
+    pub fn cell_in_tx(&self) -> Option<(SimTime, &Cell)> {
+        self.in_tx.as_ref().map(|c| (self.tx_started, c))
+    }
+
     /// Closes the current sample interval at `now` and returns its statistics.
     pub fn take_interval(&mut self, now: SimTime) -> IntervalStats {
         self.account_queue(now);
