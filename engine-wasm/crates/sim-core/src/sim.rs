@@ -12,7 +12,7 @@
 
 use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::kernel::{Event, EventQueue};
-use crate::net::{Cell, CellKind, Link, Node, NodeKind, Port, RmFields};
+use crate::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
 use crate::scenario::{self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec};
 use crate::switch_alg::{Setup, SwitchAlgorithm};
@@ -353,6 +353,11 @@ impl Simulation {
         self.queue.now()
     }
 
+    /// Events waiting in the future event list.
+    pub fn pending_events(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Events handled so far.
     pub fn events(&self) -> u64 {
         self.events
@@ -532,25 +537,26 @@ impl Simulation {
         let p = &mut self.ports[port as usize];
         let view = p.view(now);
         p.algorithm.on_arrival(&view, &mut cell);
-        if p.enqueue(now, cell) && !p.is_busy() {
-            self.start_tx(now, port);
-        }
-    }
-
-    /// Starts sending the next queued cell of `port`.
-    fn start_tx(&mut self, now: SimTime, port: u32) {
-        if let Some(done) = self.ports[port as usize].start_tx(now) {
-            self.queue.schedule(done, Event::PortTxDone { port });
+        match p.offer(now, cell) {
+            Offer::Sent { wire_was_empty: true } => {
+                let arrival = p.wire.back().expect("just sent").0;
+                self.queue.schedule(arrival, Event::LinkArrive { port });
+            }
+            Offer::Queued { timer: Some(at) } => self.queue.schedule(at, Event::PortTxDone { port }),
+            Offer::Sent { .. } | Offer::Queued { timer: None } | Offer::Lost => {}
         }
     }
 
     fn on_tx_done(&mut self, now: SimTime, port: u32) {
         let p = &mut self.ports[port as usize];
-        if p.finish_tx(now) {
-            let arrival = now + p.delay;
+        let (wire_was_empty, next) = p.on_timer(now);
+        if wire_was_empty {
+            let arrival = p.wire.back().expect("just sent").0;
             self.queue.schedule(arrival, Event::LinkArrive { port });
         }
-        self.start_tx(now, port);
+        if let Some(at) = next {
+            self.queue.schedule(at, Event::PortTxDone { port });
+        }
     }
 
     fn on_link_arrive(&mut self, now: SimTime, port: u32) {
@@ -705,15 +711,13 @@ impl Simulation {
     /// evenly across the links when there are more.
     pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
         let now = self.now();
-        let total: usize = self.ports.iter().map(|p| p.wire.len() + p.is_busy() as usize).sum();
+        let total: usize = self.ports.iter().map(|p| p.wire.len()).sum();
         let stride = total.div_ceil(max.max(1)).max(1);
         let mut out = Vec::with_capacity(7 * total.min(max));
         let mut k = 0usize;
         for (pi, p) in self.ports.iter().enumerate() {
             let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
-            let cells = p.cell_in_tx().map(|(start, c)| (start, c)).into_iter().chain(
-                p.wire.iter().map(|&(arrive, ref c)| (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c)),
-            );
+            let cells = p.wire.iter().map(|&(arrive, ref c)| (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c));
             for (start, c) in cells {
                 k += 1;
                 if k % stride != 0 || out.len() >= 7 * max {
