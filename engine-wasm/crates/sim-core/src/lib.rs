@@ -17,4 +17,4 @@ pub mod switch_alg;
 pub mod time;
 
 pub use model::Model;
-pub use sim::{RunOutcome, Simulation};
+pub use sim::{Applied, RunOutcome, Simulation};

@@ -5,7 +5,7 @@
 
 use crate::ip::IpSimulation;
 use crate::scenario::{self, ScenarioError};
-use crate::sim::{RunOutcome, Simulation};
+use crate::sim::{Applied, RunOutcome, Simulation};
 use crate::time::SimTime;
 use serde_json::Value;
 
@@ -124,6 +124,31 @@ impl Model {
         match self {
             Model::Cell(s) => s.frame(),
             Model::Packet(s) => s.frame(),
+        }
+    }
+
+    /// Cells (packet model: packets) on the links now, for animation, in rows of 7.
+    pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
+        match self {
+            Model::Cell(s) => s.cells_in_flight(max),
+            Model::Packet(s) => s.packets_in_flight(max),
+        }
+    }
+
+    /// Changes one parameter by path in `scenario` and, where the model
+    /// allows, in the running simulation.
+    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+        match self {
+            Model::Cell(s) => {
+                // The cell parser does not know the `model` tag: set it aside meanwhile.
+                let tag = scenario.as_object_mut().and_then(|m| m.remove("model"));
+                let result = s.set_param(scenario, path, raw);
+                if let (Some(tag), Some(map)) = (tag, scenario.as_object_mut()) {
+                    map.insert("model".into(), tag);
+                }
+                result
+            }
+            Model::Packet(s) => s.set_param(scenario, path, raw),
         }
     }
 

@@ -84,3 +84,33 @@ fn both_models_answer_through_one_face() {
     tagged["model"] = json!("cell");
     assert!(Model::from_json(&tagged.to_string()).is_ok());
 }
+
+#[test]
+fn aqm_knobs_and_udp_rates_change_live_structure_needs_a_restart() {
+    use sim_core::Applied;
+    let text = common::scenario_text("pletka-clcc-tcp-udp.json");
+    let mut scenario: Value = serde_json::from_str(&text).unwrap();
+    let mut m = Model::from_json(&text).unwrap();
+    m.run_until(SimTime::from_ms(3000.0), u64::MAX);
+    let Model::Packet(sim) = &m else { panic!("packet model") };
+    let t_before: Vec<f64> = sim.ports[4].aqm.bat().unwrap().flows.iter().map(|f| f.t).collect();
+    let r_ref = "links.bottleneck.a_to_b.aqm.clcc.r_ref";
+    assert_eq!(m.set_param(&mut scenario, r_ref, "1").unwrap(), Applied::Live);
+    assert_eq!(scenario["links"][2]["a_to_b"]["aqm"]["clcc"]["r_ref"], 1.0);
+    assert_eq!(m.set_param(&mut scenario, "flows.udp.rate_mbps", "40").unwrap(), Applied::Live);
+    let Model::Packet(sim) = &m else { panic!("packet model") };
+    let bat = sim.ports[4].aqm.bat().unwrap();
+    assert_eq!(bat.clcc.as_ref().unwrap().config.r_ref, 1.0);
+    assert_eq!(bat.flows.iter().map(|f| f.t).collect::<Vec<_>>(), t_before, "transmit probabilities kept");
+    match &sim.flows[0].ends {
+        sim_core::ip::sim::FlowEnds::Udp { source, .. } => assert_eq!(source.rate_bps, 40e6),
+        _ => panic!("flow 0 is the UDP flow"),
+    }
+    assert_eq!(m.set_param(&mut scenario, "links.bottleneck.rate_mbps", "45").unwrap(), Applied::Restart);
+    let err = m.set_param(&mut scenario, "links.bottleneck.a_to_b.aqm.w", "2").unwrap_err();
+    assert_eq!(err.path, "links.bottleneck.a_to_b.aqm.w");
+    // The animation rows: port, progress, kind (4 TCP, 5 ACK, 6 UDP), flow, bytes, 0, NaN.
+    let rows = m.cells_in_flight(50);
+    assert!(!rows.is_empty() && rows.len() % 7 == 0 && rows.len() <= 7 * 50);
+    assert!(rows.chunks_exact(7).all(|r| (0.0..=1.0).contains(&r[1]) && (4.0..=6.0).contains(&r[2])));
+}

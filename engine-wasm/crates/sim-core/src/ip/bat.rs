@@ -397,6 +397,34 @@ impl Bat {
         }
     }
 
+    /// Takes the knobs of `other` (built from an edited scenario) while
+    /// keeping the transmit probabilities, B̄ and CLCC's state; false when the
+    /// change needs a rebuild (Δt, the grouping or the set of BAT flows
+    /// changed). A new UDP-class D becomes CLCC's current D_UDP.
+    pub fn reconfigure_from(&mut self, other: &Bat) -> bool {
+        let same_flows = self.flows.len() == other.flows.len() && self.flows.iter().zip(&other.flows).all(|(a, b)| a.id == b.id);
+        if self.config.interval != other.config.interval || self.config.grouping != other.config.grouping || !same_flows {
+            return false;
+        }
+        let udp_d_changed = self.config.udp.d != other.config.udp.d;
+        self.config = other.config.clone();
+        for (mine, theirs) in self.flows.iter_mut().zip(&other.flows) {
+            mine.params = theirs.params;
+        }
+        match (&mut self.clcc, &other.clcc) {
+            (Some(mine), Some(theirs)) => {
+                mine.config = theirs.config;
+                if udp_d_changed {
+                    mine.d_udp = theirs.d_udp;
+                }
+                mine.d_udp = mine.d_udp.clamp(mine.config.d_min, mine.config.d_max);
+            }
+            (mine, theirs) => *mine = theirs.clone(),
+        }
+        self.apply_d_udp();
+        true
+    }
+
     /// D of the non-responsive class now (CLCC's manipulated variable).
     pub fn d_udp(&self) -> Option<f64> {
         self.flows.iter().find(|f| !f.responsive).map(|f| f.params.d)

@@ -270,6 +270,7 @@ pub fn run_report(
     let per_s = |x: f64| if wall_ms > 0.0 { (x / wall_ms * 1000.0).round() } else { 0.0 };
     Ok(json!({
         "scenario": sim.meta.id,
+        "variant": opts.variant,
         "model": "ip",
         "until_ms": until_ms,
         "seed": sim.run.seed,

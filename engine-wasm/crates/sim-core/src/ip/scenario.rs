@@ -29,7 +29,7 @@ use super::bat::Grouping;
 use super::port::AqmConfig;
 use super::tcp::TcpParams;
 use crate::kernel::Rng;
-use crate::scenario::parse::{array, element_path, read_id, read_run, read_strings};
+use crate::scenario::parse::{array, element_path, read_id, read_run, read_strings, read_variants_checked};
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope};
 use crate::scenario::{Meta, RunSpec, ScenarioError, FORMAT, VERSION};
@@ -237,6 +237,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
         things_to_try: read_strings(&mut root, "things_to_try", errors),
+        variants: read_variants_checked(value, &mut root, errors, &|v| ip_scenario_from_value(v).map(|_| ())),
     };
     let run = read_run(root.get("run"), errors);
     let mut defaults = Defaults { tcp: None, udp: None, router_port: None, host_port: None };

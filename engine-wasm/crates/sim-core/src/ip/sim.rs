@@ -17,7 +17,7 @@ use super::udp::UdpSource;
 use crate::kernel::{EventQueue, Rng};
 use crate::probe::SampleBuffer;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
-use crate::sim::RunOutcome;
+use crate::sim::{Applied, RunOutcome};
 use crate::time::SimTime;
 use serde_json::{json, Value};
 
@@ -719,6 +719,77 @@ impl IpSimulation {
         self.ports.iter().map(IpPort::packets_held).sum::<u64>() + self.packets_in_delay
     }
 
+    /// Packets on the links now, for animation, in the rows of the cell
+    /// model's `cells_in_flight`: `[port index, progress 0..1 from leaving the
+    /// transmitter to arriving, kind (4 TCP segment, 5 TCP ACK, 6 UDP
+    /// datagram), flow index, packet bytes, 0, NaN]`. At most `max` rows,
+    /// taken evenly across the links when there are more.
+    pub fn packets_in_flight(&self, max: usize) -> Vec<f64> {
+        let now = self.now();
+        let total: usize = self.ports.iter().map(|p| p.wire.len()).sum();
+        let stride = total.div_ceil(max.max(1)).max(1);
+        let mut out = Vec::with_capacity(7 * total.min(max));
+        let mut k = 0usize;
+        for (pi, p) in self.ports.iter().enumerate() {
+            for &(arrive, packet) in &p.wire {
+                k += 1;
+                if k % stride != 0 || out.len() >= 7 * max {
+                    continue;
+                }
+                let span = p.delay.0 + p.tx_time(packet.bytes).0;
+                let start = arrive.0.saturating_sub(span);
+                let progress = (now.0.saturating_sub(start) as f64 / span.max(1) as f64).clamp(0.0, 1.0);
+                let kind = match packet.kind {
+                    PacketKind::TcpData => 4.0,
+                    PacketKind::TcpAck => 5.0,
+                    PacketKind::Udp => 6.0,
+                };
+                out.extend_from_slice(&[pi as f64, progress, kind, packet.flow as f64, packet.bytes as f64, 0.0, f64::NAN]);
+            }
+        }
+        out
+    }
+
+    /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
+    /// JSON this simulation was built from) and, where the model allows it, in
+    /// the running simulation: BAT's and CLCC's knobs (`…aqm…`, keeping the
+    /// transmit probabilities and the controller's state) and a UDP flow's
+    /// rates (`flows.<id>.rate_mbps`, `alt_rate_mbps`) apply live; anything
+    /// else asks for a restart. The edited scenario is validated whole first.
+    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+        let mut edited = scenario.clone();
+        crate::scenario::apply_set(&mut edited, path, raw)?;
+        let parsed = ip_scenario::ip_scenario_from_value(&edited)
+            .map_err(|errors| errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value")))?;
+        *scenario = edited;
+        let fresh = IpSimulation::build(&parsed);
+        let segments: Vec<&str> = path.split('.').collect();
+        let applied = if segments.contains(&"aqm") && self.ports.len() == fresh.ports.len() {
+            let mut ok = true;
+            for (p, f) in self.ports.iter_mut().zip(&fresh.ports) {
+                ok &= match (&mut p.aqm, &f.aqm) {
+                    (Aqm::DropTail, Aqm::DropTail) => true,
+                    (Aqm::Bat(a), Aqm::Bat(b)) => a.reconfigure_from(b),
+                    _ => false,
+                };
+            }
+            if ok { Applied::Live } else { Applied::Restart }
+        } else if let ["flows", id, "rate_mbps" | "alt_rate_mbps"] = segments.as_slice() {
+            for (mine, theirs) in self.flows.iter_mut().zip(&fresh.flows) {
+                if mine.id == *id || mine.group == *id {
+                    if let (FlowEnds::Udp { source, .. }, FlowEnds::Udp { source: new, .. }) = (&mut mine.ends, &theirs.ends) {
+                        source.rate_bps = new.rate_bps;
+                        source.alt_rate_bps = new.alt_rate_bps;
+                    }
+                }
+            }
+            Applied::Live
+        } else {
+            Applied::Restart
+        };
+        Ok(applied)
+    }
+
     /// The topology, ids and sample columns, for the UI and the runner.
     pub fn layout(&self) -> Value {
         let node = |n: u32| self.nodes[n as usize].id.as_str();
@@ -727,11 +798,14 @@ impl IpSimulation {
             "scenario": {
                 "id": self.meta.id, "title": self.meta.title, "paper": self.meta.paper,
                 "explanation": self.meta.explanation, "things_to_try": self.meta.things_to_try,
+                "variants": self.meta.variants.iter().map(|v| json!({"id": v.id, "label": v.label})).collect::<Vec<_>>(),
             },
             "until_ms": self.run.until_ms,
             "seed": self.run.seed,
             "sample_interval_ms": self.sample_interval_ms,
             "nodes": self.nodes.iter().map(|n| json!({"id": n.id, "kind": n.kind.as_str(), "x": n.x, "y": n.y})).collect::<Vec<_>>(),
+            // The packet model has flows, not VCs; the empty list keeps cell-model readers working.
+            "vcs": [],
             "links": self.links.iter().map(|l| json!({
                 "id": l.id, "a": node(l.a), "b": node(l.b), "rate_mbps": l.rate_mbps, "delay_ms": l.delay.as_ms(),
             })).collect::<Vec<_>>(),
