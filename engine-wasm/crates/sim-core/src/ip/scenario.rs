@@ -237,7 +237,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
         things_to_try: read_strings(&mut root, "things_to_try", errors),
-        variants: read_variants_checked(value, &mut root, errors, &|v| ip_scenario_from_value(v).map(|_| ())),
+        variants: Vec::new(),
     };
     let run = read_run(root.get("run"), errors);
     let mut defaults = Defaults { tcp: None, udp: None, router_port: None, host_port: None };
@@ -256,8 +256,15 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     let seed = run.as_ref().map_or(1, |r| r.seed);
     let flows = read_flows(array(&mut root, "flows", errors), &node_index, &nodes, &links, &defaults, seed, errors);
     root.get("view");
-    root.finish(errors);
     check_bat_overrides(&links, &flows, errors);
+    // Variants last, and only checked when the scenario itself is sound: a
+    // broken base would otherwise be reported once more under every variant.
+    let base_ok = errors.is_empty();
+    let check: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>> =
+        if base_ok { &|v| ip_scenario_from_value(v).map(|_| ()) } else { &|_| Ok(()) };
+    let mut meta = meta;
+    meta.variants = read_variants_checked(value, &mut root, errors, check);
+    root.finish(errors);
     let mut warnings = Vec::new();
     check_flows(&flows, &links, &nodes, &mut warnings);
     Some(IpScenario { meta, run: run?, nodes, links, flows, warnings })
@@ -839,6 +846,21 @@ mod tests {
         let mut v = minimal();
         v["links"][1]["a_to_b"]["aqm"]["flows"] = json!({"udp": {"f_min_mbps": 10}});
         assert!(errors_of(v).iter().any(|e| e.contains("need \"grouping\": \"flow\"")));
+    }
+
+    #[test]
+    fn variants_are_checked_with_the_packet_parser() {
+        let mut v = minimal();
+        v["variants"] = json!([
+            {"id": "fast", "label": "UDP 80", "set": {"flows.udp.rate_mbps": 80}},
+            {"id": "bad", "set": {"links.b.a_to_b.aqm.clcc.r_ref": 0}}
+        ]);
+        let errs = errors_of(v.clone());
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(errs[0].starts_with("variants.bad.set: makes links.b.a_to_b.aqm.clcc.r_ref: 0"), "{errs:?}");
+        v["variants"].as_array_mut().unwrap().pop();
+        let s = ip_scenario_from_value(&v).unwrap();
+        assert_eq!(s.meta.variants[0].label, "UDP 80");
     }
 
     #[test]
