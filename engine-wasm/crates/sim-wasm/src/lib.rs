@@ -116,7 +116,7 @@ impl Engine {
     }
 
     /// Live state: `[now_ms, acr per VC…, queue per port…]` (cell model) or
-    /// `[now_ms, rate per flow…, queue per port…, d_udp]` (packet model, named
+    /// `[now_ms, queue per port…, rate per flow…, d_udp]` (packet model, named
     /// by the layout's `frame_columns`).
     pub fn frame(&self) -> Vec<f64> {
         self.sim.frame()

@@ -691,20 +691,22 @@ impl IpSimulation {
     /// Names of the frame's entries, in order.
     pub fn frame_columns(&self) -> Vec<String> {
         let mut names = vec!["t_ms".to_string()];
-        names.extend(self.flows.iter().map(|f| format!("flow.{}.rate_mbps", f.id)));
         names.extend(self.ports.iter().map(|p| format!("port.{}.queue", p.id)));
+        names.extend(self.flows.iter().map(|f| format!("flow.{}.rate_mbps", f.id)));
         names.push("d_udp".into());
         names
     }
 
-    /// The live state for drawing: `[now_ms, sending rate Mbit/s per flow…,
-    /// queue packets per port…, D_UDP]`.
+    /// The live state for drawing: `[now_ms, queue packets per port…, sending
+    /// rate Mbit/s per flow…, D_UDP]` (named by the layout's `frame_columns`).
+    /// The port queues come first, where the cell model's frame has them
+    /// after its (here absent) VCs.
     pub fn frame(&self) -> Vec<f64> {
         let now = self.now();
         let mut f = Vec::with_capacity(2 + self.flows.len() + self.ports.len());
         f.push(now.as_ms());
-        f.extend(self.flows.iter().map(|fl| fl.sending_rate_bps(now) / 1e6));
         f.extend(self.ports.iter().map(|p| p.queue_len() as f64));
+        f.extend(self.flows.iter().map(|fl| fl.sending_rate_bps(now) / 1e6));
         f.push(self.d_udp().unwrap_or(f64::NAN));
         f
     }
