@@ -111,6 +111,6 @@ fn aqm_knobs_and_udp_rates_change_live_structure_needs_a_restart() {
     assert_eq!(err.path, "links.bottleneck.a_to_b.aqm.w");
     // The animation rows: port, progress, kind (4 TCP, 5 ACK, 6 UDP), flow, bytes, 0, NaN.
     let rows = m.cells_in_flight(50);
-    assert!(!rows.is_empty() && rows.len() % 7 == 0 && rows.len() <= 7 * 50);
+    assert!(!rows.is_empty() && rows.len().is_multiple_of(7) && rows.len() <= 7 * 50);
     assert!(rows.chunks_exact(7).all(|r| (0.0..=1.0).contains(&r[1]) && (4.0..=6.0).contains(&r[2])));
 }
