@@ -10,7 +10,7 @@
 
 use sim_core::scenario::{self, registry, ScenarioError};
 use sim_core::time::SimTime;
-use sim_core::{RunOutcome, Simulation};
+use sim_core::{Applied, RunOutcome, Simulation};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
 
@@ -43,6 +43,8 @@ pub fn param_registry() -> String {
 #[wasm_bindgen]
 pub struct Engine {
     sim: Simulation,
+    /// The scenario JSON the simulation was built from, kept current by `set_param`.
+    scenario: serde_json::Value,
     poisoned: bool,
 }
 
@@ -72,7 +74,10 @@ impl Engine {
     #[wasm_bindgen(constructor)]
     pub fn new(json: &str) -> Result<Engine, JsError> {
         match catch_unwind(|| Simulation::from_json(json)) {
-            Ok(Ok(sim)) => Ok(Engine { sim, poisoned: false }),
+            Ok(Ok(sim)) => {
+                let scenario = serde_json::from_str(json).expect("text that validated is JSON");
+                Ok(Engine { sim, scenario, poisoned: false })
+            }
             Ok(Err(errors)) => Err(JsError::new(&errors_json(&errors))),
             Err(_) => Err(JsError::new(&errors_json(&[ScenarioError::new("", "internal error while building the scenario")]))),
         }
@@ -112,5 +117,31 @@ impl Engine {
     /// Live state: `[now_ms, acr per VC…, queue per port…]`.
     pub fn frame(&self) -> Vec<f64> {
         self.sim.frame()
+    }
+
+    /// Cells on the links, rows of 7 (see `Simulation::cells_in_flight`).
+    pub fn cells_in_flight(&self, max: f64) -> Vec<f64> {
+        let max = if max.is_finite() && max > 0.0 { max.min(1e6) as usize } else { 0 };
+        self.sim.cells_in_flight(max)
+    }
+
+    /// Changes a parameter by path: `{"applied":"live"|"restart"}` or `{"error":{path,message}}`.
+    pub fn set_param(&mut self, path: &str, value_json: &str) -> Result<String, JsError> {
+        let Engine { sim, scenario, poisoned } = self;
+        if *poisoned {
+            return Err(JsError::new("engine poisoned by an earlier internal error; reload the scenario"));
+        }
+        let result = sim.set_param(scenario, path, value_json);
+        Ok(match result {
+            Ok(Applied::Live) => serde_json::json!({"applied": "live"}),
+            Ok(Applied::Restart) => serde_json::json!({"applied": "restart"}),
+            Err(e) => serde_json::json!({"error": {"path": e.path, "message": e.message}}),
+        }
+        .to_string())
+    }
+
+    /// The scenario as edited so far (the text to rebuild from on restart).
+    pub fn scenario_json(&self) -> String {
+        self.scenario.to_string()
     }
 }

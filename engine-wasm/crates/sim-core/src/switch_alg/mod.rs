@@ -149,6 +149,20 @@ impl AnyAlgorithm {
         }
     }
 
+    /// Takes the knobs of `other` (built from an edited scenario) while
+    /// keeping this algorithm's measurements; false when the kind changed and
+    /// the port must be rebuilt.
+    pub fn reconfigure_from(&mut self, other: &AnyAlgorithm) -> bool {
+        match (self, other) {
+            (AnyAlgorithm::None, AnyAlgorithm::None) => true,
+            (AnyAlgorithm::Erica(a), AnyAlgorithm::Erica(b)) => {
+                a.config = b.config;
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn inner(&mut self) -> Option<&mut dyn SwitchAlgorithm> {
         match self {
             AnyAlgorithm::None => None,
