@@ -159,6 +159,10 @@ impl AnyAlgorithm {
                 a.config = b.config;
                 true
             }
+            (AnyAlgorithm::Efci(a), AnyAlgorithm::Efci(b)) => {
+                a.config = b.config;
+                true
+            }
             _ => false,
         }
     }
