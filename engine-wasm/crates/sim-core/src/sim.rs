@@ -174,9 +174,14 @@ fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
 }
 
 impl Simulation {
-    /// Parses, validates and builds scenario text.
+    /// Parses, validates and builds scenario text within the default limits.
     pub fn from_json(text: &str) -> Result<Simulation, Vec<ScenarioError>> {
         Ok(Simulation::build(&scenario::parse_scenario(text)?))
+    }
+
+    /// Parses, validates and builds scenario text within `limits`.
+    pub fn from_json_with(text: &str, limits: &scenario::Limits) -> Result<Simulation, Vec<ScenarioError>> {
+        Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
     }
 
     /// Builds a validated scenario (scenario → simulation in one step).
