@@ -223,6 +223,7 @@ pub fn run_report(
             "events_per_s": if wall_ms > 0.0 { (events as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "source_cells_per_s": if wall_ms > 0.0 { (sim.source_cells as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "realtime_factor": if wall_ms > 0.0 { round(until_ms / wall_ms, 3) } else { 0.0 },
+            "series_hash": sim.series_hash(),
         },
         "maxmin_mbps": maxmin,
         "windows": windows.iter().map(|w| w.to_json(&sim, sample_ms)).collect::<Vec<_>>(),
