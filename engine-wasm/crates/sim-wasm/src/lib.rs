@@ -104,6 +104,11 @@ impl Engine {
         self.sim.events() as f64
     }
 
+    /// FNV-1a hash of every sample value so far (compare with `abrsim`'s `stats.series_hash`).
+    pub fn series_hash(&self) -> String {
+        self.sim.series_hash()
+    }
+
     /// Cells the ABR sources have emitted.
     pub fn source_cells(&self) -> f64 {
         self.sim.source_cells as f64
