@@ -43,10 +43,10 @@ fn uniform(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
 }
 
 fn random_algorithm(rng: &mut Rng) -> Value {
-    if rng.next_u64() % 4 == 0 {
+    if rng.next_u64().is_multiple_of(4) {
         let high = 1 + rng.next_u64() % 3000;
-        let mut efci = json!({"kind": "efci", "q_high_cells": high, "relative_rate": rng.next_u64() % 2 == 0});
-        if rng.next_u64() % 2 == 0 {
+        let mut efci = json!({"kind": "efci", "q_high_cells": high, "relative_rate": rng.next_u64().is_multiple_of(2)});
+        if rng.next_u64().is_multiple_of(2) {
             efci["q_low_cells"] = json!(rng.next_u64() % (high + 1));
         }
         return efci;
@@ -65,7 +65,7 @@ fn random_algorithm(rng: &mut Rng) -> Value {
         "f_min": uniform(rng, 0.01, 1.0),
     });
     for flag in FLAGS {
-        alg[flag] = json!(rng.next_u64() % 2 == 0);
+        alg[flag] = json!(rng.next_u64().is_multiple_of(2));
     }
     alg
 }

@@ -165,7 +165,7 @@ fn fairness_fix_moves_60_and_80_to_the_max_min_70() {
     let f = Run::new("erica-fairness-fix.json", "erica-fix", &[(100.0, 300.0)]);
     let (a, b) = (f.acr(0, "vc2"), f.acr(0, "vc3"));
     assert!(near(a, b, 0.005), "{a} {b}");
-    assert!(a >= 70.0 * 0.99 && a <= 70.0 * 1.03, "{a}");
+    assert!((70.0 * 0.99..=70.0 * 1.03).contains(&a), "{a}");
     assert!(near(f.acr(0, "vc1"), 10.0, 0.01));
     // ERICA+ likewise, around its max-min share of the whole link.
     let p = Run::new("erica-fairness-fix.json", "erica-plus", &[(100.0, 300.0)]);

@@ -437,6 +437,7 @@ impl Erica {
 
     /// The explicit rate for a VC whose current cell rate is `ccr`, before the
     /// minimum with the ER already in the cell; None before the first interval.
+    /// With extension 8 it also records the allocation (MaxAllocCurrent).
     pub fn explicit_rate(&mut self, ccr: f64) -> Option<f64> {
         let m = self.measurement?;
         let c = self.config;
