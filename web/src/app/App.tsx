@@ -128,16 +128,6 @@ export function App() {
           )}
           <h1>{title}</h1>
         </div>
-        <Transport
-          actions={actions}
-          status={status}
-          nowMs={sim.nowMs}
-          untilMs={layout?.until_ms ?? 0}
-          events={sim.events}
-          speed={sim.speed}
-          onSpeed={sim.setSpeed}
-          compact={embed}
-        />
         {!embed && (
           <div className="bench-tools" role="toolbar" aria-label="Scenario">
             <button type="button" onClick={bench.undo} disabled={bench.undoLabel === null} title={bench.undoLabel ? `Undo: ${bench.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z">
@@ -157,6 +147,16 @@ export function App() {
             </button>
           </div>
         )}
+        <Transport
+          actions={actions}
+          status={status}
+          nowMs={sim.nowMs}
+          untilMs={layout?.until_ms ?? 0}
+          events={sim.events}
+          speed={sim.speed}
+          onSpeed={sim.setSpeed}
+          compact={embed}
+        />
       </header>
       {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
       {layout && (

@@ -3,7 +3,7 @@
  * scenario's variants as buttons. A variant is applied to the scenario as it stands, like any other
  * edit: live when the run can take it, otherwise by restarting.
  */
-import { memo } from 'react'
+import { memo, useState } from 'react'
 import type { Edit } from '../editor/ops'
 import { formatScenarioError, type ScenarioError } from '../engine/protocol'
 import { applyVariant, isObject, PathError, type JsonObject } from '../scenario/paths'
@@ -18,6 +18,10 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
   const text = (key: string) => (typeof scenario[key] === 'string' ? (scenario[key] as string) : '')
   const things = Array.isArray(scenario.things_to_try) ? scenario.things_to_try.filter((t): t is string => typeof t === 'string') : []
   const variants = Array.isArray(scenario.variants) ? scenario.variants.filter(isObject) : []
+  const [whole, setWhole] = useState(false)
+  const explanation = text('explanation')
+  /** Long explanations start folded to a few lines, so the variants and things to try stay in view. */
+  const long = explanation.length > 420
   const useVariant = (id: string, label: string) => {
     let edit: Edit
     try {
@@ -30,7 +34,14 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
   return (
     <section className="about" aria-label="About this scenario">
       {text('paper') && <p className="paper">{text('paper')}</p>}
-      <p className="explanation">{text('explanation')}</p>
+      <p className={`explanation${long && !whole ? ' folded' : ''}`} id="scenario-explanation">
+        {explanation}
+      </p>
+      {long && (
+        <button type="button" className="link-button" aria-expanded={whole} aria-controls="scenario-explanation" onClick={() => setWhole(!whole)}>
+          {whole ? 'Show less' : 'Read the whole explanation'}
+        </button>
+      )}
       {variants.length > 0 && (
         <section className="variants">
           <h2>Variants</h2>

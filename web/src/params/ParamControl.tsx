@@ -215,6 +215,19 @@ export function ChoiceControl({
   const id = useId()
   const [message, setMessage] = useState<Message | null>(null)
   const options = field.options.includes(field.value) ? field.options : [field.value, ...field.options]
+  if (options.length === 1) {
+    // Nothing to choose between: say what is in force rather than offer a menu of one.
+    return (
+      <div className="param param-choice">
+        <div className="param-head">
+          <span className="param-label">{field.label}</span>
+          <span className="param-fixed">{field.value}</span>
+          <span className="param-origin">the only one the engine has</span>
+        </div>
+        <p className="param-doc">{field.doc}</p>
+      </div>
+    )
+  }
   return (
     <div className="param param-choice">
       <div className="param-head">

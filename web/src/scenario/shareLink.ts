@@ -112,7 +112,7 @@ export async function encodeShare(lab: SharedLab): Promise<string> {
 /** Reads a share link's parameter; throws ShareLinkError saying what is wrong with it. */
 export async function decodeShare(param: string): Promise<SharedLab> {
   const match = /^(\d+)\.(.*)$/s.exec(param)
-  if (!match) throw new ShareLinkError('it does not start with a format version such as "1."')
+  if (!match) throw new ShareLinkError('it does not begin with its format version (#lab=1.…)')
   const version = Number(match[1])
   if (version > SHARE_VERSION) {
     throw new ShareLinkError(`it was made by a newer ABR Lab (share format ${version}; this page reads format ${SHARE_VERSION})`)
