@@ -309,3 +309,36 @@ test('keyboard only: play, pause and single step, with visible focus', async ({ 
   await page.keyboard.press('-')
   await expect(lab.speedSlider).toHaveAttribute('aria-valuetext', speed ?? '')
 })
+
+test('the library lists every scenario by paper and topic, opens one in a click, and explains a bad file', async ({ lab, page }) => {
+  await lab.open()
+  await lab.waitUntilLoaded()
+  await page.getByRole('button', { name: 'Library' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Scenario library' })
+  await expect(dialog).toBeVisible()
+  const ids = await page.evaluate(() => [...document.querySelectorAll('.library-entry')].map((e) => e.getAttribute('data-scenario')))
+  expect(new Set(ids).size).toBeGreaterThanOrEqual(6)
+  await expect(dialog.getByRole('region', { name: /seed 001/ })).toBeVisible()
+  await dialog.getByText('topic', { exact: true }).click()
+  await expect(dialog.getByRole('region', { name: 'RIF' })).toBeVisible()
+  await page.screenshot({ path: `${artifacts}library.png` })
+
+  // A file the engine rejects: every problem with its path, and the open scenario stays.
+  await dialog.getByLabel('Load a scenario file…').setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ format: 'abr-lab/scenario', version: 1, nodes: [], links: 'none', vcs: [], colour: 'red' })),
+  })
+  const problems = dialog.getByRole('alert', { name: 'The file was not loaded' })
+  await expect(problems).toContainText('broken.json was not loaded')
+  await expect(problems).toContainText('links: expected an array')
+  await expect(problems).toContainText('colour')
+
+  // One click opens a scenario with a variant applied.
+  await dialog.getByText('paper', { exact: true }).click()
+  await dialog.locator('[data-scenario="fahmy-nrm"]').getByRole('button', { name: 'Nrm = 8' }).click()
+  await expect(dialog).toBeHidden()
+  await lab.waitUntilLoaded()
+  await expect(page.locator('h1')).toContainText('Nrm 8, 32, 256')
+  expect((await lab.scenario()).defaults).toMatchObject({ vc: { nrm: 8 } })
+})
