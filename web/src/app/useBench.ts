@@ -122,6 +122,8 @@ export function useBench(options: BenchOptions = {}): Bench {
   const pendingRef = useRef<{ scenario: JsonObject; label: string } | null>(null)
   const syncingRef = useRef(false)
   const serialRef = useRef(0)
+  /** Bumped when a scenario is opened afresh: a carry still under way for the old one stops. */
+  const epochRef = useRef(0)
 
   const announce = useCallback((text: string, tone: Announcement['tone']) => {
     serialRef.current += 1
@@ -131,6 +133,7 @@ export function useBench(options: BenchOptions = {}): Bench {
   /** Brings the run in step with one document (see the file comment). */
   const syncOnce = useCallback(
     async (next: JsonObject, label: string) => {
+      const epoch = epochRef.current
       const current = simRef.current
       const engineDoc = engineDocRef.current
       if (engineDoc !== null && sameForEngine(engineDoc, next)) return
@@ -142,6 +145,7 @@ export function useBench(options: BenchOptions = {}): Bench {
         let at = 0
         for (const change of changes) {
           const result = await simRef.current.setParam(change.path, JSON.stringify(change.after))
+          if (epochRef.current !== epoch) return
           if (!result.ok) {
             announce(`${label}: the engine refused it — ${result.errors.map(formatScenarioError).join('; ')}`, 'error')
             restart = true
@@ -191,6 +195,7 @@ export function useBench(options: BenchOptions = {}): Bench {
   const open = useCallback(
     (next: JsonObject, nextOrigin: Origin, view: ViewState = {}, isEdited = false) => {
       pendingRef.current = null
+      epochRef.current += 1
       setScenario(next)
       setOrigin(nextOrigin)
       setHistory(emptyHistory)
@@ -236,6 +241,8 @@ export function useBench(options: BenchOptions = {}): Bench {
       const engineInfo = infoRef.current
       if (!edit.ok) return capitalise(edit.message)
       if (!current || !engineInfo) return 'the scenario is still loading'
+      // Setting what is already there (a slider let go where it was) changes nothing.
+      if (JSON.stringify(edit.scenario) === JSON.stringify(current)) return null
       const verdict = engineInfo.validate(JSON.stringify(edit.scenario))
       if (!verdict.ok) return verdict.errors.map(formatScenarioError).join('; ')
       setHistory((h) => record(h, current, edit.label, key ?? null, performance.now()))
