@@ -5,7 +5,7 @@ import { createEngineInfo, isAlgorithmScope } from './engineInfo'
 describe('engine info', () => {
   const info = createEngineInfo(realEngine())
 
-  it('reads the choices the engine accepts from its own error messages', () => {
+  it('reads the choices the engine accepts from the engine', () => {
     expect(info.choices.algorithms).toContain('erica')
     expect(info.choices.algorithms).toContain('none')
     expect(info.choices.queues).toContain('fifo')

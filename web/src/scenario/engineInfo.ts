@@ -41,9 +41,10 @@ export interface Choices {
 
 export type Validation = { ok: true; warnings: ScenarioError[] } | { ok: false; errors: ScenarioError[] }
 
-/** The two free functions of the generated bindings this module uses. */
+/** The free functions of the generated bindings this module uses. */
 export interface EngineInfoModule {
   param_registry(): string
+  scenario_choices(): string
   validate_scenario(json: string): string
 }
 
@@ -65,74 +66,28 @@ export function isAlgorithmScope(scope: string): boolean {
   return !NON_ALGORITHM_SCOPES.has(scope)
 }
 
-/** A value no engine accepts, so that its error message lists the values it does. */
-const PROBE = 'zz-probe'
-
-/**
- * A scenario whose only faults are the probe values; validating it makes the engine list its
- * accepted algorithms, queue disciplines, traffic models and start-up options.
- */
-function probeScenario(): string {
-  return JSON.stringify({
-    format: 'abr-lab/scenario',
-    version: 1,
-    defaults: { switch_port: { queue: PROBE, algorithm: { kind: PROBE } } },
-    nodes: [
-      { id: 'S', kind: 'host', x: 0, y: 0 },
-      { id: 'D', kind: 'host', x: 1, y: 0 },
-    ],
-    links: [{ id: 'l', a: 'S', b: 'D', rate_mbps: 1, delay_ms: 1 }],
-    vcs: [{ id: 'v', path: ['S', 'D'], startup: PROBE, traffic: { kind: PROBE } }],
-  })
+/** The engine's answer to `scenario_choices()`. */
+interface EngineChoices {
+  algorithms: string[]
+  queues: string[]
+  traffic: string[]
+  traffic_keys: Record<string, string[]>
+  startup: string[]
 }
 
-/** The quoted words of an engine message, less the probe itself: `expected one of: "none", "erica"`. */
-function quotedChoices(message: string): string[] {
-  return [...message.matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((word) => word !== PROBE)
-}
-
-/** Reads the engine's lists of accepted choices from its answer to the probe scenario. */
-export function probeChoices(validate: (json: string) => string, registry: readonly ParamSpec[]): Choices {
-  const errors = parseEngineErrors(validate(probeScenario()))
-  const at = (suffix: string) => quotedChoices(errors.find((e) => e.path.endsWith(suffix))?.message ?? '')
-  const choices = {
-    algorithms: at('algorithm.kind'),
-    queues: at('.queue'),
-    traffic: at('traffic.kind'),
-    startup: at('.startup'),
-  }
+/** Reads the engine's lists of accepted choices (scenario/parse.rs `choices_json`). */
+export function readChoices(json: string): Choices {
+  const c = JSON.parse(json) as EngineChoices
+  const choices = { algorithms: c.algorithms, queues: c.queues, traffic: c.traffic, startup: c.startup }
   for (const [name, list] of Object.entries(choices)) {
-    if (list.length === 0) throw new Error(`the engine did not say which ${name} it accepts`)
+    if (!Array.isArray(list) || list.length === 0) throw new Error(`the engine did not say which ${name} it accepts`)
   }
-  return { ...choices, trafficKeys: probeTrafficKeys(validate, choices.traffic, registry) }
-}
-
-/**
- * Which traffic keys each traffic model reads: a key a model does not read is an "unknown key"
- * to the engine, so each (model, key) pair is tried once with the key at its default.
- */
-function probeTrafficKeys(validate: (json: string) => string, models: readonly string[], registry: readonly ParamSpec[]): Record<string, string[]> {
-  const keys = registry.filter((p) => p.scope === 'traffic')
-  const result: Record<string, string[]> = {}
-  for (const model of models) {
-    result[model] = keys
-      .filter((spec) => {
-        const value = spec.key === 'stop_ms' ? 1e6 : spec.default ?? spec.min
-        const scenario = JSON.parse(probeScenario()) as { defaults?: unknown; vcs: { startup?: string; traffic: unknown }[] }
-        delete scenario.defaults
-        delete scenario.vcs[0].startup
-        scenario.vcs[0].traffic = { kind: model, [spec.key]: value }
-        const errors = parseEngineErrors(validate(JSON.stringify(scenario)))
-        return !errors.some((e) => e.path.endsWith(`traffic.${spec.key}`) && /unknown key/.test(e.message))
-      })
-      .map((spec) => spec.key)
-  }
-  return result
+  return { ...choices, trafficKeys: c.traffic_keys }
 }
 
 export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
   const registry = JSON.parse(mod.param_registry()) as ParamSpec[]
-  const choices = probeChoices((json) => mod.validate_scenario(json), registry)
+  const choices = readChoices(mod.scenario_choices())
   return {
     registry,
     choices,

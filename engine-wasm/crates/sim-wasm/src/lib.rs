@@ -39,6 +39,13 @@ pub fn param_registry() -> String {
     registry::registry_json().to_string()
 }
 
+/// The enumerated choices a scenario can make (algorithms, queue disciplines,
+/// traffic models with their keys, start-up options, background kinds) as JSON.
+#[wasm_bindgen]
+pub fn scenario_choices() -> String {
+    scenario::parse::choices_json().to_string()
+}
+
 /// A running simulation.
 #[wasm_bindgen]
 pub struct Engine {

@@ -435,6 +435,35 @@ fn builtin_vc_params() -> VcParams {
     }
 }
 
+/// The traffic models a scenario may name, with the keys each reads.
+pub const TRAFFIC_MODELS: &[(&str, &[&str])] = &[
+    ("persistent", &["start_ms", "stop_ms"]),
+    ("bottlenecked", &["start_ms", "stop_ms", "rate_mbps", "for_ms"]),
+    ("on_off", &["start_ms", "stop_ms", "on_ms", "off_ms"]),
+    ("request_response", &["start_ms", "stop_ms", "request_cells", "response_cells"]),
+];
+
+/// The start-up options a VC may name (seed 000 §3).
+pub const STARTUP_OPTIONS: &[&str] = &["atm_forum", "rate", "rm"];
+
+/// The queue disciplines a port may name.
+pub const QUEUE_DISCIPLINES: &[&str] = &["fifo"];
+
+/// The kinds a background source may name.
+pub const BACKGROUND_KINDS: &[&str] = &["cbr", "vbr"];
+
+/// Every enumerated choice a scenario can make, for the UI's menus.
+pub fn choices_json() -> Value {
+    serde_json::json!({
+        "algorithms": crate::switch_alg::ALGORITHM_KINDS,
+        "queues": QUEUE_DISCIPLINES,
+        "traffic": TRAFFIC_MODELS.iter().map(|(m, _)| *m).collect::<Vec<_>>(),
+        "traffic_keys": TRAFFIC_MODELS.iter().map(|(m, keys)| (m.to_string(), serde_json::json!(keys))).collect::<serde_json::Map<_, _>>(),
+        "startup": STARTUP_OPTIONS,
+        "background": BACKGROUND_KINDS,
+    })
+}
+
 fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> TrafficSpec {
     let default = TrafficSpec::Persistent { start_ms: 0.0, stop_ms: None };
     let Some(v) = value else { return default };
