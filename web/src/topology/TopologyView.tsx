@@ -9,11 +9,13 @@
 import { memo, useMemo } from 'react'
 import type { LiveFrame } from '../engine/frame'
 import { portLabel, type Layout } from '../engine/layout'
-import { along, centroid, commonLinkCaption, fitNodes, linkCaption, linkLabelPlacement, stepFrom, type Point } from './geometry'
+import { along, centroid, commonLinkCaption, fitNodes, linkCaption, linkLabelPlacement, stepFrom, type Fit, type Point } from './geometry'
 
 const WIDTH = 560
 const HEIGHT = 300
 const PADDING = 56
+/** The drawing's size and margin, for layers drawn over it (the editor). */
+export const TOPOLOGY_BOX = { width: WIDTH, height: HEIGHT, padding: PADDING } as const
 const HOST_R = 20
 const SWITCH_HALF = 22
 /** Spacing between parallel VC routes drawn along a shared link. */
@@ -25,6 +27,8 @@ interface TopologyViewProps {
   frame: LiveFrame | null
   /** VCs whose source has sent at least one cell; the others are labelled as not started. */
   started: ReadonlySet<string>
+  /** Placement of scenario positions in the drawing; by default fitted to the nodes. */
+  fit?: Fit
 }
 
 interface Placement {
@@ -32,16 +36,16 @@ interface Placement {
   middle: Point
 }
 
-function usePlacement(layout: Layout): Placement {
+function usePlacement(layout: Layout, given?: Fit): Placement {
   return useMemo(() => {
-    const fit = fitNodes(layout.nodes, WIDTH, HEIGHT, PADDING)
+    const fit = given ?? fitNodes(layout.nodes, WIDTH, HEIGHT, PADDING)
     const pos = new Map(layout.nodes.map((n) => [n.id, fit.place(n)]))
     return { pos, middle: centroid([...pos.values()]) }
-  }, [layout])
+  }, [layout, given])
 }
 
-const StaticTopology = memo(function StaticTopology({ layout, colors }: Pick<TopologyViewProps, 'layout' | 'colors'>) {
-  const { pos, middle } = usePlacement(layout)
+const StaticTopology = memo(function StaticTopology({ layout, colors, fit }: Pick<TopologyViewProps, 'layout' | 'colors' | 'fit'>) {
+  const { pos, middle } = usePlacement(layout, fit)
   // Links like most others are described once, in the caption; only the odd ones are labelled.
   const common = commonLinkCaption(layout.links)
   return (
@@ -111,8 +115,8 @@ const StaticTopology = memo(function StaticTopology({ layout, colors }: Pick<Top
   )
 })
 
-function LiveOverlay({ layout, colors, frame, started }: TopologyViewProps) {
-  const { pos, middle } = usePlacement(layout)
+function LiveOverlay({ layout, colors, frame, started, fit }: TopologyViewProps) {
+  const { pos, middle } = usePlacement(layout, fit)
   if (!frame) return null
   return (
     <g className="live">
@@ -165,7 +169,7 @@ function LiveOverlay({ layout, colors, frame, started }: TopologyViewProps) {
   )
 }
 
-export function TopologyView({ layout, colors, frame, started }: TopologyViewProps) {
+export function TopologyView({ layout, colors, frame, started, fit }: TopologyViewProps) {
   return (
     <svg
       className="topology"
@@ -173,8 +177,8 @@ export function TopologyView({ layout, colors, frame, started }: TopologyViewPro
       role="img"
       aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
     >
-      <StaticTopology layout={layout} colors={colors} />
-      <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} />
+      <StaticTopology layout={layout} colors={colors} fit={fit} />
+      <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} fit={fit} />
     </svg>
   )
 }

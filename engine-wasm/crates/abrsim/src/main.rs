@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--csv DIR]";
+const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]";
 
 struct Args {
     scenario: PathBuf,
@@ -53,6 +53,12 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 let (path, raw) = v.split_once('=').ok_or_else(|| format!("--set: '{v}' is not PATH=VALUE"))?;
                 opts.sets.push((path.trim().to_string(), raw.trim().to_string()));
             }
+            "--limit" => {
+                let v = value("--limit")?;
+                let (key, raw) = v.split_once('=').ok_or_else(|| format!("--limit: '{v}' is not NAME=VALUE"))?;
+                let x: f64 = raw.trim().parse().map_err(|_| format!("--limit {key}: '{raw}' is not a number"))?;
+                opts.limits.set(key.trim(), x)?;
+            }
             "--variant" => opts.variant = Some(value("--variant")?),
             "--csv" => csv = Some(PathBuf::from(value("--csv")?)),
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'\n{USAGE}")),
@@ -83,12 +89,12 @@ fn run(args: &[String]) -> Result<(), String> {
         &text,
         &args.opts,
         &|| clock.elapsed().as_secs_f64() * 1000.0,
-        &mut |columns, rows| {
+        &mut |sim, rows| {
             let Some((out, header_done, _)) = csv_out.as_mut() else { return };
-            let width = columns.len();
+            let width = sim.columns().len();
             let mut write = || -> std::io::Result<()> {
                 if !*header_done {
-                    writeln!(out, "{}", columns.join(","))?;
+                    writeln!(out, "{}", sim.columns().join(","))?;
                     *header_done = true;
                 }
                 for row in rows.chunks_exact(width) {

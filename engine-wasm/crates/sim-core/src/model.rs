@@ -152,6 +152,14 @@ impl Model {
         }
     }
 
+    /// FNV-1a hash of every sample value so far.
+    pub fn series_hash(&self) -> String {
+        match self {
+            Model::Cell(s) => s.series_hash(),
+            Model::Packet(s) => s.series_hash(),
+        }
+    }
+
     /// Units the sources have emitted: cells (cell model) or data packets (packet model).
     pub fn source_cells(&self) -> u64 {
         match self {

@@ -22,6 +22,26 @@ pub struct RunOptions {
     pub windows: Vec<(f64, f64)>,
     /// A variant of the scenario to apply before the overrides.
     pub variant: Option<String>,
+    /// Ceilings the scenario must stay under.
+    pub limits: scenario::Limits,
+}
+
+/// What `on_rows` sees of the run beside each batch of rows: the column
+/// names, for either model (`sim.columns()` in a callback reads the same
+/// whichever model runs).
+pub struct RowSource<'a> {
+    columns: &'a [String],
+}
+
+impl<'a> RowSource<'a> {
+    pub fn new(columns: &'a [String]) -> RowSource<'a> {
+        RowSource { columns }
+    }
+
+    /// Names of the sample columns, in row order.
+    pub fn columns(&self) -> &[String] {
+        self.columns
+    }
 }
 
 /// Events handled per call into the engine, as the browser worker does.
@@ -154,27 +174,26 @@ pub fn check_windows(opts: &RunOptions, until: f64) -> Result<(), Vec<ScenarioEr
 /// Parses a cell-model scenario and applies the options' overrides.
 pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<ScenarioError>> {
     let (_, value) = crate::model::split_model(apply_options(text, opts)?)?;
-    let scenario = scenario::parse::scenario_from_value(&value)?;
+    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     Ok(Simulation::build(&scenario))
 }
 
 /// Runs a scenario to its end and returns SPEC §10's report. `clock_ms` reads
 /// the wall clock (the caller's, so this stays free of platform calls);
-/// `on_rows` sees the column names and every batch of sample rows (for CSV
-/// output). Packet-level scenarios (`"model": "ip"`) go to
-/// [`crate::ip::report::run_report`].
+/// `on_rows` sees every batch of sample rows (for CSV output). Packet-level
+/// scenarios (`"model": "ip"`) go to [`crate::ip::report::run_report`].
 pub fn run_report(
     text: &str,
     opts: &RunOptions,
     clock_ms: &dyn Fn() -> f64,
-    on_rows: &mut dyn FnMut(&[String], &[f64]),
+    on_rows: &mut dyn FnMut(&RowSource, &[f64]),
 ) -> Result<Value, Vec<ScenarioError>> {
     let (kind, value) = crate::model::split_model(apply_options(text, opts)?)?;
     if kind == crate::model::ModelKind::Packet {
         return crate::ip::report::run_report(&value, opts, clock_ms, on_rows);
     }
-    let scenario = scenario::parse::scenario_from_value(&value)?;
+    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     let mut sim = Simulation::build(&scenario);
     let width = sim.columns().len();
@@ -189,7 +208,7 @@ pub fn run_report(
     let started = clock_ms();
     let mut consume = |sim: &mut Simulation, prev: &mut Vec<f64>| {
         let rows = sim.take_samples();
-        on_rows(sim.columns(), &rows);
+        on_rows(&RowSource::new(sim.columns()), &rows);
         for row in rows.chunks_exact(width) {
             let end = row[0];
             let start = end - sample_ms;
@@ -238,6 +257,7 @@ pub fn run_report(
             "events_per_s": if wall_ms > 0.0 { (events as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "source_cells_per_s": if wall_ms > 0.0 { (sim.source_cells as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "realtime_factor": if wall_ms > 0.0 { round(until_ms / wall_ms, 3) } else { 0.0 },
+            "series_hash": sim.series_hash(),
         },
         "maxmin_mbps": maxmin,
         "windows": windows.iter().map(|w| w.to_json(&sim, sample_ms)).collect::<Vec<_>>(),

@@ -132,6 +132,9 @@ pub struct Simulation {
     events: u64,
     /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
+    /// FNV-1a over the bits of every sample value recorded so far: equal
+    /// hashes mean bit-identical series (native against wasm, run against run).
+    series_hash: u64,
 }
 
 /// How a parameter change took effect.
@@ -151,6 +154,9 @@ pub enum RunOutcome {
     /// The event budget ran out first; call again to go on.
     BudgetExhausted,
 }
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
     let t = |ms: f64| SimTime::from_ms(ms);
@@ -174,9 +180,14 @@ fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
 }
 
 impl Simulation {
-    /// Parses, validates and builds scenario text.
+    /// Parses, validates and builds scenario text within the default limits.
     pub fn from_json(text: &str) -> Result<Simulation, Vec<ScenarioError>> {
         Ok(Simulation::build(&scenario::parse_scenario(text)?))
+    }
+
+    /// Parses, validates and builds scenario text within `limits`.
+    pub fn from_json_with(text: &str, limits: &scenario::Limits) -> Result<Simulation, Vec<ScenarioError>> {
+        Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
     }
 
     /// Builds a validated scenario (scenario → simulation in one step).
@@ -325,6 +336,7 @@ impl Simulation {
             last_sample: SimTime::ZERO,
             events: 0,
             source_cells: 0,
+            series_hash: FNV_OFFSET,
         };
         for vc in 0..sim.vcs.len() {
             let start = sim.vcs[vc].source.traffic.start();
@@ -356,6 +368,11 @@ impl Simulation {
     /// Events waiting in the future event list.
     pub fn pending_events(&self) -> usize {
         self.queue.len()
+    }
+
+    /// The hash of every sample value recorded so far, as 16 hex digits.
+    pub fn series_hash(&self) -> String {
+        format!("{:016x}", self.series_hash)
     }
 
     /// Events handled so far.
@@ -690,6 +707,11 @@ impl Simulation {
         }
         self.samples.rows.push(probe::jain_index(&means, &shares));
         debug_assert_eq!(self.samples.rows.len() - row_start, self.columns.len());
+        for x in &self.samples.rows[row_start..] {
+            for byte in x.to_bits().to_le_bytes() {
+                self.series_hash = (self.series_hash ^ byte as u64).wrapping_mul(FNV_PRIME);
+            }
+        }
         self.last_sample = now;
         self.next_sample += 1;
         self.queue.schedule(self.sample_time(self.next_sample), Event::Sample);

@@ -8,7 +8,7 @@
 //! caught here; on wasm32 a panic aborts, which JS sees as a `RuntimeError`
 //! thrown from the call — the worker treats that exception the same way.
 
-use sim_core::scenario::{registry, ScenarioError};
+use sim_core::scenario::{self, registry, ScenarioError};
 use sim_core::time::SimTime;
 use sim_core::{Applied, Model, RunOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -38,6 +38,23 @@ pub fn validate_scenario(json: &str) -> String {
 #[wasm_bindgen]
 pub fn param_registry() -> String {
     registry::registry_json().to_string()
+}
+
+/// The packet model's registry entries (scopes `ip_flow`, `tcp`, `ip_port`,
+/// `bat`, `clcc`) as JSON, apart from the cell model's until the UI shows IP scenarios.
+#[wasm_bindgen]
+pub fn ip_param_registry() -> String {
+    sim_core::ip::registry_json().to_string()
+}
+
+/// The enumerated choices a scenario can make (algorithms, queue disciplines,
+/// traffic models with their keys, start-up options, background kinds; the
+/// packet model's under `ip`) as JSON.
+#[wasm_bindgen]
+pub fn scenario_choices() -> String {
+    let mut choices = scenario::parse::choices_json();
+    choices["ip"] = sim_core::ip::scenario::choices_json();
+    choices.to_string()
 }
 
 /// A running simulation of either model.
@@ -103,6 +120,11 @@ impl Engine {
     /// Total events handled.
     pub fn events(&self) -> f64 {
         self.sim.events() as f64
+    }
+
+    /// FNV-1a hash of every sample value so far (compare with `abrsim`'s `stats.series_hash`).
+    pub fn series_hash(&self) -> String {
+        self.sim.series_hash()
     }
 
     /// Cells the ABR sources have emitted (packet model: data packets the sources sent).

@@ -5,9 +5,9 @@
 //! aggregates the sample rows — what is reported is what is plotted.
 
 use super::fairness::weighted_fairness_index;
-use super::scenario::ip_scenario_from_value;
+use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
-use crate::runner::{check_windows, RunOptions};
+use crate::runner::{check_windows, RowSource, RunOptions};
 use crate::scenario::ScenarioError;
 use crate::sim::RunOutcome;
 use crate::time::SimTime;
@@ -212,9 +212,9 @@ pub fn run_report(
     value: &Value,
     opts: &RunOptions,
     clock_ms: &dyn Fn() -> f64,
-    on_rows: &mut dyn FnMut(&[String], &[f64]),
+    on_rows: &mut dyn FnMut(&RowSource, &[f64]),
 ) -> Result<Value, Vec<ScenarioError>> {
-    let scenario = ip_scenario_from_value(value)?;
+    let scenario = ip_scenario_from_value_with(value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     let mut sim = IpSimulation::build(&scenario);
     let layout = Layout::new(&sim);
@@ -230,7 +230,7 @@ pub fn run_report(
     let started = clock_ms();
     let mut consume = |sim: &mut IpSimulation, prev: &mut Vec<f64>| {
         let rows = sim.take_samples();
-        on_rows(&columns, &rows);
+        on_rows(&RowSource::new(&columns), &rows);
         for row in rows.chunks_exact(width) {
             let end = row[0];
             let start = end - sample_ms;
@@ -281,6 +281,7 @@ pub fn run_report(
             "events_per_s": per_s(events as f64),
             "packets_per_s": per_s(sim.packets_sent as f64),
             "realtime_factor": if wall_ms > 0.0 { round(until_ms / wall_ms, 3) } else { 0.0 },
+            "series_hash": sim.series_hash(),
         },
         "bat_port": sim.bat_port.map(|p| sim.ports[p].id.clone()),
         "reference_mbps": reference,

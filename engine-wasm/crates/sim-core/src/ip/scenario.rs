@@ -32,7 +32,7 @@ use crate::kernel::Rng;
 use crate::scenario::parse::{array, element_path, read_id, read_run, read_strings, read_variants_checked};
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope};
-use crate::scenario::{Meta, RunSpec, ScenarioError, FORMAT, VERSION};
+use crate::scenario::{Limits, Meta, RunSpec, ScenarioError, FORMAT, VERSION};
 use crate::time::SimTime;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -192,10 +192,36 @@ pub fn parse_ip_scenario(text: &str) -> Result<IpScenario, Vec<ScenarioError>> {
     ip_scenario_from_value(&value)
 }
 
-/// Validates an already-parsed JSON value.
+/// Validates an already-parsed JSON value within the default limits.
 pub fn ip_scenario_from_value(value: &Value) -> Result<IpScenario, Vec<ScenarioError>> {
+    ip_scenario_from_value_with(value, &Limits::default())
+}
+
+/// Validates an already-parsed JSON value within `limits` (the cell model's
+/// ceilings; flows count against `max_vcs`, packets against the cell slots
+/// a link could carry, which bounds them from above).
+pub fn ip_scenario_from_value_with(value: &Value, limits: &Limits) -> Result<IpScenario, Vec<ScenarioError>> {
     let mut errors = Errors::new();
-    match read_scenario(value, &mut errors) {
+    // Oversized lists are refused before anything walks or expands them.
+    for (key, max) in [("nodes", limits.max_nodes), ("links", limits.max_links)] {
+        if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max) {
+            errors.push(ScenarioError::new(key, format!("{n} entries exceed the limit of {max} (limits.max_{key})")));
+        }
+    }
+    if let Some(items) = value.get("flows").and_then(Value::as_array) {
+        let flows: u64 = items.iter().map(|f| f.get("count").and_then(Value::as_u64).unwrap_or(1).max(1)).sum();
+        if flows > limits.max_vcs as u64 {
+            errors.push(ScenarioError::new("flows", format!("{flows} flows exceed the limit of {} (limits.max_vcs)", limits.max_vcs)));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let scenario = read_scenario(value, &mut errors);
+    if let Some(s) = &scenario {
+        check_limits(s, limits, &mut errors);
+    }
+    match scenario {
         Some(s) if errors.is_empty() => Ok(s),
         _ => {
             if errors.is_empty() {
@@ -718,6 +744,37 @@ pub fn path_round_trip_ms(links: &[IpLinkSpec], path: &[usize]) -> f64 {
     path.windows(2).filter_map(|w| link_between(links, w[0], w[1])).map(|(l, _)| 2.0 * links[l].delay_ms).sum()
 }
 
+/// The whole-run ceilings: run length and the transmissions the links allow.
+fn check_limits(s: &IpScenario, limits: &Limits, errors: &mut Errors) {
+    if s.run.until_ms > limits.max_until_ms {
+        errors.push(ScenarioError::new(
+            "run.until_ms",
+            format!("{} ms exceeds the limit of {} ms of simulated time (limits.max_until_ms)", s.run.until_ms, limits.max_until_ms),
+        ));
+    }
+    let slots: f64 = s.links.iter().map(|l| 2.0 * crate::time::mbps_to_cells_per_s(l.rate_mbps)).sum::<f64>() * s.run.until_ms / 1000.0;
+    if slots > limits.max_cell_slots {
+        errors.push(ScenarioError::new(
+            "run.until_ms",
+            format!(
+                "the links could carry {slots:.2e} cells' worth over {} ms, more than the limit of {:.2e} (limits.max_cell_slots): shorten the run or slow the links",
+                s.run.until_ms, limits.max_cell_slots
+            ),
+        ));
+    }
+}
+
+/// Every enumerated choice a packet-level scenario can make, for the UI's menus.
+pub fn choices_json() -> Value {
+    serde_json::json!({
+        "nodes": ["host", "router"],
+        "flows": ["tcp", "udp"],
+        "aqm": ["drop_tail", "bat"],
+        "grouping": ["class", "flow"],
+        "rtt_spread": ["even", "random"],
+    })
+}
+
 /// BAT's per-flow settings must name a flow (or flow entry) crossing the port.
 fn check_bat_overrides(links: &[IpLinkSpec], flows: &[IpFlowSpec], errors: &mut Errors) {
     for (li, link) in links.iter().enumerate() {
@@ -861,6 +918,17 @@ mod tests {
         v["variants"].as_array_mut().unwrap().pop();
         let s = ip_scenario_from_value(&v).unwrap();
         assert_eq!(s.meta.variants[0].label, "UDP 80");
+    }
+
+    #[test]
+    fn limits_bound_flows_and_run_length() {
+        let mut v = minimal();
+        v["flows"][0]["count"] = json!(1999);
+        v["flows"].as_array_mut().unwrap().push(json!({"id": "more", "kind": "udp", "count": 5, "path": ["S", "R1", "R2", "D"]}));
+        assert!(errors_of(v)[0].starts_with("flows: 2005 flows exceed the limit of 2000"));
+        let mut v = minimal();
+        v["run"] = json!({"until_ms": 700_000});
+        assert!(errors_of(v).iter().any(|e| e.starts_with("run.until_ms: 700000 ms exceeds")));
     }
 
     #[test]

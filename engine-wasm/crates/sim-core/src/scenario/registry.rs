@@ -18,6 +18,8 @@ pub enum Scope {
     Port,
     /// ERICA's knobs (`…algorithm` with `kind: "erica"`).
     Erica,
+    /// The EFCI binary switch's knobs (`…algorithm` with `kind: "efci"`).
+    Efci,
     /// A link (`links[i]`).
     Link,
     /// The run (`run`).
@@ -42,6 +44,7 @@ impl Scope {
             Scope::Background => "background",
             Scope::Port => "port",
             Scope::Erica => "erica",
+            Scope::Efci => "efci",
             Scope::Link => "link",
             Scope::Run => "run",
             Scope::IpFlow => "ip_flow",
@@ -50,6 +53,11 @@ impl Scope {
             Scope::Bat => "bat",
             Scope::Clcc => "clcc",
         }
+    }
+
+    /// Whether the scope belongs to the packet model (seed 002) rather than the cell model.
+    pub fn is_packet_model(self) -> bool {
+        matches!(self, Scope::IpFlow | Scope::Tcp | Scope::IpPort | Scope::Bat | Scope::Clcc)
     }
 }
 
@@ -254,9 +262,10 @@ impl ParamSpec {
     }
 }
 
-/// The whole registry as JSON, for the UI.
+/// The cell model's registry as JSON, for the UI (the packet model's is
+/// [`crate::ip::registry_json`]).
 pub fn registry_json() -> Value {
-    Value::Array(all().map(ParamSpec::to_json).collect())
+    Value::Array(all().filter(|p| !p.scope.is_packet_model()).map(ParamSpec::to_json).collect())
 }
 
 #[cfg(test)]

@@ -36,11 +36,11 @@ pub fn variant(id: &str, until_ms: Option<f64>, windows: &[(f64, f64)], sets: &[
 pub fn samples(name: &str, opts: &RunOptions) -> (Vec<String>, Vec<Vec<f64>>) {
     let mut columns = Vec::new();
     let mut rows = Vec::new();
-    run_report(&scenario_text(name), opts, &|| 0.0, &mut |names, batch| {
+    run_report(&scenario_text(name), opts, &|| 0.0, &mut |sim, batch| {
         if columns.is_empty() {
-            columns = names.to_vec();
+            columns = sim.columns().to_vec();
         }
-        rows.extend(batch.chunks_exact(names.len()).map(|r| r.to_vec()));
+        rows.extend(batch.chunks_exact(sim.columns().len()).map(|r| r.to_vec()));
     })
     .unwrap_or_else(|e| panic!("{name}: {}", sim_core::scenario::format_errors(&e)));
     (columns, rows)
