@@ -137,9 +137,8 @@ impl Engine {
         self.sim.take_samples()
     }
 
-    /// Live state: `[now_ms, acr per VC…, queue per port…]` (cell model) or
-    /// `[now_ms, queue per port…, rate per flow…, d_udp]` (packet model, named
-    /// by the layout's `frame_columns`).
+    /// Live state: `[now_ms, acr per VC…, queue per port…]` (the packet model
+    /// has no VCs: `[now_ms, queue packets per port…]`).
     pub fn frame(&self) -> Vec<f64> {
         self.sim.frame()
     }

@@ -104,18 +104,6 @@ pub struct IpFlow {
 }
 
 impl IpFlow {
-    /// The rate the source sends at now, bit/s (TCP: window / SRTT).
-    pub fn sending_rate_bps(&self, now: SimTime) -> f64 {
-        let active = now >= self.start && now < self.stop;
-        match &self.ends {
-            FlowEnds::Tcp { sender, .. } if active || sender.flight() > 0 => {
-                sender.window_rate(self.rtt) * self.packet_bytes as f64 * 8.0
-            }
-            FlowEnds::Udp { source, .. } if active => source.rate_at(now),
-            _ => 0.0,
-        }
-    }
-
     /// The congestion window in segments (0 for UDP).
     pub fn cwnd(&self) -> f64 {
         match &self.ends {
@@ -708,22 +696,17 @@ impl IpSimulation {
     pub fn frame_columns(&self) -> Vec<String> {
         let mut names = vec!["t_ms".to_string()];
         names.extend(self.ports.iter().map(|p| format!("port.{}.queue", p.id)));
-        names.extend(self.flows.iter().map(|f| format!("flow.{}.rate_mbps", f.id)));
-        names.push("d_udp".into());
         names
     }
 
-    /// The live state for drawing: `[now_ms, queue packets per port…, sending
-    /// rate Mbit/s per flow…, D_UDP]` (named by the layout's `frame_columns`).
-    /// The port queues come first, where the cell model's frame has them
-    /// after its (here absent) VCs.
+    /// The live state for drawing: `[now_ms, queue packets per port…]` — the
+    /// cell model's frame with no VCs, so a reader of either model splits it
+    /// the same way. Per-flow and per-class rates, D_UDP and the fairness
+    /// index come with the sample rows.
     pub fn frame(&self) -> Vec<f64> {
-        let now = self.now();
-        let mut f = Vec::with_capacity(2 + self.flows.len() + self.ports.len());
-        f.push(now.as_ms());
+        let mut f = Vec::with_capacity(1 + self.ports.len());
+        f.push(self.now().as_ms());
         f.extend(self.ports.iter().map(|p| p.queue_len() as f64));
-        f.extend(self.flows.iter().map(|fl| fl.sending_rate_bps(now) / 1e6));
-        f.push(self.d_udp().unwrap_or(f64::NAN));
         f
     }
 

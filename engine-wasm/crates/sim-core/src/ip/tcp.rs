@@ -314,12 +314,6 @@ impl TcpSender {
         self.restart_timer(now);
         self.send_allowed(now, out);
     }
-
-    /// The sending rate the window allows, segments per second (cwnd / SRTT).
-    pub fn window_rate(&self, base_rtt: SimTime) -> f64 {
-        let rtt = self.rtt.srtt().unwrap_or(base_rtt).max(SimTime(1));
-        self.window() as f64 / rtt.as_secs()
-    }
 }
 
 /// What the receiver does with one arriving segment.
