@@ -215,10 +215,17 @@ fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Er
     if let Some(x) = obj.param(Scope::Port, "buffer_cells", errors) {
         port.buffer_cells = x as u32;
     }
-    match obj.get("queue").map(|v| v.as_str()) {
-        None => {}
-        Some(Some("fifo")) => port.discipline = Discipline::Fifo,
-        Some(_) => errors.push(ScenarioError::new(obj.at("queue"), "unknown queue discipline (expected \"fifo\")")),
+    if let Some(v) = obj.get("queue") {
+        match v.as_str().and_then(Discipline::from_name) {
+            Some(d) => port.discipline = d,
+            None => {
+                let names: Vec<String> = Discipline::ALL.iter().map(|d| format!("\"{}\"", d.as_str())).collect();
+                errors.push(ScenarioError::new(
+                    obj.at("queue"),
+                    format!("unknown queue discipline {} (expected one of: {})", describe(v), names.join(", ")),
+                ));
+            }
+        }
     }
     if let Some(a) = obj.get("algorithm") {
         if let Some(alg) = AlgorithmConfig::read(a, &obj.at("algorithm"), errors) {

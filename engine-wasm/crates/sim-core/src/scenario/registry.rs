@@ -16,6 +16,8 @@ pub enum Scope {
     Port,
     /// ERICA's knobs (`…algorithm` with `kind: "erica"`).
     Erica,
+    /// The explicit-rate max-min switch's knobs (`kind: "explicit_maxmin"`, seed 000).
+    ExplicitMaxMin,
     /// A link (`links[i]`).
     Link,
     /// The run (`run`).
@@ -29,6 +31,7 @@ impl Scope {
             Scope::Traffic => "traffic",
             Scope::Port => "port",
             Scope::Erica => "erica",
+            Scope::ExplicitMaxMin => "explicit_maxmin",
             Scope::Link => "link",
             Scope::Run => "run",
         }

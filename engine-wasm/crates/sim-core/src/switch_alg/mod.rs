@@ -4,8 +4,10 @@
 //! and may write RM-cell fields (SPEC §5).
 
 pub mod erica;
+pub mod explicit_maxmin;
 
 pub use erica::{Erica, EricaConfig};
+pub use explicit_maxmin::{ExplicitMaxMin, ExplicitMaxMinConfig};
 
 use crate::net::Cell;
 use crate::scenario::reader::{describe, Errors, Obj};
@@ -15,16 +17,17 @@ use crate::time::SimTime;
 use serde_json::Value;
 
 /// Every algorithm's registry entries, each list kept beside its algorithm.
-pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS];
+pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS, explicit_maxmin::PARAMS];
 
 /// The names a scenario may give in `algorithm.kind`.
-pub const ALGORITHM_KINDS: &[&str] = &["none", "erica"];
+pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "explicit_maxmin"];
 
 /// A port's algorithm as a scenario configures it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AlgorithmConfig {
     None,
     Erica(EricaConfig),
+    ExplicitMaxMin(ExplicitMaxMinConfig),
 }
 
 impl AlgorithmConfig {
@@ -34,6 +37,9 @@ impl AlgorithmConfig {
         let config = match obj.get("kind").map(|v| v.as_str()) {
             Some(Some("none")) => Some(AlgorithmConfig::None),
             Some(Some("erica")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors))),
+            Some(Some("explicit_maxmin")) => {
+                Some(AlgorithmConfig::ExplicitMaxMin(ExplicitMaxMinConfig::read(&mut obj, errors)))
+            }
             Some(other) => {
                 let given = other.map_or_else(|| describe(obj.map.get("kind").unwrap_or(&Value::Null)), |s| format!("\"{s}\""));
                 let expected: Vec<String> = ALGORITHM_KINDS.iter().map(|k| format!("\"{k}\"")).collect();
@@ -54,6 +60,7 @@ impl AlgorithmConfig {
         match self {
             AlgorithmConfig::None => AnyAlgorithm::None,
             AlgorithmConfig::Erica(c) => AnyAlgorithm::Erica(Erica::new(*c, vc_count)),
+            AlgorithmConfig::ExplicitMaxMin(c) => AnyAlgorithm::ExplicitMaxMin(ExplicitMaxMin::new(*c)),
         }
     }
 }
@@ -129,6 +136,7 @@ pub enum AnyAlgorithm {
     /// No feedback: the port only queues and forwards (hosts, plain ports).
     None,
     Erica(Erica),
+    ExplicitMaxMin(ExplicitMaxMin),
 }
 
 impl AnyAlgorithm {
@@ -136,6 +144,7 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::None => "none",
             AnyAlgorithm::Erica(_) => "erica",
+            AnyAlgorithm::ExplicitMaxMin(_) => "explicit_maxmin",
         }
     }
 
@@ -143,6 +152,7 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
+            AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
         }
     }
 
@@ -150,6 +160,7 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
+            AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
         }
     }
 }
