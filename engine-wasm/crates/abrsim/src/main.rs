@@ -1,7 +1,7 @@
 //! `abrsim`, the headless runner of SPEC §10:
 //!
 //! ```text
-//! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--csv DIR]
+//! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--csv DIR]
 //! ```
 //!
 //! Prints one JSON report on stdout. Bad input of any kind ends with a message
@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--csv DIR]";
+const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--csv DIR]";
 
 struct Args {
     scenario: PathBuf,
@@ -53,6 +53,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 let (path, raw) = v.split_once('=').ok_or_else(|| format!("--set: '{v}' is not PATH=VALUE"))?;
                 opts.sets.push((path.trim().to_string(), raw.trim().to_string()));
             }
+            "--variant" => opts.variant = Some(value("--variant")?),
             "--csv" => csv = Some(PathBuf::from(value("--csv")?)),
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'\n{USAGE}")),
             path if scenario.is_none() => scenario = Some(PathBuf::from(path)),

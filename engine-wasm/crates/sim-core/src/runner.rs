@@ -20,6 +20,8 @@ pub struct RunOptions {
     pub sets: Vec<(String, String)>,
     /// Report windows `[from, to]` in ms.
     pub windows: Vec<(f64, f64)>,
+    /// A variant of the scenario to apply before the overrides.
+    pub variant: Option<String>,
 }
 
 /// Events handled per call into the engine, as the browser worker does.
@@ -106,6 +108,9 @@ pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<Scenario
     let mut value: Value = serde_json::from_str(text)
         .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
     let mut errors = Vec::new();
+    if let Some(id) = &opts.variant {
+        scenario::apply_variant(&mut value, id).map_err(|e| vec![e])?;
+    }
     if let Some(until) = opts.until_ms {
         if let Err(e) = scenario::apply_set(&mut value, "run.until_ms", &until.to_string()) {
             errors.push(e);
@@ -189,8 +194,19 @@ pub fn run_report(
         maxmin.insert(v.id.clone(), json!(round(crate::time::cells_per_s_to_mbps(r), 4)));
     }
     let events = sim.events();
+    let mut totals_json = totals.to_json(&sim, sample_ms);
+    // End-of-run counters of each end system, beside the sampled figures.
+    for v in &sim.vcs {
+        let entry = &mut totals_json["vcs"][v.id.as_str()];
+        entry["data_sent"] = json!(v.source.data_sent);
+        entry["frm_sent"] = json!(v.source.frm_sent);
+        entry["oor_frm_sent"] = json!(v.source.oor_frm_sent);
+        entry["brm_received"] = json!(v.source.brm_received);
+        entry["messages_done"] = json!(v.messages_done);
+    }
     Ok(json!({
         "scenario": sim.meta.id,
+        "variant": opts.variant,
         "until_ms": until_ms,
         "seed": sim.run.seed,
         "stats": {
@@ -203,7 +219,7 @@ pub fn run_report(
         },
         "maxmin_mbps": maxmin,
         "windows": windows.iter().map(|w| w.to_json(&sim, sample_ms)).collect::<Vec<_>>(),
-        "totals": totals.to_json(&sim, sample_ms),
+        "totals": totals_json,
         "warnings": sim.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     }))
 }

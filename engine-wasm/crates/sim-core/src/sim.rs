@@ -3,27 +3,47 @@
 //! around and come back as BRMs, passing each switch's algorithm on the way.
 //! Everything is plain Rust; the wasm layer and the native runner both drive
 //! this type through [`Simulation::run_until`].
+//!
+//! A bidirectional VC is two *loops* sharing end systems: `vc1` (forward) and
+//! `vc1:rev` (the destination's own traffic back along the reversed path).
+//! Each loop has its own ABR source and destination; the BRMs a destination
+//! turns around wait at the partner loop's source and go out by its rule 3
+//! (SPEC §4). A unidirectional VC's destination sends its BRMs at once.
 
 use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::kernel::{Event, EventQueue};
-use crate::net::{Cell, CellKind, Link, Node, NodeKind, Port};
+use crate::net::{Cell, CellKind, Link, Node, NodeKind, Port, RmFields};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
-use crate::scenario::{self, Meta, RunSpec, Scenario, ScenarioError, TrafficSpec};
-use crate::switch_alg::SwitchAlgorithm;
-use crate::time::{cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
+use crate::scenario::{self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec};
+use crate::switch_alg::{Setup, SwitchAlgorithm};
+use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::{json, Value};
 
-/// One VC: its route through the ports and its two end systems.
+/// One ABR loop: a route through the ports and its two end systems.
 #[derive(Clone, Debug)]
 pub struct Vc {
+    /// `vc1`, or `vc1:rev` for the reverse loop of a bidirectional VC.
     pub id: String,
+    /// For a reverse loop, the index of its forward loop.
+    pub reverse_of: Option<u32>,
+    /// The loop in the other direction of the same VC, if bidirectional.
+    pub partner: Option<u32>,
     pub nodes: Vec<u32>,
-    /// Ports the forward cells leave by, source first.
+    /// Ports the loop's forward cells leave by, source first.
     pub fwd_ports: Vec<u32>,
-    /// Ports the backward RM cells leave by, destination first.
+    /// Ports its backward RM cells leave by, destination first.
     pub rev_ports: Vec<u32>,
     pub source: AbrSource,
     pub dest: Destination,
+    pub startup: Startup,
+    /// Request–response: the cells of one message this loop carries.
+    pub message_cells: Option<u64>,
+    /// Data cells of the current message seen by this loop's destination.
+    message_progress: u64,
+    /// Messages completed at this loop's destination.
+    pub messages_done: u64,
+    /// BRMs the destination sent straight into the network (no partner).
+    pub brm_direct: u64,
     /// ∫ ACR dt over the current sample interval, in cells/s · ps.
     acr_area: f64,
     acr_since: SimTime,
@@ -33,6 +53,61 @@ impl Vc {
     fn account_acr(&mut self, now: SimTime) {
         self.acr_area += self.source.reported_acr() * (now.0 - self.acr_since.0) as f64;
         self.acr_since = now;
+    }
+}
+
+/// A CBR/VBR source: a constant or square-wave cell stream with strict
+/// priority and no feedback (SPEC §3 background traffic).
+#[derive(Clone, Debug)]
+pub struct BackgroundSource {
+    pub id: String,
+    pub kind: String,
+    pub nodes: Vec<u32>,
+    pub ports: Vec<u32>,
+    pub rate_cps: f64,
+    interval: SimTime,
+    /// Start of the first pulse (start + phase).
+    first_on: SimTime,
+    on: Option<SimTime>,
+    off: SimTime,
+    stop: Option<SimTime>,
+    /// Whether the square wave is in its on phase now.
+    pub is_on: bool,
+    pub sent: u64,
+    pub received: u64,
+}
+
+impl BackgroundSource {
+    /// The next phase edge strictly after `now`.
+    fn next_edge(&self, now: SimTime) -> Option<SimTime> {
+        let edge = if now < self.first_on {
+            Some(self.first_on)
+        } else {
+            match self.on {
+                None => None,
+                Some(on) => {
+                    let period = (on.0 + self.off.0).max(1);
+                    let phase = (now.0 - self.first_on.0) % period;
+                    let cycle = now.0 - phase;
+                    Some(SimTime(if phase < on.0 { cycle + on.0 } else { cycle + period }))
+                }
+            }
+        };
+        match (edge, self.stop) {
+            (Some(e), Some(s)) if s <= e => (s > now).then_some(s),
+            (None, Some(s)) if s > now => Some(s),
+            (e, _) => e,
+        }
+    }
+
+    fn on_at(&self, now: SimTime) -> bool {
+        if now < self.first_on || self.stop.is_some_and(|s| now >= s) {
+            return false;
+        }
+        match self.on {
+            None => true,
+            Some(on) => (now.0 - self.first_on.0) % (on.0 + self.off.0).max(1) < on.0,
+        }
     }
 }
 
@@ -46,7 +121,8 @@ pub struct Simulation {
     pub links: Vec<Link>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
-    /// The max-min fair rate of each VC for the VCs active now, cells/s.
+    pub background: Vec<BackgroundSource>,
+    /// The max-min fair rate of each loop for the loops active now, cells/s.
     pub maxmin_cps: Vec<f64>,
     samples: SampleBuffer,
     columns: Vec<String>,
@@ -54,7 +130,7 @@ pub struct Simulation {
     next_sample: u64,
     last_sample: SimTime,
     events: u64,
-    /// Cells (data and RM) the ABR sources have emitted.
+    /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
 }
 
@@ -67,6 +143,27 @@ pub enum RunOutcome {
     BudgetExhausted,
 }
 
+fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
+    let t = |ms: f64| SimTime::from_ms(ms);
+    match *spec {
+        TrafficSpec::Persistent { start_ms, stop_ms } => Traffic::Persistent { start: t(start_ms), stop: stop_ms.map(t) },
+        TrafficSpec::Bottlenecked { start_ms, stop_ms, rate_mbps, for_ms } => Traffic::Bottlenecked {
+            start: t(start_ms),
+            stop: stop_ms.map(t),
+            rate_cps: mbps_to_cells_per_s(rate_mbps),
+            until: t(start_ms + for_ms),
+        },
+        TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => {
+            Traffic::OnOff { start: t(start_ms), stop: stop_ms.map(t), on: t(on_ms), off: t(off_ms) }
+        }
+        // The server answers for as long as the client may ask.
+        TrafficSpec::RequestResponse { start_ms, stop_ms, .. } => Traffic::Messages {
+            start: t(start_ms),
+            stop: if reverse_role { None } else { stop_ms.map(t) },
+        },
+    }
+}
+
 impl Simulation {
     /// Parses, validates and builds scenario text.
     pub fn from_json(text: &str) -> Result<Simulation, Vec<ScenarioError>> {
@@ -77,6 +174,7 @@ impl Simulation {
     pub fn build(s: &Scenario) -> Simulation {
         let nodes: Vec<Node> =
             s.nodes.iter().map(|n| Node { id: n.id.clone(), kind: n.kind, x: n.x, y: n.y }).collect();
+        let loop_count: usize = s.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
         let mut links = Vec::with_capacity(s.links.len());
         let mut ports = Vec::with_capacity(2 * s.links.len());
         for (li, l) in s.links.iter().enumerate() {
@@ -96,7 +194,7 @@ impl Simulation {
                     delay,
                     spec.buffer_cells,
                     spec.discipline,
-                    spec.algorithm.build(s.vcs.len()),
+                    spec.algorithm.build(loop_count),
                 ));
             }
             links.push(Link {
@@ -108,21 +206,31 @@ impl Simulation {
                 ports: [first, first + 1],
             });
         }
-
-        let port_between = |from: usize, to: usize| -> u32 {
-            let link = links
-                .iter()
-                .find(|l| (l.a as usize, l.b as usize) == (from, to) || (l.b as usize, l.a as usize) == (from, to))
-                .expect("validated path has a link between consecutive nodes");
-            if link.a as usize == from { link.ports[0] } else { link.ports[1] }
+        let route = |path: &[usize]| -> Vec<u32> {
+            path.windows(2)
+                .map(|w| {
+                    let link = links
+                        .iter()
+                        .find(|l| (l.a as usize, l.b as usize) == (w[0], w[1]) || (l.b as usize, l.a as usize) == (w[0], w[1]))
+                        .expect("validated path has a link between consecutive nodes");
+                    if link.a as usize == w[0] { link.ports[0] } else { link.ports[1] }
+                })
+                .collect()
         };
 
-        let vcs: Vec<Vc> = s
-            .vcs
-            .iter()
-            .map(|v| {
-                let fwd_ports: Vec<u32> = v.path.windows(2).map(|w| port_between(w[0], w[1])).collect();
-                let rev_ports: Vec<u32> = v.path.windows(2).rev().map(|w| port_between(w[1], w[0])).collect();
+        let mut warnings = s.warnings.clone();
+        let mut vcs: Vec<Vc> = Vec::with_capacity(loop_count);
+        for v in &s.vcs {
+            let forward_index = vcs.len() as u32;
+            let mut directions = vec![(v.path.clone(), v.traffic.clone(), false)];
+            if v.bidirectional {
+                let reverse: Vec<usize> = v.path.iter().rev().copied().collect();
+                let traffic = v.reverse_traffic.clone().unwrap_or_else(|| v.traffic.clone());
+                directions.push((reverse, traffic, true));
+            }
+            for (path, traffic, reverse) in directions {
+                let fwd_ports = route(&path);
+                let rev_ports: Vec<u32> = route(&path.iter().rev().copied().collect::<Vec<_>>());
                 // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
                 let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
                 let slowest = fwd_ports.iter().map(|&p| ports[p as usize].rate_cps).fold(f64::INFINITY, f64::min);
@@ -141,39 +249,66 @@ impl Simulation {
                     adtf: SimTime::from_ms(q.adtf_s * 1000.0),
                     tbe: q.tbe_cells,
                     cdf: q.cdf,
+                    crm: q.crm.map(|c| c as u64),
+                    cdf_every_crm: q.cdf_every_crm,
                     frtt,
                 };
-                let traffic = match v.traffic {
-                    TrafficSpec::Persistent { start_ms, stop_ms } => Traffic::Persistent {
-                        start: SimTime::from_ms(start_ms),
-                        stop: stop_ms.map(SimTime::from_ms),
-                    },
+                let message_cells = match v.traffic {
+                    TrafficSpec::RequestResponse { request_cells, response_cells, .. } => {
+                        Some(if reverse { response_cells } else { request_cells })
+                    }
+                    _ => None,
                 };
-                Vc {
-                    id: v.id.clone(),
-                    nodes: v.path.iter().map(|&n| n as u32).collect(),
+                let mut source = AbrSource::new(params, traffic_of(&traffic, reverse));
+                if message_cells.is_some() && !reverse {
+                    source.backlog = message_cells.unwrap_or(0);
+                }
+                vcs.push(Vc {
+                    id: if reverse { format!("{}:rev", v.id) } else { v.id.clone() },
+                    reverse_of: reverse.then_some(forward_index),
+                    partner: v.bidirectional.then_some(if reverse { forward_index } else { forward_index + 1 }),
+                    nodes: path.iter().map(|&n| n as u32).collect(),
                     fwd_ports,
                     rev_ports,
-                    source: AbrSource::new(params, traffic),
+                    source,
                     dest: Destination::default(),
+                    startup: v.startup,
+                    message_cells,
+                    message_progress: 0,
+                    messages_done: 0,
+                    brm_direct: 0,
                     acr_area: 0.0,
                     acr_since: SimTime::ZERO,
+                });
+            }
+            if v.startup != Startup::AtmForum {
+                let supported = vcs[forward_index as usize].fwd_ports.iter().any(|&p| ports[p as usize].algorithm.supports_setup());
+                if !supported {
+                    warnings.push(ScenarioError::new(
+                        format!("vcs.{}.startup", v.id),
+                        format!(
+                            "\"{}\" needs a switch algorithm that allocates at set-up; none on this path does, so the VC starts at PCR",
+                            v.startup.as_str()
+                        ),
+                    ));
                 }
-            })
-            .collect();
+            }
+        }
 
+        let background = s.background.iter().map(|b| background_source(b, &route)).collect();
         let columns =
             probe::column_names(vcs.iter().map(|v| v.id.as_str()), ports.iter().map(|p| p.id.as_str()));
         let mut sim = Simulation {
             meta: s.meta.clone(),
             run: s.run.clone(),
-            warnings: s.warnings.clone(),
+            warnings,
             queue: EventQueue::new(),
             nodes,
             links,
             ports,
             maxmin_cps: vec![0.0; vcs.len()],
             vcs,
+            background,
             samples: SampleBuffer::new(columns.len()),
             columns,
             sample_interval_ms: s.run.sample_interval_ms,
@@ -183,8 +318,12 @@ impl Simulation {
             source_cells: 0,
         };
         for vc in 0..sim.vcs.len() {
-            for t in sim.vcs[vc].source.traffic.change_times() {
-                sim.queue.schedule(t, Event::TrafficChange { vc: vc as u32 });
+            let start = sim.vcs[vc].source.traffic.start();
+            sim.queue.schedule(start, Event::TrafficChange { vc: vc as u32 });
+        }
+        for b in 0..sim.background.len() {
+            if let Some(t) = sim.background[b].next_edge(SimTime::ZERO).or(Some(SimTime::ZERO)) {
+                sim.queue.schedule(t, Event::BackgroundEdge { source: b as u32 });
             }
         }
         for p in 0..sim.ports.len() {
@@ -220,9 +359,7 @@ impl Simulation {
         self.samples.take()
     }
 
-    /// Runs events up to and including `deadline`, handling at most
-    /// `max_events`. A deadline before now is an error of the caller and
-    /// returns at once.
+    /// Runs events up to and including `deadline`, handling at most `max_events`.
     pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
         let mut budget = max_events;
         loop {
@@ -257,8 +394,45 @@ impl Simulation {
                     self.queue.schedule(next, event);
                 }
             }
+            Event::BackgroundSend { source } => self.on_background_send(now, source),
+            Event::BackgroundEdge { source } => self.on_background_edge(now, source),
             Event::Sample => self.on_sample(now),
         }
+    }
+
+    /// Makes sure `vc`'s source has a transmission opportunity scheduled if it
+    /// has anything to send, setting up the connection first if needed.
+    fn wake_source(&mut self, now: SimTime, vc: u32) {
+        if !self.vcs[vc as usize].source.started {
+            self.set_up(now, vc);
+        }
+        let s = &mut self.vcs[vc as usize].source;
+        if s.next_send.is_some() || !s.has_work(now) {
+            return;
+        }
+        let t = s.earliest_send(now);
+        s.next_send = Some(t);
+        s.generation = s.generation.wrapping_add(1);
+        self.queue.schedule(t, Event::SourceSend { vc, generation: s.generation });
+    }
+
+    /// Connection set-up (rule 2; seed 000 §3 for RATE and RM): with those
+    /// options a set-up crosses every port of the path, each lowering the
+    /// offered rate to its share, and the source starts there.
+    fn set_up(&mut self, now: SimTime, vc: u32) {
+        let v = &mut self.vcs[vc as usize];
+        v.account_acr(now);
+        if v.startup != Startup::AtmForum {
+            let p = v.source.params;
+            let mut setup = Setup { er: p.pcr, ccr: p.pcr, pcr: p.pcr, mcr: p.mcr, allocate: v.startup == Startup::Rm };
+            for &port in &v.fwd_ports {
+                let port = &mut self.ports[port as usize];
+                let view = port.view(now);
+                port.algorithm.on_setup(&view, vc, &mut setup);
+            }
+            v.source.params.icr = setup.er.min(p.pcr).max(p.mcr);
+        }
+        v.source.start();
     }
 
     fn on_source_send(&mut self, now: SimTime, vc: u32, generation: u32) {
@@ -270,32 +444,71 @@ impl Simulation {
         v.account_acr(now);
         let Some(cell) = v.source.emit(now, vc) else { return };
         self.source_cells += 1;
-        let next = now + v.source.interval();
-        v.source.next_send = Some(next);
-        let port = v.fwd_ports[0];
-        self.queue.schedule(next, Event::SourceSend { vc, generation: v.source.generation });
+        let port = if cell.kind == CellKind::Brm { v.rev_ports[0] } else { v.fwd_ports[0] };
+        if v.source.has_work(now) {
+            let next = now + v.source.interval_at(now);
+            v.source.next_send = Some(next);
+            self.queue.schedule(next, Event::SourceSend { vc, generation: v.source.generation });
+        }
         self.enqueue(now, port, cell);
     }
 
     fn on_traffic_change(&mut self, now: SimTime, vc: u32) {
-        let v = &mut self.vcs[vc as usize];
-        if v.source.traffic.has_data(now) && v.source.next_send.is_none() {
-            v.account_acr(now);
-            v.source.start();
-            v.source.next_send = Some(now);
-            v.source.generation = v.source.generation.wrapping_add(1);
-            self.queue.schedule(now, Event::SourceSend { vc, generation: v.source.generation });
+        let traffic = self.vcs[vc as usize].source.traffic;
+        if traffic.active(now) || !self.vcs[vc as usize].source.started {
+            self.wake_source(now, vc);
+        }
+        if let Some(next) = traffic.next_change(now) {
+            self.queue.schedule(next, Event::TrafficChange { vc });
         }
         self.update_maxmin(now);
     }
 
-    /// Recomputes the oracle's max-min shares for the VCs active at `now`.
+    fn on_background_edge(&mut self, now: SimTime, source: u32) {
+        let b = &mut self.background[source as usize];
+        let was_on = b.is_on;
+        b.is_on = b.on_at(now);
+        if b.is_on && !was_on {
+            self.queue.schedule(now, Event::BackgroundSend { source });
+        }
+        if let Some(next) = b.next_edge(now) {
+            self.queue.schedule(next, Event::BackgroundEdge { source });
+        }
+        if b.is_on != was_on {
+            self.update_maxmin(now);
+        }
+    }
+
+    fn on_background_send(&mut self, now: SimTime, source: u32) {
+        let b = &mut self.background[source as usize];
+        if !b.is_on {
+            return;
+        }
+        b.sent += 1;
+        let next = now + b.interval;
+        let port = b.ports[0];
+        self.queue.schedule(next, Event::BackgroundSend { source });
+        let cell = Cell { vc: source, kind: CellKind::Background, hop: 0, efci: false, rm: RmFields::EMPTY };
+        self.enqueue(now, port, cell);
+    }
+
+    /// Recomputes the oracle's max-min shares for the loops sending data at
+    /// `now`, over each port's ABR capacity less the background sending now.
     fn update_maxmin(&mut self, now: SimTime) {
-        let capacity: Vec<f64> = self.ports.iter().map(|p| p.algorithm.abr_capacity_cps(p.rate_cps)).collect();
-        let active: Vec<usize> = (0..self.vcs.len()).filter(|&i| self.vcs[i].source.traffic.has_data(now)).collect();
+        let mut capacity: Vec<f64> = self.ports.iter().map(|p| p.algorithm.abr_capacity_cps(p.rate_cps)).collect();
+        for b in self.background.iter().filter(|b| b.is_on) {
+            for &p in &b.ports {
+                capacity[p as usize] = (capacity[p as usize] - b.rate_cps).max(0.0);
+            }
+        }
+        let active: Vec<usize> = (0..self.vcs.len()).filter(|&i| self.vcs[i].source.has_data(now)).collect();
         let flows: Vec<Flow> = active
             .iter()
-            .map(|&i| Flow { resources: self.vcs[i].fwd_ports.clone(), demand: self.vcs[i].source.params.pcr })
+            .map(|&i| {
+                let s = &self.vcs[i].source;
+                let demand = s.traffic.rate_cap(now).map_or(s.params.pcr, |c| c.min(s.params.pcr));
+                Flow { resources: self.vcs[i].fwd_ports.clone(), demand }
+            })
             .collect();
         let rates = max_min_fair(&capacity, &flows);
         self.maxmin_cps.iter_mut().for_each(|r| *r = 0.0);
@@ -315,10 +528,9 @@ impl Simulation {
         }
     }
 
-    /// Starts sending the next queued cell of `port`, letting its algorithm see it leave.
+    /// Starts sending the next queued cell of `port`.
     fn start_tx(&mut self, now: SimTime, port: u32) {
-        let p = &mut self.ports[port as usize];
-        if let Some(done) = p.start_tx(now) {
+        if let Some(done) = self.ports[port as usize].start_tx(now) {
             self.queue.schedule(done, Event::PortTxDone { port });
         }
     }
@@ -344,23 +556,46 @@ impl Simulation {
 
     /// A cell reaches the next node of its route.
     fn deliver(&mut self, now: SimTime, mut cell: Cell) {
-        let vc = cell.vc as usize;
         let hop = cell.hop as usize + 1;
+        if cell.kind == CellKind::Background {
+            let b = &mut self.background[cell.vc as usize];
+            if hop == b.ports.len() {
+                b.received += 1;
+            } else {
+                cell.hop = hop as u16;
+                let port = b.ports[hop];
+                self.enqueue(now, port, cell);
+            }
+            return;
+        }
+        let vc = cell.vc as usize;
         let hops = self.vcs[vc].fwd_ports.len();
         match cell.kind {
             CellKind::Data | CellKind::Frm => {
-                if hop == hops {
-                    if let Some(brm) = self.vcs[vc].dest.receive(cell) {
-                        let port = self.vcs[vc].rev_ports[0];
-                        self.enqueue(now, port, brm);
-                    }
-                } else {
+                if hop < hops {
                     cell.hop = hop as u16;
                     let port = self.vcs[vc].fwd_ports[hop];
                     self.enqueue(now, port, cell);
+                    return;
+                }
+                let is_data = cell.kind == CellKind::Data;
+                if let Some(brm) = self.vcs[vc].dest.receive(cell) {
+                    match self.vcs[vc].partner {
+                        Some(partner) => {
+                            self.vcs[partner as usize].source.give_brm(brm);
+                            self.wake_source(now, partner);
+                        }
+                        None => {
+                            self.vcs[vc].brm_direct += 1;
+                            let port = self.vcs[vc].rev_ports[0];
+                            self.enqueue(now, port, brm);
+                        }
+                    }
+                }
+                if is_data {
+                    self.message_cell_arrived(now, vc);
                 }
             }
-            CellKind::Background => unreachable!("background traffic is routed before VC cells"),
             CellKind::Brm => {
                 if hop == hops {
                     let v = &mut self.vcs[vc];
@@ -371,7 +606,7 @@ impl Simulation {
                         self.queue.schedule(t, Event::SourceSend { vc: vc as u32, generation });
                     }
                 } else {
-                    // The switch this BRM is at feeds back on the VC's forward port there.
+                    // The switch this BRM is at feeds back on the loop's forward port there.
                     let fwd = self.vcs[vc].fwd_ports[hops - hop] as usize;
                     let p = &mut self.ports[fwd];
                     let view = p.view(now);
@@ -381,6 +616,26 @@ impl Simulation {
                     self.enqueue(now, port, cell);
                 }
             }
+            CellKind::Background => unreachable!("handled above"),
+        }
+    }
+
+    /// Request–response: a whole message at this loop's destination makes the
+    /// other end send its reply (or, at the client, its next request).
+    fn message_cell_arrived(&mut self, now: SimTime, vc: usize) {
+        let v = &mut self.vcs[vc];
+        let (Some(size), Some(partner)) = (v.message_cells, v.partner) else { return };
+        v.message_progress += 1;
+        if v.message_progress < size {
+            return;
+        }
+        v.message_progress = 0;
+        v.messages_done += 1;
+        let other = &mut self.vcs[partner as usize];
+        if other.source.traffic.active(now) {
+            other.source.backlog += other.message_cells.unwrap_or(0);
+            self.wake_source(now, partner);
+            self.update_maxmin(now);
         }
     }
 
@@ -398,7 +653,7 @@ impl Simulation {
                 cells_per_s_to_mbps(acr_mean),
                 cells_per_s_to_mbps(self.maxmin_cps[i]),
                 v.dest.data_received as f64,
-                (v.source.data_sent + v.source.frm_sent) as f64,
+                v.source.cells_sent() as f64,
             ]);
         }
         for p in &mut self.ports {
@@ -417,7 +672,7 @@ impl Simulation {
         self.queue.schedule(self.sample_time(self.next_sample), Event::Sample);
     }
 
-    /// The live state for drawing: `[now_ms, acr Mbit/s per VC…, queue cells per port…]`.
+    /// The live state for drawing: `[now_ms, acr Mbit/s per loop…, queue cells per port…]`.
     pub fn frame(&self) -> Vec<f64> {
         let mut f = Vec::with_capacity(1 + self.vcs.len() + self.ports.len());
         f.push(self.now().as_ms());
@@ -431,36 +686,88 @@ impl Simulation {
         self.ports.iter().map(Port::cells_held).sum()
     }
 
+    /// Checks that every cell created is accounted for: received, in the
+    /// network, lost, waiting at a source or replaced there (an invariant).
+    pub fn conservation_gap(&self) -> i64 {
+        let created: u64 = self.vcs.iter().map(|v| v.source.cells_sent() + v.brm_direct).sum::<u64>()
+            + self.background.iter().map(|b| b.sent).sum::<u64>();
+        let accounted: u64 = self
+            .vcs
+            .iter()
+            .map(|v| v.dest.data_received + v.dest.rm_received + v.source.brm_received)
+            .sum::<u64>()
+            + self.background.iter().map(|b| b.received).sum::<u64>()
+            + self.cells_in_network()
+            + self.ports.iter().map(|p| p.stats.lost_total).sum::<u64>();
+        // BRMs handed to a partner are created by its destination and either
+        // sent (counted in cells_sent), still waiting, or replaced.
+        let handed: u64 = self.vcs.iter().filter(|v| v.partner.is_some()).map(|v| v.dest.rm_received).sum();
+        let settled: u64 = self
+            .vcs
+            .iter()
+            .map(|v| v.source.brm_sent + v.source.brm_replaced + v.source.waiting_brm.is_some() as u64)
+            .sum();
+        (created + handed) as i64 - (accounted + settled) as i64
+    }
+
     /// The topology, ids and sample columns, for the UI and the runner.
     pub fn layout(&self) -> Value {
+        let node_id = |n: u32| self.nodes[n as usize].id.as_str();
         json!({
             "scenario": {
                 "id": self.meta.id, "title": self.meta.title, "paper": self.meta.paper,
                 "explanation": self.meta.explanation, "things_to_try": self.meta.things_to_try,
+                "variants": self.meta.variants.iter().map(|v| json!({"id": v.id, "label": v.label})).collect::<Vec<_>>(),
             },
             "until_ms": self.run.until_ms,
             "seed": self.run.seed,
             "sample_interval_ms": self.sample_interval_ms,
             "nodes": self.nodes.iter().map(|n| json!({"id": n.id, "kind": n.kind.as_str(), "x": n.x, "y": n.y})).collect::<Vec<_>>(),
             "links": self.links.iter().map(|l| json!({
-                "id": l.id, "a": self.nodes[l.a as usize].id, "b": self.nodes[l.b as usize].id,
+                "id": l.id, "a": node_id(l.a), "b": node_id(l.b),
                 "rate_mbps": l.rate_mbps, "delay_ms": l.delay.as_ms(),
             })).collect::<Vec<_>>(),
             "vcs": self.vcs.iter().map(|v| json!({
                 "id": v.id,
-                "source": self.nodes[v.nodes[0] as usize].id,
-                "destination": self.nodes[*v.nodes.last().expect("path") as usize].id,
-                "path": v.nodes.iter().map(|&n| self.nodes[n as usize].id.as_str()).collect::<Vec<_>>(),
+                "reverse_of": v.reverse_of.map(|r| self.vcs[r as usize].id.clone()),
+                "source": node_id(v.nodes[0]),
+                "destination": node_id(*v.nodes.last().expect("path")),
+                "path": v.nodes.iter().map(|&n| node_id(n)).collect::<Vec<_>>(),
                 "pcr_mbps": cells_per_s_to_mbps(v.source.params.pcr),
+                "startup": v.startup.as_str(),
+            })).collect::<Vec<_>>(),
+            "background": self.background.iter().map(|b| json!({
+                "id": b.id, "kind": b.kind, "rate_mbps": cells_per_s_to_mbps(b.rate_cps),
+                "path": b.nodes.iter().map(|&n| node_id(n)).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "ports": self.ports.iter().map(|p| json!({
                 "id": p.id, "link": self.links[p.link as usize].id,
-                "from": self.nodes[p.from as usize].id, "to": self.nodes[p.to as usize].id,
+                "from": node_id(p.from), "to": node_id(p.to),
                 "from_kind": self.nodes[p.from as usize].kind.as_str(),
                 "algorithm": p.algorithm.name(), "buffer_cells": p.buffer_cells,
             })).collect::<Vec<_>>(),
             "columns": self.columns,
             "warnings": self.warnings.iter().map(|w| json!({"path": w.path, "message": w.message})).collect::<Vec<_>>(),
         })
+    }
+}
+
+fn background_source(b: &BackgroundSpec, route: &dyn Fn(&[usize]) -> Vec<u32>) -> BackgroundSource {
+    let rate_cps = mbps_to_cells_per_s(b.rate_mbps);
+    let first_on = SimTime::from_ms(b.start_ms + b.phase_ms);
+    BackgroundSource {
+        id: b.id.clone(),
+        kind: b.kind.clone(),
+        nodes: b.path.iter().map(|&n| n as u32).collect(),
+        ports: route(&b.path),
+        rate_cps,
+        interval: cell_interval(rate_cps),
+        first_on,
+        on: b.on_ms.map(SimTime::from_ms),
+        off: SimTime::from_ms(b.off_ms),
+        stop: b.stop_ms.map(SimTime::from_ms),
+        is_on: false,
+        sent: 0,
+        received: 0,
     }
 }

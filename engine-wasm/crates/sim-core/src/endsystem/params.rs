@@ -30,6 +30,11 @@ pub struct AbrParams {
     pub tbe: f64,
     /// Cutoff decrease factor (rule 6); zero disables rule 6.
     pub cdf: f64,
+    /// Rule 6's count set directly; None means ⌈TBE/Nrm⌉ (Table 1).
+    pub crm: Option<u64>,
+    /// Rule 6 cuts once per CRM FRMs instead of at every FRM after the
+    /// CRM-th (the behaviour seed 001's Figure 10 shows; TM 4.0 repeats it).
+    pub cdf_every_crm: bool,
     /// Fixed round-trip time accumulated along the path at set-up.
     pub frtt: SimTime,
 }
@@ -37,7 +42,7 @@ pub struct AbrParams {
 impl AbrParams {
     /// CRM = ⌈TBE/Nrm⌉, the count of FRMs without a BRM that triggers rule 6.
     pub fn crm(&self) -> u64 {
-        (self.tbe / self.nrm as f64).ceil().max(1.0) as u64
+        self.crm.unwrap_or_else(|| (self.tbe / self.nrm as f64).ceil().max(1.0) as u64)
     }
 
     /// The ICR rule 2 starts from: min(negotiated ICR, TBE/FRTT).
@@ -65,6 +70,8 @@ mod tests {
             adtf: SimTime::from_ms(500.0),
             tbe: 16_777_215.0,
             cdf: 1.0 / 16.0,
+            crm: None,
+            cdf_every_crm: false,
             frtt: SimTime::from_ms(30.0),
         }
     }

@@ -28,18 +28,23 @@ pub struct AbrSource {
     pub generation: u32,
     /// Whether the connection has been set up (rule 2 ran).
     pub started: bool,
+    /// A turned-around RM cell of the reverse flow waiting to go (rule 3);
+    /// a newer one replaces it (TM 4.0 destination behaviour).
+    pub waiting_brm: Option<Cell>,
+    /// Whether a BRM went since the last in-rate FRM (rule 3's BRM priority).
+    brm_since_frm: bool,
+    /// Cells of messages still to send (request–response traffic).
+    pub backlog: u64,
     pub data_sent: u64,
+    /// In-rate FRMs sent.
     pub frm_sent: u64,
+    /// Out-of-rate FRMs sent (rule 11).
+    pub oor_frm_sent: u64,
+    /// Turned-around BRMs of the reverse flow sent.
+    pub brm_sent: u64,
+    /// Waiting BRMs replaced by a newer one before they could go.
+    pub brm_replaced: u64,
     pub brm_received: u64,
-}
-
-/// What the source sends at a transmission opportunity (rule 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Emission {
-    Frm,
-    Data,
-    /// No cell: the source has nothing to send.
-    Nothing,
 }
 
 impl AbrSource {
@@ -55,8 +60,14 @@ impl AbrSource {
             next_send: None,
             generation: 0,
             started: false,
+            waiting_brm: None,
+            brm_since_frm: false,
+            backlog: 0,
             data_sent: 0,
             frm_sent: 0,
+            oor_frm_sent: 0,
+            brm_sent: 0,
+            brm_replaced: 0,
             brm_received: 0,
         }
     }
@@ -71,11 +82,50 @@ impl AbrSource {
         if self.started { self.acr } else { 0.0 }
     }
 
-    /// The time between cells at the current ACR (rule 1: send at rate ≤ ACR).
-    /// An ACR of zero (MCR = 0 and ER = 0) is floored at TCR so the source can
-    /// still probe the network.
-    pub fn interval(&self) -> SimTime {
-        cell_interval(self.acr.max(self.params.tcr))
+    /// Whether the application has data cells to send at `now`.
+    pub fn has_data(&self, now: SimTime) -> bool {
+        self.traffic.active(now) && (!matches!(self.traffic, Traffic::Messages { .. }) || self.backlog > 0)
+    }
+
+    /// Whether the source has any cell to send at `now`: data or a waiting BRM.
+    pub fn has_work(&self, now: SimTime) -> bool {
+        self.waiting_brm.is_some() || self.has_data(now)
+    }
+
+    /// The time between cells at `now` (rule 1: send at a rate ≤ ACR; a
+    /// source-bottlenecked application supplies no faster than its cap).
+    /// Below TCR the source only probes with out-of-rate FRMs at TCR (rule 11).
+    pub fn interval_at(&self, now: SimTime) -> SimTime {
+        if self.acr < self.params.tcr {
+            return cell_interval(self.params.tcr);
+        }
+        let rate = match self.traffic.rate_cap(now) {
+            Some(cap) => self.acr.min(cap.max(self.params.tcr)),
+            None => self.acr,
+        };
+        cell_interval(rate)
+    }
+
+    /// The earliest a new transmission opportunity may be: one interval after
+    /// the last cell, never before `now`.
+    pub fn earliest_send(&self, now: SimTime) -> SimTime {
+        match self.last_send {
+            Some(last) => (last + self.interval_at(now)).max(now),
+            None => now,
+        }
+    }
+
+    /// Hands the source a turned-around RM cell of the reverse flow to send
+    /// by rule 3; a BRM already waiting is replaced (counted).
+    pub fn give_brm(&mut self, brm: Cell) {
+        if self.waiting_brm.replace(brm).is_some() {
+            self.brm_replaced += 1;
+        }
+    }
+
+    /// Cells this source has put on the wire.
+    pub fn cells_sent(&self) -> u64 {
+        self.data_sent + self.frm_sent + self.oor_frm_sent + self.brm_sent
     }
 
     /// Rule 2: at connection set-up ACR = ICR, where the ICR used is
@@ -117,30 +167,55 @@ impl AbrSource {
     /// ACR ← max(MCR, ACR − ACR·CDF); it applies again at each further FRM.
     /// CDF = 0 disables the rule.
     fn apply_rule_6(&mut self) {
-        if self.params.cdf > 0.0 && self.frms_since_brm >= self.params.crm() {
+        let crm = self.params.crm();
+        let due = if self.params.cdf_every_crm {
+            self.frms_since_brm > 0 && self.frms_since_brm % crm == 0
+        } else {
+            self.frms_since_brm >= crm
+        };
+        if self.params.cdf > 0.0 && due {
             self.acr = (self.acr - self.acr * self.params.cdf).max(self.params.mcr);
         }
     }
 
-    /// A transmission opportunity at `now`: decides the cell (rule 3), applies
-    /// rules 5 and 6 before an FRM, and returns the cell to send.
+    /// A transmission opportunity at `now`: decides the cell by rule 3 — an
+    /// in-rate FRM when due; else a waiting BRM if no BRM went since the last
+    /// FRM or there is no data; else data — applies rules 5 and 6 before an
+    /// FRM, and returns the cell to send. Below TCR only out-of-rate FRMs go
+    /// (rule 11). None when there is nothing to send.
     pub fn emit(&mut self, now: SimTime, vc: u32) -> Option<Cell> {
-        if !self.traffic.has_data(now) {
+        let data = self.has_data(now);
+        if !data && self.waiting_brm.is_none() {
             return None;
         }
-        let cell = if self.frm_due(now) {
+        let frm = |acr: f64, p: &AbrParams| {
+            // FRM fields: CCR = ACR, ER = PCR, CI = NI = 0 (SPEC §4).
+            let rm = RmFields { ccr: acr, er: p.pcr, mcr: p.mcr, ci: false, ni: false };
+            Cell { vc, kind: CellKind::Frm, hop: 0, efci: false, rm }
+        };
+        if data && self.acr < self.params.tcr {
+            self.oor_frm_sent += 1;
+            self.last_send = Some(now);
+            return Some(frm(self.acr, &self.params));
+        }
+        let cell = if data && self.frm_due(now) {
             self.apply_rule_5(now);
             self.apply_rule_6();
             self.last_frm = Some(now);
             self.cells_since_frm = 0;
             self.frms_since_brm += 1;
             self.frm_sent += 1;
-            // FRM fields: CCR = ACR, ER = PCR, CI = NI = 0 (SPEC §4).
-            let rm = RmFields { ccr: self.acr, er: self.params.pcr, mcr: self.params.mcr, ci: false, ni: false };
-            Cell { vc, kind: CellKind::Frm, hop: 0, efci: false, rm }
+            self.brm_since_frm = false;
+            frm(self.acr, &self.params)
+        } else if self.waiting_brm.is_some() && (!self.brm_since_frm || !data) {
+            self.cells_since_frm += 1;
+            self.brm_since_frm = true;
+            self.brm_sent += 1;
+            self.waiting_brm.take().expect("checked")
         } else {
             self.cells_since_frm += 1;
             self.data_sent += 1;
+            self.backlog = self.backlog.saturating_sub(1);
             Cell::data(vc)
         };
         self.last_send = Some(now);
@@ -167,7 +242,7 @@ impl AbrSource {
     /// before `now`. Returns the new time when the pending opportunity moves.
     pub fn reschedule(&mut self, now: SimTime) -> Option<SimTime> {
         let (next, last) = (self.next_send?, self.last_send?);
-        let earlier = (last + self.interval()).max(now);
+        let earlier = (last + self.interval_at(now)).max(now);
         if earlier < next {
             self.next_send = Some(earlier);
             self.generation = self.generation.wrapping_add(1);
@@ -198,6 +273,8 @@ mod tests {
             adtf: SimTime::from_ms(500.0),
             tbe: 16_777_215.0,
             cdf: 1.0 / 16.0,
+            crm: None,
+            cdf_every_crm: false,
             frtt: SimTime::from_ms(30.0),
         }
     }
@@ -301,6 +378,17 @@ mod tests {
         let a = 100_000.0;
         let cut = |x: f64| x - x / 16.0;
         assert_eq!(frm_acrs, vec![a, a, cut(a), cut(cut(a))]);
+        // Once per CRM FRMs instead (seed 001 Figure 10's source).
+        let mut periodic = source(AbrParams { cdf_every_crm: true, ..p });
+        let mut acrs = vec![];
+        let mut t = 0;
+        while acrs.len() < 6 {
+            if periodic.emit(SimTime(t), 0).unwrap().kind == CellKind::Frm {
+                acrs.push(periodic.acr);
+            }
+            t += 1;
+        }
+        assert_eq!(acrs, vec![a, a, cut(a), cut(a), cut(cut(a)), cut(cut(a))]);
         // CDF = 0 disables it.
         let mut off = source(AbrParams { cdf: 0.0, ..p });
         for i in 0..200 {
@@ -313,7 +401,7 @@ mod tests {
     fn rescheduling_moves_the_next_cell_earlier_after_an_increase() {
         let mut s = source(AbrParams { icr: 1_000.0, rif: 1.0, ..params() });
         s.emit(SimTime::ZERO, 0);
-        let planned = s.interval(); // 1 ms at 1000 cells/s
+        let planned = s.interval_at(SimTime::ZERO); // 1 ms at 1000 cells/s
         s.next_send = Some(planned);
         s.on_brm(&brm(PCR, false, false));
         let now = SimTime::from_us(10.0);
@@ -322,6 +410,64 @@ mod tests {
         assert_eq!(s.generation, 1);
         // No further move when nothing changed.
         assert_eq!(s.reschedule(now), None);
+    }
+
+    fn brm_cell() -> Cell {
+        Cell { kind: CellKind::Brm, ..Cell::data(9) }
+    }
+
+    #[test]
+    fn rule_3_a_waiting_brm_goes_once_per_frm_unless_there_is_no_data() {
+        let mut s = source(AbrParams { nrm: 4, ..params() });
+        let mut kinds = vec![];
+        for i in 0..8 {
+            s.give_brm(brm_cell());
+            kinds.push(s.emit(SimTime(i), 0).unwrap().kind);
+        }
+        use CellKind::*;
+        // FRM, then the BRM has priority over data once per FRM interval.
+        assert_eq!(kinds, vec![Frm, Brm, Data, Data, Frm, Brm, Data, Data]);
+        // BRMs count among the Nrm−1 other cells; each newer BRM replaced the
+        // one waiting: 8 given = 2 sent + 5 replaced + 1 still waiting.
+        assert_eq!((s.brm_sent, s.brm_replaced, s.waiting_brm.is_some()), (2, 5, true));
+        // With no data, waiting BRMs go anyway.
+        let stopped = Traffic::Persistent { start: SimTime::ZERO, stop: Some(SimTime(10)) };
+        let mut idle = AbrSource::new(params(), stopped);
+        idle.start();
+        idle.give_brm(brm_cell());
+        assert_eq!(idle.emit(SimTime(20), 0).unwrap().kind, Brm);
+        assert!(idle.emit(SimTime(21), 0).is_none());
+    }
+
+    #[test]
+    fn rule_11_below_tcr_only_out_of_rate_frms_at_tcr() {
+        let mut s = source(AbrParams { icr: 5.0, ..params() });
+        assert_eq!(s.interval_at(SimTime::ZERO), SimTime::from_ms(100.0));
+        let kinds: Vec<CellKind> = (0..3).map(|i| s.emit(SimTime(i), 0).unwrap().kind).collect();
+        assert_eq!(kinds, vec![CellKind::Frm; 3]);
+        assert_eq!((s.oor_frm_sent, s.frm_sent, s.data_sent), (3, 0, 0));
+    }
+
+    #[test]
+    fn a_bottlenecked_source_sends_no_faster_than_its_cap() {
+        let t = Traffic::Bottlenecked { start: SimTime::ZERO, stop: None, rate_cps: 1000.0, until: SimTime::from_ms(100.0) };
+        let mut s = AbrSource::new(params(), t);
+        s.start();
+        assert_eq!(s.interval_at(SimTime::from_ms(1.0)), SimTime::from_ms(1.0));
+        // ACR itself is untouched: the source still advertises it as CCR.
+        assert_eq!(s.emit(SimTime::ZERO, 0).unwrap().rm.ccr, 100_000.0);
+        assert_eq!(s.interval_at(SimTime::from_ms(100.0)), cell_interval(100_000.0));
+    }
+
+    #[test]
+    fn message_traffic_sends_only_its_backlog() {
+        let mut s = AbrSource::new(params(), Traffic::Messages { start: SimTime::ZERO, stop: None });
+        s.start();
+        assert!(s.emit(SimTime(0), 0).is_none());
+        s.backlog = 3;
+        let kinds: Vec<CellKind> = std::iter::from_fn(|| s.emit(SimTime(1), 0).map(|c| c.kind)).collect();
+        // The first cell is an FRM (rule 2), then three data cells drain the backlog.
+        assert_eq!(kinds, vec![CellKind::Frm, CellKind::Data, CellKind::Data, CellKind::Data]);
     }
 
     #[test]

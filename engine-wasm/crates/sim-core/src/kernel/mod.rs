@@ -24,6 +24,10 @@ pub enum Event {
     PortTxDone { port: u32 },
     /// The cell at the head of a port's link FIFO reaches the far end.
     LinkArrive { port: u32 },
+    /// A background (CBR/VBR) source emits a cell.
+    BackgroundSend { source: u32 },
+    /// A background source's square wave changes phase (or it starts/stops).
+    BackgroundEdge { source: u32 },
     /// A switch algorithm's periodic work (e.g. the end of ERICA's averaging interval).
     AlgorithmTick { port: u32 },
     /// The probe records a sample row.

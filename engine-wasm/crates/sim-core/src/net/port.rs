@@ -45,6 +45,9 @@ pub struct Port {
     pub delay: SimTime,
     pub buffer_cells: u32,
     pub discipline: Discipline,
+    /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
+    background: VecDeque<Cell>,
+    /// ABR cells, ordered by the port's discipline.
     queue: PortQueue,
     in_tx: Option<Cell>,
     tx_started: SimTime,
@@ -82,6 +85,7 @@ impl Port {
             delay,
             buffer_cells,
             discipline,
+            background: VecDeque::new(),
             queue: PortQueue::new(discipline),
             in_tx: None,
             tx_started: SimTime::ZERO,
@@ -98,8 +102,13 @@ impl Port {
         crate::switch_alg::PortView { now, link_cps: self.rate_cps, queue_len: self.queue_len(), buffer_cells: self.buffer_cells }
     }
 
-    /// Cells waiting (not counting the one being transmitted).
+    /// Cells waiting, ABR and background (not counting the one being transmitted).
     pub fn queue_len(&self) -> u32 {
+        (self.queue.len() + self.background.len()) as u32
+    }
+
+    /// ABR cells waiting.
+    pub fn abr_queue_len(&self) -> u32 {
         self.queue.len() as u32
     }
 
@@ -109,20 +118,24 @@ impl Port {
 
     fn account_queue(&mut self, now: SimTime) {
         let dt = now.0 - self.queue_since.0;
-        self.stats.queue_area += self.queue.len() as u128 * dt as u128;
+        self.stats.queue_area += self.queue_len() as u128 * dt as u128;
         self.queue_since = now;
     }
 
     /// Offers a cell to the queue. Returns false, counting the loss, when the buffer is full.
     pub fn enqueue(&mut self, now: SimTime, cell: Cell) -> bool {
         self.stats.arrived_total += 1;
-        if self.queue.len() as u32 >= self.buffer_cells {
+        if self.queue_len() >= self.buffer_cells {
             self.stats.lost_total += 1;
             return false;
         }
         self.account_queue(now);
-        self.queue.push(cell);
-        self.stats.queue_max = self.stats.queue_max.max(self.queue.len() as u32);
+        if cell.is_abr() {
+            self.queue.push(cell);
+        } else {
+            self.background.push_back(cell);
+        }
+        self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
         true
     }
 
@@ -132,7 +145,7 @@ impl Port {
     pub fn start_tx(&mut self, now: SimTime) -> Option<SimTime> {
         debug_assert!(self.in_tx.is_none(), "port {} started twice", self.id);
         self.account_queue(now);
-        let mut cell = self.queue.pop()?;
+        let mut cell = self.background.pop_front().or_else(|| self.queue.pop())?;
         let view = self.view(now);
         crate::switch_alg::SwitchAlgorithm::on_departure(&mut self.algorithm, &view, &mut cell);
         self.in_tx = Some(cell);
@@ -164,7 +177,7 @@ impl Port {
             utilization: (self.stats.busy as f64 / span).min(1.0),
         };
         self.stats.queue_area = 0;
-        self.stats.queue_max = self.queue.len() as u32;
+        self.stats.queue_max = self.queue_len();
         self.stats.busy = 0;
         self.interval_start = now;
         result
@@ -172,7 +185,7 @@ impl Port {
 
     /// Cells in this port's care: queued, being sent, and on the wire.
     pub fn cells_held(&self) -> u64 {
-        self.queue.len() as u64 + self.in_tx.is_some() as u64 + self.wire.len() as u64
+        self.queue_len() as u64 + self.in_tx.is_some() as u64 + self.wire.len() as u64
     }
 }
 
@@ -215,6 +228,23 @@ mod tests {
         assert!(p.finish_tx(done));
         assert_eq!(p.wire.front().unwrap().0, done + SimTime::from_ms(5.0));
         assert_eq!(p.cells_held(), 1);
+    }
+
+    #[test]
+    fn background_cells_go_first() {
+        let mut p = port(10);
+        p.enqueue(SimTime(0), Cell::data(1));
+        let bg = Cell { kind: crate::net::CellKind::Background, ..Cell::data(0) };
+        p.enqueue(SimTime(0), bg);
+        p.enqueue(SimTime(0), Cell::data(2));
+        assert_eq!(p.queue_len(), 3);
+        let mut order = vec![];
+        while let Some(done) = p.start_tx(SimTime(0)) {
+            order.push(p.in_tx.unwrap().kind);
+            p.finish_tx(done);
+        }
+        use crate::net::CellKind::*;
+        assert_eq!(order, vec![Background, Data, Data]);
     }
 
     #[test]

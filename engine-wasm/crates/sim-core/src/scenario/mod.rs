@@ -10,7 +10,7 @@ pub mod registry;
 pub mod set;
 
 pub use parse::parse_scenario;
-pub use set::apply_set;
+pub use set::{apply_set, apply_variant};
 
 use std::fmt;
 
@@ -47,6 +47,13 @@ pub fn format_errors(errors: &[ScenarioError]) -> String {
     errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
 }
 
+/// A named set of overrides a scenario offers (e.g. "Nrm = 8").
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Variant {
+    pub id: String,
+    pub label: String,
+}
+
 /// Text shown beside a scenario.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Meta {
@@ -55,6 +62,7 @@ pub struct Meta {
     pub paper: String,
     pub explanation: String,
     pub things_to_try: Vec<String>,
+    pub variants: Vec<Variant>,
 }
 
 /// How long and how the run goes.
@@ -94,10 +102,63 @@ pub struct LinkSpec {
     pub ports: [PortSpec; 2],
 }
 
-/// A VC's traffic.
+/// A VC's traffic (SPEC §3 ABR traffic models).
 #[derive(Clone, Debug, PartialEq)]
 pub enum TrafficSpec {
     Persistent { start_ms: f64, stop_ms: Option<f64> },
+    Bottlenecked { start_ms: f64, stop_ms: Option<f64>, rate_mbps: f64, for_ms: f64 },
+    OnOff { start_ms: f64, stop_ms: Option<f64>, on_ms: f64, off_ms: f64 },
+    RequestResponse { start_ms: f64, stop_ms: Option<f64>, request_cells: u64, response_cells: u64 },
+}
+
+impl TrafficSpec {
+    /// When the traffic starts.
+    pub fn start_ms(&self) -> f64 {
+        match *self {
+            TrafficSpec::Persistent { start_ms, .. }
+            | TrafficSpec::Bottlenecked { start_ms, .. }
+            | TrafficSpec::OnOff { start_ms, .. }
+            | TrafficSpec::RequestResponse { start_ms, .. } => start_ms,
+        }
+    }
+}
+
+/// How a source picks its initial rate (seed 000 §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Startup {
+    /// A statically chosen ICR.
+    AtmForum,
+    /// ICR = the max-min share computed as set-up crosses the switches; the
+    /// switches allocate on the first RM cell.
+    Rate,
+    /// As RATE, and the set-up is treated as an RM cell: switches allocate at
+    /// set-up ("early warning").
+    Rm,
+}
+
+impl Startup {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Startup::AtmForum => "atm_forum",
+            Startup::Rate => "rate",
+            Startup::Rm => "rm",
+        }
+    }
+}
+
+/// A CBR or VBR source: constant, or a square wave; strict priority, no feedback.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BackgroundSpec {
+    pub id: String,
+    /// "cbr" or "vbr": a label; both are square waves (constant without on/off).
+    pub kind: String,
+    pub path: Vec<usize>,
+    pub rate_mbps: f64,
+    pub on_ms: Option<f64>,
+    pub off_ms: f64,
+    pub phase_ms: f64,
+    pub start_ms: f64,
+    pub stop_ms: Option<f64>,
 }
 
 /// A VC's ABR parameters in scenario units (see the registry).
@@ -115,6 +176,10 @@ pub struct VcParams {
     pub adtf_s: f64,
     pub tbe_cells: f64,
     pub cdf: f64,
+    /// Rule 6's count when set directly; None means ⌈TBE/Nrm⌉.
+    pub crm: Option<f64>,
+    /// Rule 6 cuts once per CRM FRMs (pre-TM 4.0) instead of at every FRM.
+    pub cdf_every_crm: bool,
 }
 
 /// A virtual circuit from the first node of its path to the last.
@@ -124,6 +189,10 @@ pub struct VcSpec {
     pub path: Vec<usize>,
     pub params: VcParams,
     pub traffic: TrafficSpec,
+    pub startup: Startup,
+    /// The destination also sends, with its own RM loop, `reverse_traffic`.
+    pub bidirectional: bool,
+    pub reverse_traffic: Option<TrafficSpec>,
 }
 
 /// A validated scenario.
@@ -134,6 +203,7 @@ pub struct Scenario {
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
     pub vcs: Vec<VcSpec>,
+    pub background: Vec<BackgroundSpec>,
     /// Legal but suspicious settings, each with a suggested fix.
     pub warnings: Vec<ScenarioError>,
 }

@@ -96,6 +96,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
         things_to_try: read_strings(&mut root, "things_to_try", errors),
+        variants: read_variants(value, &mut root, errors),
     };
     let run = read_run(root.get("run"), errors);
 
@@ -104,13 +105,70 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     let node_index: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
     let links = read_links(array(&mut root, "links", errors), &node_index, &defaults, &nodes, errors);
     let vcs = read_vcs(array(&mut root, "vcs", errors), &node_index, &nodes, &links, &defaults, errors);
+    let background = match root.get("background") {
+        None => Vec::new(),
+        Some(_) => read_background(array(&mut root, "background", errors), &node_index, &nodes, &links, errors),
+    };
     // Scenarios may carry view state for the UI; the engine ignores it.
     root.get("view");
     root.finish(errors);
 
     let mut warnings = Vec::new();
     check_vcs(&vcs, &links, &nodes, &mut warnings);
-    Some(Scenario { meta, run: run?, nodes, links, vcs, warnings })
+    Some(Scenario { meta, run: run?, nodes, links, vcs, background, warnings })
+}
+
+/// `variants`: `[{id, label, set: {path: value}}]`. Each variant is applied
+/// to the scenario and the result validated, so a broken variant is reported
+/// when the file loads, not when someone picks it.
+fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Variant> {
+    let items = match root.get("variants") {
+        None => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            errors.push(ScenarioError::new("variants", format!("expected an array, found {}", describe(other))));
+            return Vec::new();
+        }
+    };
+    let mut seen = HashMap::new();
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = element_path("variants", i, item);
+        let Some(mut obj) = Obj::new(item, &at, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let label = obj.string("label", errors);
+        let set_ok = match obj.get("set") {
+            Some(Value::Object(_)) => true,
+            _ => {
+                errors.push(ScenarioError::new(obj.at("set"), "is required: an object of dotted paths to values"));
+                false
+            }
+        };
+        obj.finish(errors);
+        let Some(id) = id else { continue };
+        if set_ok {
+            let mut applied = whole.clone();
+            if let Some(map) = applied.as_object_mut() {
+                map.remove("variants");
+                map.insert("variants".into(), Value::Array(vec![item.clone()]));
+            }
+            match apply_variant(&mut applied, &id) {
+                Err(e) => errors.push(e),
+                Ok(()) => {
+                    if let Some(map) = applied.as_object_mut() {
+                        map.remove("variants");
+                    }
+                    if let Err(inner) = scenario_from_value(&applied) {
+                        for e in inner {
+                            errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {}", e)));
+                        }
+                    }
+                }
+            }
+        }
+        out.push(Variant { label: label.unwrap_or_else(|| id.clone()), id });
+    }
+    out
 }
 
 fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
@@ -333,6 +391,12 @@ fn read_vc_params(obj: &mut Obj, base: &VcParams, icr_given: &mut bool, errors: 
     field!("adtf_s", adtf_s, |x| x);
     field!("tbe_cells", tbe_cells, |x| x);
     field!("cdf", cdf, |x| x);
+    if let Some(x) = obj.param(Scope::Vc, "crm", errors) {
+        p.crm = Some(x);
+    }
+    if let Some(b) = obj.flag("cdf_every_crm", errors) {
+        p.cdf_every_crm = b;
+    }
     p
 }
 
@@ -351,6 +415,8 @@ fn builtin_vc_params() -> VcParams {
         adtf_s: d("adtf_s"),
         tbe_cells: d("tbe_cells"),
         cdf: d("cdf"),
+        crm: None,
+        cdf_every_crm: false,
     }
 }
 
@@ -358,24 +424,98 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
     let default = TrafficSpec::Persistent { start_ms: 0.0, stop_ms: None };
     let Some(v) = value else { return default };
     let Some(mut obj) = Obj::new(v, path, errors) else { return default };
-    let spec = match obj.get("kind").map(|v| v.as_str()) {
-        None | Some(Some("persistent")) => {
-            let start_ms = obj.param(Scope::Traffic, "start_ms", errors).unwrap_or(0.0);
-            let stop_ms = obj.param(Scope::Traffic, "stop_ms", errors);
-            if let Some(stop) = stop_ms {
-                if stop <= start_ms {
-                    errors.push(ScenarioError::new(obj.at("stop_ms"), format!("{stop} ms is not after start_ms {start_ms} ms")));
-                }
-            }
-            TrafficSpec::Persistent { start_ms, stop_ms }
+    let start_ms = obj.param(Scope::Traffic, "start_ms", errors).unwrap_or(0.0);
+    let stop_ms = obj.param(Scope::Traffic, "stop_ms", errors);
+    if let Some(stop) = stop_ms {
+        if stop <= start_ms {
+            errors.push(ScenarioError::new(obj.at("stop_ms"), format!("{stop} ms is not after start_ms {start_ms} ms")));
         }
+    }
+    let mut num = |key: &'static str, obj: &mut Obj| {
+        obj.param(Scope::Traffic, key, errors).unwrap_or(registry::spec(Scope::Traffic, key).default)
+    };
+    let spec = match obj.get("kind").map(|v| v.as_str()) {
+        None | Some(Some("persistent")) => TrafficSpec::Persistent { start_ms, stop_ms },
+        Some(Some("bottlenecked")) => TrafficSpec::Bottlenecked {
+            start_ms,
+            stop_ms,
+            rate_mbps: num("rate_mbps", &mut obj),
+            for_ms: num("for_ms", &mut obj),
+        },
+        Some(Some("on_off")) => {
+            TrafficSpec::OnOff { start_ms, stop_ms, on_ms: num("on_ms", &mut obj), off_ms: num("off_ms", &mut obj) }
+        }
+        Some(Some("request_response")) => TrafficSpec::RequestResponse {
+            start_ms,
+            stop_ms,
+            request_cells: num("request_cells", &mut obj) as u64,
+            response_cells: num("response_cells", &mut obj) as u64,
+        },
         Some(_) => {
-            errors.push(ScenarioError::new(obj.at("kind"), "unknown traffic model (expected \"persistent\")"));
+            errors.push(ScenarioError::new(
+                obj.at("kind"),
+                "unknown traffic model (expected one of: \"persistent\", \"bottlenecked\", \"on_off\", \"request_response\")",
+            ));
             default
         }
     };
     obj.finish(errors);
     spec
+}
+
+fn read_startup(obj: &mut Obj, errors: &mut Errors) -> Startup {
+    match obj.get("startup").map(|v| v.as_str()) {
+        None | Some(Some("atm_forum")) => Startup::AtmForum,
+        Some(Some("rate")) => Startup::Rate,
+        Some(Some("rm")) => Startup::Rm,
+        Some(_) => {
+            errors.push(ScenarioError::new(obj.at("startup"), "must be \"atm_forum\", \"rate\" or \"rm\" (seed 000 §3)"));
+            Startup::AtmForum
+        }
+    }
+}
+
+fn read_background(
+    items: &[Value],
+    node_index: &HashMap<&str, usize>,
+    nodes: &[NodeSpec],
+    links: &[LinkSpec],
+    errors: &mut Errors,
+) -> Vec<BackgroundSpec> {
+    let mut seen = HashMap::new();
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = element_path("background", i, item);
+        let Some(mut obj) = Obj::new(item, &at, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let kind = match obj.get("kind").map(|v| v.as_str()) {
+            None => "cbr".to_string(),
+            Some(Some(k @ ("cbr" | "vbr"))) => k.to_string(),
+            Some(_) => {
+                errors.push(ScenarioError::new(obj.at("kind"), "must be \"cbr\" or \"vbr\""));
+                "cbr".to_string()
+            }
+        };
+        let route = read_path(&mut obj, node_index, nodes, links, errors);
+        let rate = obj.param(Scope::Background, "rate_mbps", errors);
+        if rate.is_none() && !obj.map.contains_key("rate_mbps") {
+            errors.push(ScenarioError::new(obj.at("rate_mbps"), "is required"));
+        }
+        let on_ms = obj.param(Scope::Background, "on_ms", errors);
+        let off_ms = obj.param(Scope::Background, "off_ms", errors).unwrap_or(0.0);
+        let phase_ms = obj.param(Scope::Background, "phase_ms", errors).unwrap_or(0.0);
+        let start_ms = obj.param(Scope::Background, "start_ms", errors).unwrap_or(0.0);
+        let stop_ms = obj.param(Scope::Background, "stop_ms", errors);
+        if on_ms.is_none() && off_ms > 0.0 {
+            errors.push(ScenarioError::new(obj.at("on_ms"), "is required when off_ms is given"));
+        }
+        obj.get("label");
+        obj.finish(errors);
+        if let (Some(id), Some(path), Some(rate_mbps)) = (id, route, rate) {
+            out.push(BackgroundSpec { id, kind, path, rate_mbps, on_ms, off_ms, phase_ms, start_ms, stop_ms });
+        }
+    }
+    out
 }
 
 fn read_vcs(
@@ -413,17 +553,29 @@ fn read_vcs(
             ));
         }
         let traffic = read_traffic(obj.get("traffic"), &obj.at("traffic"), errors);
+        let startup = read_startup(&mut obj, errors);
+        let mut bidirectional = obj.flag("bidirectional", errors).unwrap_or(false);
+        let reverse_traffic = obj.get("reverse_traffic").map(|v| read_traffic(Some(v), &obj.at("reverse_traffic"), errors));
+        if matches!(traffic, TrafficSpec::RequestResponse { .. }) {
+            // The response comes back on the reverse direction.
+            bidirectional = true;
+            if reverse_traffic.is_some() {
+                errors.push(ScenarioError::new(obj.at("reverse_traffic"), "request_response traffic sets the reverse direction itself; remove reverse_traffic"));
+            }
+        } else if reverse_traffic.is_some() && !bidirectional {
+            errors.push(ScenarioError::new(obj.at("reverse_traffic"), "is only used with \"bidirectional\": true"));
+        }
         obj.get("label");
         obj.finish(errors);
         if let (Some(id), Some(path)) = (id, route) {
-            vcs.push(VcSpec { id, path, params, traffic });
+            vcs.push(VcSpec { id, path, params, traffic, startup, bidirectional, reverse_traffic });
         }
     }
     vcs
 }
 
 /// A VC's path: host, switches…, host, each consecutive pair joined by a link.
-fn read_path(
+pub(crate) fn read_path(
     obj: &mut Obj,
     node_index: &HashMap<&str, usize>,
     nodes: &[NodeSpec],

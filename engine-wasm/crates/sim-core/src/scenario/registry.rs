@@ -10,8 +10,10 @@ use serde_json::{json, Value};
 pub enum Scope {
     /// A VC's ABR parameters (`defaults.vc`, `vcs[i]`).
     Vc,
-    /// A VC's traffic model (`vcs[i].traffic`).
+    /// A VC's traffic model (`vcs[i].traffic`, `vcs[i].reverse_traffic`).
     Traffic,
+    /// A CBR/VBR background source (`background[i]`).
+    Background,
     /// A port (`defaults.switch_port`, `defaults.host_port`, `links[i].a_to_b`, `links[i].b_to_a`).
     Port,
     /// ERICA's knobs (`…algorithm` with `kind: "erica"`).
@@ -29,6 +31,7 @@ impl Scope {
         match self {
             Scope::Vc => "vc",
             Scope::Traffic => "traffic",
+            Scope::Background => "background",
             Scope::Port => "port",
             Scope::Erica => "erica",
             Scope::ExplicitMaxMin => "explicit_maxmin",
@@ -127,10 +130,38 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
       "Transient buffer exposure: bounds ICR by TBE/FRTT (rule 2) and sets CRM = ⌈TBE/Nrm⌉ (rule 6)."),
     p("cdf", Vc, "CDF", "", 1.0 / 16.0, 1.0 / 64.0, 1.0, ZeroOrPowerOfTwo, true,
       "Cutoff decrease factor of rule 6; 0 disables the rule. Zero or a power of two, 1/64..1."),
+    p("crm", Vc, "CRM", "FRMs", f64::NAN, 1.0, 16_777_215.0, Integer, true,
+      "Missing-RM count of rule 6; absent means ⌈TBE/Nrm⌉ (Table 1). Set directly only to reproduce pre-TM 4.0 sources (seed 001 §6.2.1 sets CRM = 32 with ICR = 140 Mbit/s)."),
+    p("cdf_every_crm", Vc, "Rule 6 once per CRM", "", 0.0, 0.0, 1.0, Bool, true,
+      "Cut ACR by CDF once per CRM FRMs without a BRM, instead of at every FRM after the CRM-th as TM 4.0 says. Off by default; on reproduces seed 001 Figure 10's source."),
     p("start_ms", Traffic, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
       "When the source starts sending."),
     p("stop_ms", Traffic, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
       "When the source stops sending; absent means never."),
+    p("rate_mbps", Traffic, "Source bottleneck", "Mbit/s", 10.0, 0.001, 10_000.0, Real, false,
+      "Bottlenecked traffic: the application supplies at most this rate (seed 004 ACR retention)."),
+    p("for_ms", Traffic, "Bottleneck lasts", "ms", 100.0, 0.0, 36_000_000.0, Real, false,
+      "Bottlenecked traffic: how long after start the cap holds."),
+    p("on_ms", Traffic, "On", "ms", 10.0, 0.001, 36_000_000.0, Real, false,
+      "On/off traffic: length of each burst."),
+    p("off_ms", Traffic, "Off", "ms", 10.0, 0.0, 36_000_000.0, Real, false,
+      "On/off traffic: silence between bursts."),
+    p("request_cells", Traffic, "Request", "cells", 16.0, 1.0, 100_000_000.0, Integer, false,
+      "Request–response traffic: cells in each request (seed 004 bursty test: 16)."),
+    p("response_cells", Traffic, "Response", "cells", 1024.0, 1.0, 100_000_000.0, Integer, false,
+      "Request–response traffic: cells in each response (seed 004: 128, 1024 or 6144)."),
+    p("rate_mbps", Background, "Rate", "Mbit/s", 10.0, 0.001, 10_000.0, Real, false,
+      "CBR rate, or the VBR square wave's amplitude."),
+    p("on_ms", Background, "On", "ms", f64::INFINITY, 0.001, 36_000_000.0, Real, false,
+      "Square wave: how long the source sends; absent means always (constant CBR)."),
+    p("off_ms", Background, "Off", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
+      "Square wave: how long it is silent."),
+    p("phase_ms", Background, "Phase", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
+      "When the first pulse starts, after start_ms (seed 001 §6.2.1: the VBR pulse starts at 2 ms)."),
+    p("start_ms", Background, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
+      "When the background source starts."),
+    p("stop_ms", Background, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
+      "When it stops; absent means never."),
     p("buffer_cells", Port, "Buffer", "cells", 100_000.0, 1.0, 4_000_000.0, Integer, false,
       "Queue limit of the port; cells beyond it are lost and counted."),
     p("rate_mbps", Link, "Rate", "Mbit/s", 155.52, 0.001, 10_000.0, Real, false,

@@ -71,6 +71,25 @@ pub fn apply_set(root: &mut Value, path: &str, raw: &str) -> Result<(), Scenario
     Ok(())
 }
 
+/// Applies the overrides of the variant `id` (`variants[…].set`, a map of
+/// dotted paths to JSON values) to a scenario value.
+pub fn apply_variant(root: &mut Value, id: &str) -> Result<(), ScenarioError> {
+    let variants = root.get("variants").and_then(Value::as_array).cloned().unwrap_or_default();
+    let Some(variant) = variants.iter().find(|v| v.get("id").and_then(Value::as_str) == Some(id)) else {
+        let known: Vec<&str> = variants.iter().filter_map(|v| v.get("id").and_then(Value::as_str)).collect();
+        return Err(ScenarioError::new(
+            "--variant",
+            format!("no variant '{id}' (this scenario has: {})", if known.is_empty() { "none".into() } else { known.join(", ") }),
+        ));
+    };
+    let sets = variant.get("set").and_then(Value::as_object).cloned().unwrap_or_default();
+    for (path, value) in sets {
+        apply_set(root, &path, &value.to_string())
+            .map_err(|e| ScenarioError::new(format!("variants.{id}.set.{path}"), e.message))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +115,14 @@ mod tests {
         assert_eq!(apply_set(&mut v, "nodes.x.y", "1").unwrap_err().path, "nodes");
         assert!(apply_set(&mut v, "vcs..rif", "1").is_err());
         assert!(apply_set(&mut v, "vcs.vc1.id.x", "1").is_err());
+    }
+
+    #[test]
+    fn variants_apply_their_overrides() {
+        let mut v = json!({"vcs": [{"id": "vc1", "nrm": 32}], "variants": [{"id": "nrm8", "label": "Nrm 8", "set": {"vcs.vc1.nrm": 8}}]});
+        apply_variant(&mut v, "nrm8").unwrap();
+        assert_eq!(v["vcs"][0]["nrm"], json!(8));
+        assert!(apply_variant(&mut v, "nope").unwrap_err().message.contains("this scenario has: nrm8"));
     }
 
     #[test]

@@ -27,6 +27,30 @@ pub fn opts(until_ms: Option<f64>, windows: &[(f64, f64)], sets: &[(&str, &str)]
     }
 }
 
+/// Like [`opts`], for one of the scenario's variants.
+pub fn variant(id: &str, until_ms: Option<f64>, windows: &[(f64, f64)], sets: &[(&str, &str)]) -> RunOptions {
+    RunOptions { variant: Some(id.to_string()), ..opts(until_ms, windows, sets) }
+}
+
+/// Runs `f` on the sample rows of a scenario run (column names first).
+pub fn samples(name: &str, opts: &RunOptions) -> (Vec<String>, Vec<Vec<f64>>) {
+    let mut columns = Vec::new();
+    let mut rows = Vec::new();
+    run_report(&scenario_text(name), opts, &|| 0.0, &mut |sim, batch| {
+        if columns.is_empty() {
+            columns = sim.columns().to_vec();
+        }
+        rows.extend(batch.chunks_exact(sim.columns().len()).map(|r| r.to_vec()));
+    })
+    .unwrap_or_else(|e| panic!("{name}: {}", sim_core::scenario::format_errors(&e)));
+    (columns, rows)
+}
+
+/// The index of `name` among `columns`.
+pub fn col(columns: &[String], name: &str) -> usize {
+    columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"))
+}
+
 /// `report["windows"][w]["vcs"][vc][key]` as f64.
 pub fn vc_stat(r: &Value, w: usize, vc: &str, key: &str) -> f64 {
     r["windows"][w]["vcs"][vc][key].as_f64().unwrap_or_else(|| panic!("no {key} for {vc} in window {w}"))
