@@ -4,7 +4,7 @@
 //! Two disciplines, as seed 000 §3 compares them: one common first-in
 //! first-out queue, and per-VC queues served round-robin (seed 000 §3.1.2).
 
-use super::cell::{Cell, CellKind};
+use super::cell::Cell;
 use std::collections::VecDeque;
 
 /// How a port orders its ABR cells.
@@ -34,27 +34,22 @@ impl Discipline {
     }
 }
 
-/// Per-VC queues served round-robin. Background (CBR/VBR) cells wait in a
-/// queue of their own that is served first: strict priority over ABR (SPEC §3).
-/// Each operation is O(1): the VCs with cells waiting are kept in a ring in
-/// service order, so a turn never scans empty queues.
+/// Per-VC queues served round-robin. Each operation is O(1): the VCs with
+/// cells waiting are kept in a ring in service order, so a turn never scans
+/// empty queues. (Background cells never get here: the port keeps them apart
+/// and serves them first.)
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
     /// Waiting ABR cells of each VC, indexed by VC; grown on first use.
     per_vc: Vec<VecDeque<Cell>>,
     /// VCs with at least one cell waiting, in the order they will be served.
     ring: VecDeque<u32>,
-    background: VecDeque<Cell>,
     len: usize,
 }
 
 impl RoundRobin {
     fn push(&mut self, cell: Cell) {
         self.len += 1;
-        if cell.kind == CellKind::Background {
-            self.background.push_back(cell);
-            return;
-        }
         let vc = cell.vc as usize;
         if vc >= self.per_vc.len() {
             self.per_vc.resize_with(vc + 1, VecDeque::new);
@@ -68,10 +63,6 @@ impl RoundRobin {
     }
 
     fn pop(&mut self) -> Option<Cell> {
-        if let Some(cell) = self.background.pop_front() {
-            self.len -= 1;
-            return Some(cell);
-        }
         let vc = self.ring.pop_front()?;
         let queue = &mut self.per_vc[vc as usize];
         let cell = queue.pop_front().expect("a VC in the ring has a cell waiting");
@@ -133,6 +124,7 @@ impl PortQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::CellKind;
 
     fn drain(q: &mut PortQueue) -> Vec<u32> {
         std::iter::from_fn(|| q.pop()).map(|c| c.vc).collect()
@@ -178,17 +170,6 @@ mod tests {
         f.push(Cell::data(1));
         assert_eq!(f.pop().map(|c| c.kind), Some(CellKind::Data));
         assert_eq!(f.pop().map(|c| c.kind), Some(CellKind::Frm));
-    }
-
-    #[test]
-    fn background_cells_go_first_in_per_vc_mode() {
-        let mut q = PortQueue::new(Discipline::PerVc);
-        q.push(Cell::data(5));
-        q.push(Cell { kind: CellKind::Background, ..Cell::data(0) });
-        let first = q.pop().unwrap();
-        assert_eq!(first.kind, CellKind::Background);
-        assert_eq!(q.pop().unwrap().vc, 5);
-        assert!(q.pop().is_none());
     }
 
     #[test]

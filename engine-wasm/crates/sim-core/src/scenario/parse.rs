@@ -463,14 +463,16 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
     spec
 }
 
-fn read_startup(obj: &mut Obj, errors: &mut Errors) -> Startup {
+/// A VC's start-up option; `base` when absent (`defaults.vc.startup`, else ATM Forum).
+fn read_startup(obj: &mut Obj, base: Startup, errors: &mut Errors) -> Startup {
     match obj.get("startup").map(|v| v.as_str()) {
-        None | Some(Some("atm_forum")) => Startup::AtmForum,
+        None => base,
+        Some(Some("atm_forum")) => Startup::AtmForum,
         Some(Some("rate")) => Startup::Rate,
         Some(Some("rm")) => Startup::Rm,
         Some(_) => {
             errors.push(ScenarioError::new(obj.at("startup"), "must be \"atm_forum\", \"rate\" or \"rm\" (seed 000 §3)"));
-            Startup::AtmForum
+            base
         }
     }
 }
@@ -528,9 +530,11 @@ fn read_vcs(
 ) -> Vec<VcSpec> {
     let mut base = builtin_vc_params();
     let mut icr_default_given = false;
+    let mut base_startup = Startup::AtmForum;
     if let Some(v) = defaults.vc {
         if let Some(mut obj) = Obj::new(v, "defaults.vc", errors) {
             base = read_vc_params(&mut obj, &base, &mut icr_default_given, errors);
+            base_startup = read_startup(&mut obj, Startup::AtmForum, errors);
             obj.finish(errors);
         }
     }
@@ -553,7 +557,7 @@ fn read_vcs(
             ));
         }
         let traffic = read_traffic(obj.get("traffic"), &obj.at("traffic"), errors);
-        let startup = read_startup(&mut obj, errors);
+        let startup = read_startup(&mut obj, base_startup, errors);
         let mut bidirectional = obj.flag("bidirectional", errors).unwrap_or(false);
         let reverse_traffic = obj.get("reverse_traffic").map(|v| read_traffic(Some(v), &obj.at("reverse_traffic"), errors));
         if matches!(traffic, TrafficSpec::RequestResponse { .. }) {

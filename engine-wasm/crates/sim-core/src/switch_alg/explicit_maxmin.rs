@@ -289,16 +289,18 @@ impl MaxMinTable {
     }
 }
 
-/// The state of Figure 14's clock for "an extra maximal RTT" (lines 5–10).
+/// Where the port is in a cycle of reduction and recovery: Figure 14's
+/// RTT_clock (lines 5–10) and the phase it implies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RttClock {
-    /// Not started (the figure's RTT_clock < 0).
-    Stopped,
-    /// Started when the queue fell below S at this time (RTT_clock ← t).
+    /// No reduction since the start: nothing to recover from (the figure's
+    /// RTT_clock < 0; starting it here would only freeze the ERs for one RTT).
+    Idle,
+    /// The queue is at or above S: reducing.
+    Reducing,
+    /// The queue fell below S at this time after reducing (RTT_clock ← t):
+    /// slow recovery, one maximum RTT long for each VC.
     Since(SimTime),
-    /// One maximum RTT has passed (RTT_clock ← 0): every later RM cell
-    /// below S clears its VC's reducing capacity.
-    Expired,
 }
 
 /// The per-port variables of Figure 14 (seed 000 §4.2.2, "The state
@@ -321,7 +323,7 @@ pub struct QueueControl {
 
 impl Default for QueueControl {
     fn default() -> Self {
-        QueueControl { reducing_cap: 0.0, reduced_q: 0.0, max_queue: 0.0, prev_q: 0.0, rtt_clock: RttClock::Stopped, virtual_queue: 0.0 }
+        QueueControl { reducing_cap: 0.0, reduced_q: 0.0, max_queue: 0.0, prev_q: 0.0, rtt_clock: RttClock::Idle, virtual_queue: 0.0 }
     }
 }
 
@@ -389,19 +391,39 @@ impl ExplicitMaxMin {
         let p = &mut self.control;
         let mut num_b = self.table.bottlenecked().max(1) as f64;
 
+        // Whether lines 40–46 bound this VC's ER: while the port reduces,
+        // and after the drain for the VC's recovery window (§4.2.3: "a
+        // ceiling function is applied to this increase for an interval of up
+        // to one maximum round-trip time").
+        let mut bounded = false;
         let new_cap = if !self.config.queue_management {
             cap
         } else if q < s {
             // line 4: the queue is below the set-point
             match p.rtt_clock {
-                RttClock::Stopped => p.rtt_clock = RttClock::Since(t), // lines 5–6: start the clock
-                RttClock::Since(start) if t.0.saturating_sub(self.config.max_rtt.0) > start.0 => {
-                    // line 7: one maximum RTT since the queue drained
-                    self.table.state(vc).reducing_cap = 0.0; // line 8
-                    p.rtt_clock = RttClock::Expired; // line 9
+                RttClock::Idle => {}
+                RttClock::Reducing => {
+                    // lines 5–6: the queue has just drained: start the clock
+                    p.rtt_clock = RttClock::Since(t);
+                    bounded = true;
                 }
-                RttClock::Expired => self.table.state(vc).reducing_cap = 0.0, // lines 7–8 with RTT_clock = 0
-                RttClock::Since(_) => {}
+                RttClock::Since(start) => {
+                    // line 7: one maximum RTT since the queue drained. With
+                    // many VCs the time between a VC's RM cells exceeds the
+                    // RTT (§5.3): the VC's recovery then lasts until its
+                    // previous RM cell too came after the drain, so that it
+                    // has taken at least one bounded step before its
+                    // reduction is forgotten.
+                    let window = self.config.max_rtt.as_secs().max(rm_intval);
+                    if (t.0 - start.0) as f64 / crate::time::PS_PER_S > window {
+                        self.table.state(vc).reducing_cap = 0.0; // line 8
+                    } else {
+                        bounded = true;
+                    }
+                    // line 9: the figure then stops the clock (RTT_clock ← 0),
+                    // so that every later RM cell below S clears its VC; the
+                    // start time is kept instead, to time each VC's window.
+                }
             } // lines 10–11
             p.reducing_cap = 0.0; // line 12
             p.reduced_q = 0.0; // line 13
@@ -409,10 +431,11 @@ impl ExplicitMaxMin {
             p.prev_q = q; // line 14
             cap // line 15
         } else {
-            // At or above S a new cycle of reduction begins; the recovery
-            // clock starts afresh when the queue next falls below S (the
-            // figure leaves the reset of RTT_clock implicit).
-            p.rtt_clock = RttClock::Stopped;
+            // At or above S: reducing. The recovery clock starts afresh when
+            // the queue next falls below S (the figure leaves the reset of
+            // RTT_clock implicit).
+            p.rtt_clock = RttClock::Reducing;
+            bounded = true;
             if !bottlenecked {
                 // line 16: the VC is not bottlenecked here
                 cap - p.reducing_cap // line 17
@@ -447,11 +470,13 @@ impl ExplicitMaxMin {
         let mut vc_er = self.table.allocate(vc, new_cap, er, ccr); // line 39
         if self.config.queue_management {
             let v = self.table.state(vc);
-            let inc1 = v.reducing_cap; // line 40
-            // Slow recovery (§4.2.3) bounds the increase only while the VC
-            // still holds a part of the reduction: once line 8 has cleared
-            // it, inc1 = 0 would freeze the ER for good.
-            if inc1 > 0.0 && v.prev_er.is_finite() {
+            // Outside a cycle the bound is off: once line 8 has cleared
+            // vc.reducing_cap, inc1 = 0 would freeze the ER for good. Inside
+            // one, a VC that took no part in the reduction (inc1 = 0) is held
+            // to inc2 alone, so that it is not frozen either. A VC's first ER
+            // is not bounded.
+            if bounded && v.prev_er.is_finite() {
+                let inc1 = if v.reducing_cap > 0.0 { v.reducing_cap } else { f64::INFINITY }; // line 40
                 let rtts = if v.rm_interval > 0.0 { self.config.max_rtt.as_secs() / v.rm_interval } else { 1.0 };
                 let n = rtts.max(1.0); // line 41
                 let inc2 = max_red / (num_b * n); // line 42
@@ -459,9 +484,18 @@ impl ExplicitMaxMin {
                 if vc_er > max_er {
                     // line 44
                     vc_er = max_er; // line 45
+                    // The VC will now take up to this ER: a satisfied VC is
+                    // recorded at it rather than at its lagging CCR, so that
+                    // the capacity held back from it is not handed to the
+                    // next VC in one lump.
+                    let granted = er.min(vc_er);
+                    if self.table.class(vc) == Class::Satisfied && granted > self.table.allocation(vc) {
+                        self.table.detach(vc);
+                        self.table.attach(vc, Class::Satisfied, granted);
+                    }
                 } // line 46
             }
-            v.prev_er = vc_er;
+            self.table.state(vc).prev_er = vc_er;
         }
         vc_er
     }
@@ -777,7 +811,8 @@ mod tests {
             last = step(&mut a, 0);
         }
         assert!(close(last, LINK), "{last}");
-        assert_eq!(a.control.rtt_clock, RttClock::Expired);
+        assert_eq!(a.control.rtt_clock, RttClock::Since(SimTime::from_ms(7.0)));
+        // Out of the cycle, nothing bounds the ER: a VC leaving frees its share at once.
     }
 
     #[test]
