@@ -124,3 +124,24 @@ fn the_queue_drains_within_a_few_round_trips_and_max_min_holds_meanwhile() {
     assert!(hi - lo < 0.02 * SHARE, "{acrs:?}");
     assert!(lo > 0.95 * SHARE && hi < SHARE, "{acrs:?}");
 }
+
+#[test]
+fn bad_settings_are_reported_with_their_path() {
+    use sim_core::runner::run_report;
+    let text = scenario_text(SCENARIO);
+    for (path, value, expect) in [
+        ("defaults.switch_port.queue", "wfq", "unknown queue discipline \"wfq\" (expected one of: \"fifo\", \"per_vc\")"),
+        ("defaults.switch_port.algorithm.set_point_cells", "0", "0 cells is out of range"),
+        ("defaults.switch_port.algorithm.max_reduction", "0.9", "0.9 is out of range"),
+        ("defaults.switch_port.algorithm.queue_management", "1", "expected true or false"),
+        ("defaults.switch_port.algorithm.setpoint", "600", "unknown key 'setpoint'"),
+        ("defaults.vc.startup", "fast", "must be \"atm_forum\", \"rate\" or \"rm\""),
+    ] {
+        let opts = opts(Some(10.0), &[], &[(path, value)]);
+        let errors = run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).unwrap_err();
+        assert!(
+            errors.iter().any(|e| e.path == path && e.message.contains(expect)),
+            "{path}={value}: {errors:?}"
+        );
+    }
+}

@@ -28,6 +28,23 @@
 //!   [`ExplicitMaxMin::rate_reduction`] is Figure 14 line by line: each
 //!   line's number is in a comment beside it.
 //!
+//! Where the figure leaves something open, this reading is taken (each is
+//! noted again at its line):
+//! * RTT_clock (lines 5–10) is a time stamp: started (← t) when the queue
+//!   falls below S after a reduction, reset when the queue is at or above S;
+//!   "stopped" (← 0) means every later RM cell clears its VC's reduction.
+//!   With many VCs a VC's window lasts until it has taken one bounded step,
+//!   the §5.3 enhancement for RM intervals longer than the RTT.
+//! * vc.prev_rm_time is kept at every RM cell of the VC (equation 3's t_vc),
+//!   not only in the reducing branch (line 33).
+//! * Lines 40–46 bound the ER while the port reduces and during each VC's
+//!   recovery window, not outside them (vc.reducing_cap = 0 there would
+//!   freeze the ER for good); inside them a VC with no part in the
+//!   reduction is bounded by inc2 alone, and a satisfied VC whose ER the
+//!   bound lowered is booked at that ER rather than its lagging CCR.
+//! * The set-up of the RM start-up option runs the same procedure as an RM
+//!   cell; the RATE option only computes the share (seed 000 §3).
+//!
 //! All rates are in cells per second, as the source's ACR is.
 
 use super::{PortView, Setup, SwitchAlgorithm};
@@ -357,6 +374,7 @@ pub struct ExplicitMaxMin {
 }
 
 impl ExplicitMaxMin {
+    /// The switch at a port, with no VC known yet.
     pub fn new(config: ExplicitMaxMinConfig) -> ExplicitMaxMin {
         ExplicitMaxMin { config, table: MaxMinTable::default(), control: QueueControl::default(), meter: CapacityMeter::default() }
     }
@@ -564,7 +582,7 @@ impl SwitchAlgorithm for ExplicitMaxMin {
         }
         for vc in 0..self.table.vcs.len() as u32 {
             let s = self.table.vcs[vc as usize];
-            if s.class != Class::Idle && s.last_rm.map_or(true, |t| port.now.0.saturating_sub(t.0) > timeout) {
+            if s.class != Class::Idle && s.last_rm.is_none_or(|t| port.now.0.saturating_sub(t.0) > timeout) {
                 self.table.remove(vc);
                 let v = self.table.state(vc);
                 v.reducing_cap = 0.0;
@@ -813,6 +831,27 @@ mod tests {
         assert!(close(last, LINK), "{last}");
         assert_eq!(a.control.rtt_clock, RttClock::Since(SimTime::from_ms(7.0)));
         // Out of the cycle, nothing bounds the ER: a VC leaving frees its share at once.
+    }
+
+    #[test]
+    fn while_reducing_a_vc_that_took_no_part_climbs_by_inc2_and_is_booked_at_its_er() {
+        let mut a = ExplicitMaxMin::new(ExplicitMaxMinConfig::default());
+        // VC 0 is held at 300,000 cells/s elsewhere; VC 1 is ramping up from ICR.
+        send(&mut a, 0.0, 0, 0, 300_000.0, 300_000.0);
+        for ms in [1.0, 2.0] {
+            send(&mut a, ms, 5000, 0, 300_000.0, 300_000.0);
+        }
+        let first = send(&mut a, 3.0, 5000, 1, LINK, 500.0);
+        assert_eq!(a.table.class(1), Class::Satisfied);
+        // VC 0's demand falls to 10,000: a large share opens up for VC 1, but
+        // the port is reducing, so VC 1's ER may rise by inc2 = M/(num_b·n) only.
+        send(&mut a, 4.0, 5000, 0, 10_000.0, 10_000.0);
+        let second = send(&mut a, 4.5, 5000, 1, LINK, 600.0);
+        let n = (0.020_f64 / 0.0015).max(1.0);
+        let inc2 = 0.1 * LINK / (1.0 * n);
+        assert!(close(second, first + inc2), "{first} → {second}, inc2 {inc2}");
+        // It is booked at the ER it may now use, not at its 600 cells/s.
+        assert!(close(a.table.allocation(1), second));
     }
 
     #[test]
