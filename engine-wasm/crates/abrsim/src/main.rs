@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--csv DIR]";
+const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]";
 
 struct Args {
     scenario: PathBuf,
@@ -52,6 +52,12 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 let v = value("--set")?;
                 let (path, raw) = v.split_once('=').ok_or_else(|| format!("--set: '{v}' is not PATH=VALUE"))?;
                 opts.sets.push((path.trim().to_string(), raw.trim().to_string()));
+            }
+            "--limit" => {
+                let v = value("--limit")?;
+                let (key, raw) = v.split_once('=').ok_or_else(|| format!("--limit: '{v}' is not NAME=VALUE"))?;
+                let x: f64 = raw.trim().parse().map_err(|_| format!("--limit {key}: '{raw}' is not a number"))?;
+                opts.limits.set(key.trim(), x)?;
             }
             "--variant" => opts.variant = Some(value("--variant")?),
             "--csv" => csv = Some(PathBuf::from(value("--csv")?)),

@@ -13,4 +13,4 @@ pub mod sim;
 pub mod switch_alg;
 pub mod time;
 
-pub use sim::{RunOutcome, Simulation};
+pub use sim::{Applied, RunOutcome, Simulation};

@@ -22,6 +22,8 @@ pub struct RunOptions {
     pub windows: Vec<(f64, f64)>,
     /// A variant of the scenario to apply before the overrides.
     pub variant: Option<String>,
+    /// Ceilings the scenario must stay under.
+    pub limits: scenario::Limits,
 }
 
 /// Events handled per call into the engine, as the browser worker does.
@@ -35,11 +37,12 @@ struct Window {
     rows: u64,
     vc: Vec<[f64; 3]>,   // acr_mean sum, maxmin sum, received delta sum
     port: Vec<[f64; 4]>, // queue_mean sum, queue_max max, util sum, lost delta sum
+    fairness: f64,       // sum of the fairness column
 }
 
 impl Window {
     fn new(from_ms: f64, to_ms: f64, vcs: usize, ports: usize) -> Window {
-        Window { from_ms, to_ms, rows: 0, vc: vec![[0.0; 3]; vcs], port: vec![[0.0; 4]; ports] }
+        Window { from_ms, to_ms, rows: 0, vc: vec![[0.0; 3]; vcs], port: vec![[0.0; 4]; ports], fairness: 0.0 }
     }
 
     fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
@@ -64,6 +67,7 @@ impl Window {
             acc[2] += row[c + 3];
             acc[3] += row[c + 4] - prev[c + 4];
         }
+        self.fairness += row[base + self.port.len() * np];
     }
 
     fn to_json(&self, sim: &Simulation, sample_ms: f64) -> Value {
@@ -94,7 +98,10 @@ impl Window {
                 }),
             );
         }
-        json!({ "from_ms": self.from_ms, "to_ms": self.to_ms, "samples": self.rows, "vcs": vcs, "ports": ports })
+        json!({
+            "from_ms": self.from_ms, "to_ms": self.to_ms, "samples": self.rows,
+            "fairness": round(self.fairness / n, 5), "vcs": vcs, "ports": ports,
+        })
     }
 }
 
@@ -129,7 +136,7 @@ pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<Scenario
     if !errors.is_empty() {
         return Err(errors);
     }
-    let scenario = scenario::parse::scenario_from_value(&value)?;
+    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
     let until = scenario.run.until_ms;
     for (i, &(from, to)) in opts.windows.iter().enumerate() {
         if !(from.is_finite() && to.is_finite() && from >= 0.0 && from < to && to <= until) {
@@ -216,6 +223,7 @@ pub fn run_report(
             "events_per_s": if wall_ms > 0.0 { (events as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "source_cells_per_s": if wall_ms > 0.0 { (sim.source_cells as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "realtime_factor": if wall_ms > 0.0 { round(until_ms / wall_ms, 3) } else { 0.0 },
+            "series_hash": sim.series_hash(),
         },
         "maxmin_mbps": maxmin,
         "windows": windows.iter().map(|w| w.to_json(&sim, sample_ms)).collect::<Vec<_>>(),

@@ -12,7 +12,7 @@
 
 use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::kernel::{Event, EventQueue};
-use crate::net::{Cell, CellKind, Link, Node, NodeKind, Port, RmFields};
+use crate::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
 use crate::scenario::{self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec};
 use crate::switch_alg::{Setup, SwitchAlgorithm};
@@ -132,6 +132,18 @@ pub struct Simulation {
     events: u64,
     /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
+    /// FNV-1a over the bits of every sample value recorded so far: equal
+    /// hashes mean bit-identical series (native against wasm, run against run).
+    series_hash: u64,
+}
+
+/// How a parameter change took effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// In the running simulation, from now on.
+    Live,
+    /// The model cannot change it mid-run: rebuild from the edited scenario.
+    Restart,
 }
 
 /// Why [`Simulation::run_until`] returned.
@@ -142,6 +154,9 @@ pub enum RunOutcome {
     /// The event budget ran out first; call again to go on.
     BudgetExhausted,
 }
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
     let t = |ms: f64| SimTime::from_ms(ms);
@@ -165,9 +180,14 @@ fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
 }
 
 impl Simulation {
-    /// Parses, validates and builds scenario text.
+    /// Parses, validates and builds scenario text within the default limits.
     pub fn from_json(text: &str) -> Result<Simulation, Vec<ScenarioError>> {
         Ok(Simulation::build(&scenario::parse_scenario(text)?))
+    }
+
+    /// Parses, validates and builds scenario text within `limits`.
+    pub fn from_json_with(text: &str, limits: &scenario::Limits) -> Result<Simulation, Vec<ScenarioError>> {
+        Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
     }
 
     /// Builds a validated scenario (scenario → simulation in one step).
@@ -316,6 +336,7 @@ impl Simulation {
             last_sample: SimTime::ZERO,
             events: 0,
             source_cells: 0,
+            series_hash: FNV_OFFSET,
         };
         for vc in 0..sim.vcs.len() {
             let start = sim.vcs[vc].source.traffic.start();
@@ -342,6 +363,16 @@ impl Simulation {
     /// The current simulated time.
     pub fn now(&self) -> SimTime {
         self.queue.now()
+    }
+
+    /// Events waiting in the future event list.
+    pub fn pending_events(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// The hash of every sample value recorded so far, as 16 hex digits.
+    pub fn series_hash(&self) -> String {
+        format!("{:016x}", self.series_hash)
     }
 
     /// Events handled so far.
@@ -523,25 +554,26 @@ impl Simulation {
         let p = &mut self.ports[port as usize];
         let view = p.view(now);
         p.algorithm.on_arrival(&view, &mut cell);
-        if p.enqueue(now, cell) && !p.is_busy() {
-            self.start_tx(now, port);
-        }
-    }
-
-    /// Starts sending the next queued cell of `port`.
-    fn start_tx(&mut self, now: SimTime, port: u32) {
-        if let Some(done) = self.ports[port as usize].start_tx(now) {
-            self.queue.schedule(done, Event::PortTxDone { port });
+        match p.offer(now, cell) {
+            Offer::Sent { wire_was_empty: true } => {
+                let arrival = p.wire.back().expect("just sent").0;
+                self.queue.schedule(arrival, Event::LinkArrive { port });
+            }
+            Offer::Queued { timer: Some(at) } => self.queue.schedule(at, Event::PortTxDone { port }),
+            Offer::Sent { .. } | Offer::Queued { timer: None } | Offer::Lost => {}
         }
     }
 
     fn on_tx_done(&mut self, now: SimTime, port: u32) {
         let p = &mut self.ports[port as usize];
-        if p.finish_tx(now) {
-            let arrival = now + p.delay;
+        let (wire_was_empty, next) = p.on_timer(now);
+        if wire_was_empty {
+            let arrival = p.wire.back().expect("just sent").0;
             self.queue.schedule(arrival, Event::LinkArrive { port });
         }
-        self.start_tx(now, port);
+        if let Some(at) = next {
+            self.queue.schedule(at, Event::PortTxDone { port });
+        }
     }
 
     fn on_link_arrive(&mut self, now: SimTime, port: u32) {
@@ -643,17 +675,24 @@ impl Simulation {
         let span = (now.0 - self.last_sample.0).max(1) as f64;
         let row_start = self.samples.rows.len();
         self.samples.rows.push(now.as_ms());
+        let (mut means, mut shares) = (Vec::new(), Vec::new());
         for i in 0..self.vcs.len() {
             let v = &mut self.vcs[i];
             v.account_acr(now);
             let acr_mean = v.acr_area / span;
             v.acr_area = 0.0;
+            let active = v.source.has_data(now);
+            if active && self.maxmin_cps[i] > 0.0 {
+                means.push(acr_mean);
+                shares.push(self.maxmin_cps[i]);
+            }
             self.samples.rows.extend_from_slice(&[
                 cells_per_s_to_mbps(v.source.reported_acr()),
                 cells_per_s_to_mbps(acr_mean),
                 cells_per_s_to_mbps(self.maxmin_cps[i]),
                 v.dest.data_received as f64,
                 v.source.cells_sent() as f64,
+                active as u8 as f64,
             ]);
         }
         for p in &mut self.ports {
@@ -666,7 +705,13 @@ impl Simulation {
                 p.stats.lost_total as f64,
             ]);
         }
+        self.samples.rows.push(probe::jain_index(&means, &shares));
         debug_assert_eq!(self.samples.rows.len() - row_start, self.columns.len());
+        for x in &self.samples.rows[row_start..] {
+            for byte in x.to_bits().to_le_bytes() {
+                self.series_hash = (self.series_hash ^ byte as u64).wrapping_mul(FNV_PRIME);
+            }
+        }
         self.last_sample = now;
         self.next_sample += 1;
         self.queue.schedule(self.sample_time(self.next_sample), Event::Sample);
@@ -679,6 +724,100 @@ impl Simulation {
         f.extend(self.vcs.iter().map(|v| cells_per_s_to_mbps(v.source.reported_acr())));
         f.extend(self.ports.iter().map(|p| p.queue_len() as f64));
         f
+    }
+
+    /// Cells on the links now, for animation: rows of `[port index, progress
+    /// 0..1 from leaving the transmitter to arriving, kind (0 data, 1 FRM,
+    /// 2 BRM, 3 background), VC (or background) index, ER Mbit/s, CI, CCR
+    /// Mbit/s]` (ER and CCR NaN for non-RM cells). At most `max` rows, taken
+    /// evenly across the links when there are more.
+    pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
+        let now = self.now();
+        let total: usize = self.ports.iter().map(|p| p.wire.len()).sum();
+        let stride = total.div_ceil(max.max(1)).max(1);
+        let mut out = Vec::with_capacity(7 * total.min(max));
+        let mut k = 0usize;
+        for (pi, p) in self.ports.iter().enumerate() {
+            let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
+            let cells = p.wire.iter().map(|&(arrive, ref c)| (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c));
+            for (start, c) in cells {
+                k += 1;
+                if k % stride != 0 || out.len() >= 7 * max {
+                    continue;
+                }
+                let progress = ((now.0.saturating_sub(start.0)) as f64 / span).clamp(0.0, 1.0);
+                let (kind, rm) = match c.kind {
+                    CellKind::Data => (0.0, false),
+                    CellKind::Frm => (1.0, true),
+                    CellKind::Brm => (2.0, true),
+                    CellKind::Background => (3.0, false),
+                };
+                let nan = f64::NAN;
+                out.extend_from_slice(&[
+                    pi as f64,
+                    progress,
+                    kind,
+                    c.vc as f64,
+                    if rm { cells_per_s_to_mbps(c.rm.er) } else { nan },
+                    c.rm.ci as u8 as f64,
+                    if rm { cells_per_s_to_mbps(c.rm.ccr) } else { nan },
+                ]);
+            }
+        }
+        out
+    }
+
+    /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
+    /// JSON this simulation was built from) and, when the model allows it, in
+    /// the running simulation. The edited scenario is validated whole first.
+    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+        let mut edited = scenario.clone();
+        scenario::apply_set(&mut edited, path, raw)?;
+        let parsed = scenario::parse::scenario_from_value(&edited).map_err(|errors| {
+            errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value"))
+        })?;
+        *scenario = edited;
+        let fresh = Simulation::build(&parsed);
+        let segments: Vec<&str> = path.split('.').collect();
+        let live_vc_key = |key: &str| {
+            crate::scenario::registry::all().any(|p| p.scope == crate::scenario::registry::Scope::Vc && p.key == key && p.live)
+        };
+        let applied = match segments.as_slice() {
+            ["vcs", id, key] if live_vc_key(key) => self.adopt_vc_params(&fresh, |v| v.id == *id || v.id == format!("{id}:rev")),
+            ["defaults", "vc", key] if live_vc_key(key) => self.adopt_vc_params(&fresh, |_| true),
+            [.., "algorithm", _] => {
+                let mut ok = self.ports.len() == fresh.ports.len();
+                for (p, f) in self.ports.iter_mut().zip(&fresh.ports) {
+                    ok &= p.algorithm.reconfigure_from(&f.algorithm);
+                }
+                if ok { Applied::Live } else { Applied::Restart }
+            }
+            _ => Applied::Restart,
+        };
+        Ok(applied)
+    }
+
+    /// Takes the ABR parameters of the chosen loops from `fresh` (same
+    /// scenario structure), keeping each source's state; ACR is re-clamped
+    /// to the new [MCR, PCR] (rule 1).
+    fn adopt_vc_params(&mut self, fresh: &Simulation, chosen: impl Fn(&Vc) -> bool) -> Applied {
+        if fresh.vcs.len() != self.vcs.len() {
+            return Applied::Restart;
+        }
+        for (v, f) in self.vcs.iter_mut().zip(&fresh.vcs) {
+            if chosen(v) {
+                let now = self.queue.now();
+                v.account_acr(now);
+                let icr = v.source.params.icr;
+                v.source.params = f.source.params;
+                // ICR only matters at set-up, which has happened: keep the one used.
+                if v.source.started {
+                    v.source.params.icr = icr;
+                }
+                v.source.acr = v.source.acr.min(v.source.params.pcr).max(v.source.params.mcr);
+            }
+        }
+        Applied::Live
     }
 
     /// Cells in the network now: queued, being sent, or on a wire.

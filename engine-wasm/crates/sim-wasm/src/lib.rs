@@ -10,7 +10,7 @@
 
 use sim_core::scenario::{self, registry, ScenarioError};
 use sim_core::time::SimTime;
-use sim_core::{RunOutcome, Simulation};
+use sim_core::{Applied, RunOutcome, Simulation};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
 
@@ -39,10 +39,19 @@ pub fn param_registry() -> String {
     registry::registry_json().to_string()
 }
 
+/// The enumerated choices a scenario can make (algorithms, queue disciplines,
+/// traffic models with their keys, start-up options, background kinds) as JSON.
+#[wasm_bindgen]
+pub fn scenario_choices() -> String {
+    scenario::parse::choices_json().to_string()
+}
+
 /// A running simulation.
 #[wasm_bindgen]
 pub struct Engine {
     sim: Simulation,
+    /// The scenario JSON the simulation was built from, kept current by `set_param`.
+    scenario: serde_json::Value,
     poisoned: bool,
 }
 
@@ -72,7 +81,10 @@ impl Engine {
     #[wasm_bindgen(constructor)]
     pub fn new(json: &str) -> Result<Engine, JsError> {
         match catch_unwind(|| Simulation::from_json(json)) {
-            Ok(Ok(sim)) => Ok(Engine { sim, poisoned: false }),
+            Ok(Ok(sim)) => {
+                let scenario = serde_json::from_str(json).expect("text that validated is JSON");
+                Ok(Engine { sim, scenario, poisoned: false })
+            }
             Ok(Err(errors)) => Err(JsError::new(&errors_json(&errors))),
             Err(_) => Err(JsError::new(&errors_json(&[ScenarioError::new("", "internal error while building the scenario")]))),
         }
@@ -99,6 +111,11 @@ impl Engine {
         self.sim.events() as f64
     }
 
+    /// FNV-1a hash of every sample value so far (compare with `abrsim`'s `stats.series_hash`).
+    pub fn series_hash(&self) -> String {
+        self.sim.series_hash()
+    }
+
     /// Cells the ABR sources have emitted.
     pub fn source_cells(&self) -> f64 {
         self.sim.source_cells as f64
@@ -112,5 +129,31 @@ impl Engine {
     /// Live state: `[now_ms, acr per VC…, queue per port…]`.
     pub fn frame(&self) -> Vec<f64> {
         self.sim.frame()
+    }
+
+    /// Cells on the links, rows of 7 (see `Simulation::cells_in_flight`).
+    pub fn cells_in_flight(&self, max: f64) -> Vec<f64> {
+        let max = if max.is_finite() && max > 0.0 { max.min(1e6) as usize } else { 0 };
+        self.sim.cells_in_flight(max)
+    }
+
+    /// Changes a parameter by path: `{"applied":"live"|"restart"}` or `{"error":{path,message}}`.
+    pub fn set_param(&mut self, path: &str, value_json: &str) -> Result<String, JsError> {
+        let Engine { sim, scenario, poisoned } = self;
+        if *poisoned {
+            return Err(JsError::new("engine poisoned by an earlier internal error; reload the scenario"));
+        }
+        let result = sim.set_param(scenario, path, value_json);
+        Ok(match result {
+            Ok(Applied::Live) => serde_json::json!({"applied": "live"}),
+            Ok(Applied::Restart) => serde_json::json!({"applied": "restart"}),
+            Err(e) => serde_json::json!({"error": {"path": e.path, "message": e.message}}),
+        }
+        .to_string())
+    }
+
+    /// The scenario as edited so far (the text to rebuild from on restart).
+    pub fn scenario_json(&self) -> String {
+        self.scenario.to_string()
     }
 }

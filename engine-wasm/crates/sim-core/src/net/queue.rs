@@ -178,5 +178,7 @@ mod tests {
             assert_eq!(Discipline::from_name(d.as_str()), Some(d));
         }
         assert_eq!(Discipline::from_name("wfq"), None);
+        let names: Vec<&str> = Discipline::ALL.iter().map(|d| d.as_str()).collect();
+        assert_eq!(names, crate::scenario::parse::QUEUE_DISCIPLINES);
     }
 }

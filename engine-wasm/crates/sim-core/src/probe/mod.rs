@@ -5,13 +5,18 @@ pub mod maxmin;
 
 pub use maxmin::{jain_index, max_min_fair, Flow};
 
-/// Columns recorded per VC, in order, after the time column.
-pub const VC_COLUMNS: [&str; 5] = ["acr", "acr_mean", "maxmin", "received", "sent"];
+/// Columns recorded per VC, in order, after the time column. `active` is 1
+/// while the source has data to send.
+pub const VC_COLUMNS: [&str; 6] = ["acr", "acr_mean", "maxmin", "received", "sent", "active"];
 /// Columns recorded per port, in order, after the VC columns.
 pub const PORT_COLUMNS: [&str; 5] = ["queue", "queue_mean", "queue_max", "util", "lost"];
 
+/// Columns recorded once per row, after the port columns: Jain's fairness
+/// index of the active VCs' mean ACR over their max-min shares.
+pub const RUN_COLUMNS: [&str; 1] = ["fairness"];
+
 /// The names of a run's sample columns: `t_ms`, then `vc.<id>.<col>` for each
-/// VC, then `port.<id>.<col>` for each port.
+/// VC, then `port.<id>.<col>` for each port, then the run columns.
 pub fn column_names<'a>(vcs: impl Iterator<Item = &'a str>, ports: impl Iterator<Item = &'a str>) -> Vec<String> {
     let mut names = vec!["t_ms".to_string()];
     for vc in vcs {
@@ -20,6 +25,7 @@ pub fn column_names<'a>(vcs: impl Iterator<Item = &'a str>, ports: impl Iterator
     for port in ports {
         names.extend(PORT_COLUMNS.iter().map(|c| format!("port.{port}.{c}")));
     }
+    names.extend(RUN_COLUMNS.iter().map(|c| c.to_string()));
     names
 }
 

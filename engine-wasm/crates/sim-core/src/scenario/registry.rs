@@ -18,6 +18,8 @@ pub enum Scope {
     Port,
     /// ERICA's knobs (`…algorithm` with `kind: "erica"`).
     Erica,
+    /// The EFCI binary switch's knobs (`…algorithm` with `kind: "efci"`).
+    Efci,
     /// The explicit-rate max-min switch's knobs (`kind: "explicit_maxmin"`, seed 000).
     ExplicitMaxMin,
     /// A link (`links[i]`).
@@ -34,6 +36,7 @@ impl Scope {
             Scope::Background => "background",
             Scope::Port => "port",
             Scope::Erica => "erica",
+            Scope::Efci => "efci",
             Scope::ExplicitMaxMin => "explicit_maxmin",
             Scope::Link => "link",
             Scope::Run => "run",

@@ -3,9 +3,11 @@
 //! owns queueing and statistics; an algorithm reads the cells passing through
 //! and may write RM-cell fields (SPEC §5).
 
+pub mod efci;
 pub mod erica;
 pub mod explicit_maxmin;
 
+pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
 pub use explicit_maxmin::{ExplicitMaxMin, ExplicitMaxMinConfig};
 
@@ -17,16 +19,18 @@ use crate::time::SimTime;
 use serde_json::Value;
 
 /// Every algorithm's registry entries, each list kept beside its algorithm.
-pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS, explicit_maxmin::PARAMS];
+pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS, efci::PARAMS, explicit_maxmin::PARAMS];
 
 /// The names a scenario may give in `algorithm.kind`.
-pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "explicit_maxmin"];
+pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "erica_plus", "efci", "explicit_maxmin"];
 
 /// A port's algorithm as a scenario configures it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AlgorithmConfig {
     None,
+    /// ERICA; also `kind: "erica_plus"`, ERICA with extension 12 on.
     Erica(EricaConfig),
+    Efci(EfciConfig),
     ExplicitMaxMin(ExplicitMaxMinConfig),
 }
 
@@ -36,7 +40,9 @@ impl AlgorithmConfig {
         let mut obj = Obj::new(value, path, errors)?;
         let config = match obj.get("kind").map(|v| v.as_str()) {
             Some(Some("none")) => Some(AlgorithmConfig::None),
-            Some(Some("erica")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors))),
+            Some(Some("erica")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, false))),
+            Some(Some("erica_plus")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, true))),
+            Some(Some("efci")) => Some(AlgorithmConfig::Efci(EfciConfig::read(&mut obj, errors))),
             Some(Some("explicit_maxmin")) => {
                 Some(AlgorithmConfig::ExplicitMaxMin(ExplicitMaxMinConfig::read(&mut obj, errors)))
             }
@@ -60,6 +66,7 @@ impl AlgorithmConfig {
         match self {
             AlgorithmConfig::None => AnyAlgorithm::None,
             AlgorithmConfig::Erica(c) => AnyAlgorithm::Erica(Erica::new(*c, vc_count)),
+            AlgorithmConfig::Efci(c) => AnyAlgorithm::Efci(Efci::new(*c)),
             AlgorithmConfig::ExplicitMaxMin(c) => AnyAlgorithm::ExplicitMaxMin(ExplicitMaxMin::new(*c)),
         }
     }
@@ -131,11 +138,14 @@ pub trait SwitchAlgorithm {
 }
 
 /// Every algorithm a port can run.
+// One per port, a few hundred bytes: boxing the large variants buys nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyAlgorithm {
     /// No feedback: the port only queues and forwards (hosts, plain ports).
     None,
     Erica(Erica),
+    Efci(Efci),
     ExplicitMaxMin(ExplicitMaxMin),
 }
 
@@ -143,8 +153,32 @@ impl AnyAlgorithm {
     pub fn name(&self) -> &'static str {
         match self {
             AnyAlgorithm::None => "none",
+            AnyAlgorithm::Erica(a) if a.config.erica_plus => "erica_plus",
             AnyAlgorithm::Erica(_) => "erica",
+            AnyAlgorithm::Efci(_) => "efci",
             AnyAlgorithm::ExplicitMaxMin(_) => "explicit_maxmin",
+        }
+    }
+
+    /// Takes the knobs of `other` (built from an edited scenario) while
+    /// keeping this algorithm's measurements; false when the kind changed and
+    /// the port must be rebuilt.
+    pub fn reconfigure_from(&mut self, other: &AnyAlgorithm) -> bool {
+        match (self, other) {
+            (AnyAlgorithm::None, AnyAlgorithm::None) => true,
+            (AnyAlgorithm::Erica(a), AnyAlgorithm::Erica(b)) => {
+                a.config = b.config;
+                true
+            }
+            (AnyAlgorithm::Efci(a), AnyAlgorithm::Efci(b)) => {
+                a.config = b.config;
+                true
+            }
+            (AnyAlgorithm::ExplicitMaxMin(a), AnyAlgorithm::ExplicitMaxMin(b)) => {
+                a.config = b.config;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -152,6 +186,7 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
+            AnyAlgorithm::Efci(a) => Some(a),
             AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
         }
     }
@@ -160,6 +195,7 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
+            AnyAlgorithm::Efci(a) => Some(a),
             AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
         }
     }

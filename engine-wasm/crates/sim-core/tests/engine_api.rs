@@ -1,0 +1,92 @@
+//! The coarse API the browser worker drives: live parameter changes, cells in
+//! flight for animation, and the run-level sample columns.
+
+mod common;
+
+use common::{col, scenario_text};
+use serde_json::Value;
+use sim_core::time::SimTime;
+use sim_core::{Applied, Simulation};
+
+fn wan() -> (Simulation, Value) {
+    let text = scenario_text("two-source-wan.json");
+    (Simulation::from_json(&text).unwrap(), serde_json::from_str(&text).unwrap())
+}
+
+#[test]
+fn a_live_rif_change_takes_effect_mid_run() {
+    let (mut sim, mut scenario) = wan();
+    sim.run_until(SimTime::from_ms(150.0), u64::MAX);
+    assert_eq!(sim.set_param(&mut scenario, "vcs.vc1.rif", "1").unwrap(), Applied::Live);
+    assert_eq!(sim.vcs[0].source.params.rif, 1.0);
+    assert_eq!(sim.vcs[1].source.params.rif, 1.0 / 16.0, "only vc1 changed");
+    assert_eq!(scenario["vcs"][0]["rif"], 1.0);
+    // With RIF 1, S1 regains 140 Mbit/s within one BRM once ERICA allows it.
+    let (mut slow, _) = wan();
+    slow.run_until(SimTime::from_ms(150.0), u64::MAX);
+    let first_full = |sim: &mut Simulation| {
+        sim.take_samples();
+        sim.run_until(SimTime::from_ms(260.0), u64::MAX);
+        let rows = sim.take_samples();
+        let cols = sim.columns().to_vec();
+        let (t, acr) = (col(&cols, "t_ms"), col(&cols, "vc.vc1.acr"));
+        rows.chunks_exact(cols.len()).find(|r| r[t] > 200.0 && r[acr] >= 139.0).map(|r| r[t]).unwrap()
+    };
+    let (fast_t, slow_t) = (first_full(&mut sim), first_full(&mut slow));
+    assert!(fast_t <= slow_t, "RIF 1 at {fast_t} ms, RIF 1/16 at {slow_t} ms");
+}
+
+#[test]
+fn defaults_and_algorithm_knobs_apply_live_structure_needs_a_restart() {
+    let (mut sim, mut scenario) = wan();
+    sim.run_until(SimTime::from_ms(20.0), u64::MAX);
+    assert_eq!(sim.set_param(&mut scenario, "defaults.vc.nrm", "8").unwrap(), Applied::Live);
+    assert!(sim.vcs.iter().all(|v| v.source.params.nrm == 8));
+    let knob = "defaults.switch_port.algorithm.target_utilization";
+    assert_eq!(sim.set_param(&mut scenario, knob, "0.8").unwrap(), Applied::Live);
+    assert_eq!(sim.set_param(&mut scenario, "links.l3.rate_mbps", "45").unwrap(), Applied::Restart);
+    assert_eq!(scenario["links"][2]["rate_mbps"], 45.0);
+}
+
+#[test]
+fn an_invalid_change_is_refused_with_its_path_and_changes_nothing() {
+    let (mut sim, mut scenario) = wan();
+    let before = scenario.clone();
+    let err = sim.set_param(&mut scenario, "vcs.vc1.rif", "0.3").unwrap_err();
+    assert_eq!(err.path, "vcs.vc1.rif");
+    assert!(err.message.contains("power of two"));
+    assert!(sim.set_param(&mut scenario, "vcs.nope.rif", "1").is_err());
+    assert_eq!(scenario, before);
+    assert_eq!(sim.vcs[0].source.params.rif, 1.0 / 16.0);
+}
+
+#[test]
+fn cells_in_flight_describe_real_cells_and_respect_the_cap() {
+    let (mut sim, _) = wan();
+    sim.run_until(SimTime::from_ms(120.0), u64::MAX);
+    let all = sim.cells_in_flight(usize::MAX);
+    assert_eq!(all.len() % 7, 0);
+    let rows: Vec<&[f64]> = all.chunks_exact(7).collect();
+    // Thousands of cells are on the 1000 km links.
+    assert!(rows.len() > 1000, "{} cells", rows.len());
+    for r in &rows {
+        assert!((r[0] as usize) < sim.ports.len() && (0.0..=1.0).contains(&r[1]));
+        assert!(r[2] <= 3.0 && (r[3] as usize) < sim.vcs.len());
+        assert_eq!(r[4].is_nan(), r[2] == 0.0, "ER only on RM cells");
+    }
+    assert!(rows.iter().any(|r| r[2] == 1.0) && rows.iter().any(|r| r[2] == 2.0), "FRMs and BRMs in flight");
+    assert!(sim.cells_in_flight(100).len() <= 700);
+}
+
+#[test]
+fn fairness_is_one_when_both_sources_hold_their_share() {
+    let (mut sim, _) = wan();
+    sim.run_until(SimTime::from_ms(195.0), u64::MAX);
+    let rows = sim.take_samples();
+    let cols = sim.columns().to_vec();
+    let (t, f, active) = (col(&cols, "t_ms"), col(&cols, "fairness"), col(&cols, "vc.vc2.active"));
+    let at = |ms: f64| rows.chunks_exact(cols.len()).find(|r| (r[t] - ms).abs() < 1e-9).unwrap().to_vec();
+    assert!(at(190.0)[f] > 0.95, "{}", at(190.0)[f]);
+    assert_eq!(at(50.0)[active], 0.0);
+    assert_eq!(at(150.0)[active], 1.0);
+}

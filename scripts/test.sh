@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `npm test`: install what the tests need, then run every test: engine (cargo), TypeScript (tsc,
+# Vitest) and the page in Chromium (Playwright) against the production build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+bash scripts/setup.sh --with-browser
+
+step "build the wasm engine"
+bash scripts/build-wasm.sh
+
+step "engine tests (cargo test --release)"
+cargo test --release --manifest-path engine-wasm/Cargo.toml
+
+step "native runner (abrsim, used by the determinism test)"
+cargo build --release --manifest-path engine-wasm/Cargo.toml --bin abrsim
+
+step "type check (tsc)"
+npx tsc --noEmit -p tsconfig.json
+
+step "unit tests (vitest)"
+npx vitest run
+
+step "production build (vite build)"
+npx vite build
+
+step "end-to-end tests (playwright, Chromium)"
+npx playwright test

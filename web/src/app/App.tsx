@@ -1,0 +1,234 @@
+/** ABR Lab's page: the lab bench (editor, parameters, library, sharing) beside the ACR and queue charts. */
+import { useEffect, useMemo, useRef, useState } from 'react'
+import './bench.css'
+import { acrChartModel } from '../charts/acrChart'
+import { ChartPanel } from '../charts/ChartPanel'
+import { colorMap } from '../charts/palette'
+import { queueChartModel } from '../charts/queueChart'
+import { EditorCanvas } from '../editor/EditorCanvas'
+import { removeSelected } from '../editor/ops'
+import { fullPageUrl, readEmbedOptions } from '../embed/embed'
+import { ShareDialog } from '../embed/ShareDialog'
+import { column } from '../engine/layout'
+import { saveScenario } from '../library/files'
+import { LibraryDialog } from '../library/LibraryDialog'
+import { ScenarioAbout } from '../library/ScenarioAbout'
+import { ParamsPanel } from '../params/ParamsPanel'
+import { TopologyView } from '../topology/TopologyView'
+import { actionForKey, type Action } from './actions'
+import { ErrorPanel, errorText } from './ErrorPanel'
+import { installTestApi, type TestApiSource } from './testApi'
+import { nextSpeed, Transport } from './Transport'
+import { useBench } from './useBench'
+
+export function App() {
+  const { embed, autoplay } = useMemo(() => readEmbedOptions(window.location.search), [])
+  const bench = useBench({ autoplay, trackUrl: !embed })
+  const { sim, scenario, info, selection } = bench
+  const { layout, store, status } = sim
+  const [libraryOpen, setLibraryOpen] = useState(false)
+  const [shareOpen, setShareOpen] = useState(false)
+
+  /** Simulated time one press of Step advances: one sample interval, one new point on the charts. */
+  const stepMs = layout?.sample_interval_ms ?? 0.5
+
+  const actions: Action[] = useMemo(() => {
+    const running = status === 'running'
+    const list: Action[] = [
+      {
+        name: 'togglePlay',
+        label: running ? 'Pause' : 'Play',
+        keys: [' '],
+        shortcut: 'Space',
+        enabled: running || status === 'paused',
+        perform: running ? sim.pause : sim.play,
+      },
+      {
+        name: 'step',
+        label: 'Step',
+        keys: ['s'],
+        shortcut: 'S',
+        enabled: running || status === 'paused',
+        perform: () => sim.step(stepMs),
+      },
+      {
+        name: 'reset',
+        label: 'Reset',
+        keys: ['r'],
+        shortcut: 'R',
+        enabled: status !== 'idle' || sim.error?.title === 'The engine crashed',
+        perform: sim.reset,
+      },
+      { name: 'slower', label: 'Slower', keys: ['-'], shortcut: '−', enabled: sim.speed !== 0.1, perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)) },
+      { name: 'faster', label: 'Faster', keys: ['+', '='], shortcut: '+', enabled: sim.speed !== null, perform: () => sim.setSpeed(nextSpeed(sim.speed, 1)) },
+    ]
+    if (!embed) {
+      list.push(
+        { name: 'undo', label: 'Undo', keys: ['mod+z'], shortcut: 'Ctrl+Z', enabled: bench.undoLabel !== null, perform: bench.undo },
+        { name: 'redo', label: 'Redo', keys: ['mod+shift+z', 'mod+y'], shortcut: 'Ctrl+Shift+Z', enabled: bench.redoLabel !== null, perform: bench.redo },
+        {
+          name: 'remove',
+          label: 'Remove',
+          keys: ['Delete', 'Backspace'],
+          shortcut: 'Delete',
+          enabled: selection !== null && scenario !== null,
+          perform: () => {
+            if (selection && scenario) bench.apply(removeSelected(scenario, selection))
+          },
+        },
+      )
+    }
+    return list
+  }, [status, sim, stepMs, embed, bench, selection, scenario])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = actionForKey(actions, event)
+      if (!action) return
+      event.preventDefault()
+      action.perform()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [actions])
+
+  const pageError = sim.error ?? (bench.notice ? { ...bench.notice, offerDefault: false } : null)
+  const testSource = useRef<TestApiSource>({ store: null, layout: null, status: 'idle', nowMs: 0, error: null })
+  testSource.current = { store, layout, status, nowMs: sim.nowMs, error: errorText(pageError), scenario }
+  useEffect(() => installTestApi(() => testSource.current), [])
+
+  const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
+  // Recomputed when new samples have been drawn in (sim.revision), at most once per frame.
+  const acrModel = useMemo(
+    () => (layout && store ? acrChartModel(layout, store, colors) : null),
+    [layout, store, colors, sim.revision],
+  )
+  const started = useMemo(
+    () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
+    [layout, store, sim.revision],
+  )
+  const queueModel = useMemo(
+    () => (layout && store ? queueChartModel(layout, store) : null),
+    [layout, store, sim.revision],
+  )
+
+  const title = layout?.scenario.title ?? (pageError ? 'No scenario running' : 'Loading…')
+  const announcement = bench.announcement
+
+  return (
+    <div className={`app${embed ? ' embed' : ''}`}>
+      <header className="topbar">
+        <div className="brand">
+          {embed ? (
+            <a className="logo" href={fullPageUrl(window.location.href, window.location.hash)} target="_blank" rel="noreferrer" title="Open this scenario in ABR Lab">
+              ABR Lab ↗
+            </a>
+          ) : (
+            <span className="logo">ABR Lab</span>
+          )}
+          <h1>{title}</h1>
+        </div>
+        {!embed && (
+          <div className="bench-tools" role="toolbar" aria-label="Scenario">
+            <button type="button" onClick={bench.undo} disabled={bench.undoLabel === null} title={bench.undoLabel ? `Undo: ${bench.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z">
+              Undo
+            </button>
+            <button type="button" onClick={bench.redo} disabled={bench.redoLabel === null} title={bench.redoLabel ? `Redo: ${bench.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z">
+              Redo
+            </button>
+            <button type="button" onClick={() => setLibraryOpen(true)} disabled={!info}>
+              Library
+            </button>
+            <button type="button" onClick={() => scenario && saveScenario(scenario)} disabled={!scenario} title="Save the scenario as edited to a file">
+              Save
+            </button>
+            <button type="button" onClick={() => setShareOpen(true)} disabled={!scenario}>
+              Share
+            </button>
+          </div>
+        )}
+        <Transport
+          actions={actions}
+          status={status}
+          nowMs={sim.nowMs}
+          untilMs={layout?.until_ms ?? 0}
+          events={sim.events}
+          speed={sim.speed}
+          onSpeed={sim.setSpeed}
+          compact={embed}
+        />
+      </header>
+      {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
+      {layout && (
+        <main className="workspace">
+          <aside className="side">
+            {embed || !scenario || !info ? (
+              <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+            ) : (
+              <>
+                <EditorCanvas
+                  layout={layout}
+                  scenario={scenario}
+                  info={info}
+                  colors={colors}
+                  frame={sim.frame}
+                  started={started}
+                  selection={selection}
+                  onSelect={bench.select}
+                  onApply={bench.apply}
+                />
+                <div className="tabs" role="tablist" aria-label="Side panel">
+                  <button type="button" role="tab" id="tab-params" aria-controls="panel-params" aria-selected={bench.tab === 'params'} onClick={() => bench.setTab('params')}>
+                    Parameters
+                  </button>
+                  <button type="button" role="tab" id="tab-about" aria-controls="panel-about" aria-selected={bench.tab === 'about'} onClick={() => bench.setTab('about')}>
+                    About this scenario
+                  </button>
+                </div>
+                <div role="tabpanel" id={`panel-${bench.tab}`} aria-labelledby={`tab-${bench.tab}`} className="tab-panel">
+                  {bench.tab === 'params' ? (
+                    <ParamsPanel
+                      scenario={scenario}
+                      info={info}
+                      layout={layout}
+                      selection={selection}
+                      colors={colors}
+                      onSelect={bench.select}
+                      onApply={bench.apply}
+                    />
+                  ) : (
+                    <ScenarioAbout scenario={scenario} warnings={sim.warnings} onApply={bench.apply} />
+                  )}
+                </div>
+                <p className={`announcement ${announcement?.tone ?? ''}`} role="status" data-testid="announcement" key={announcement?.serial}>
+                  {announcement?.text}
+                </p>
+              </>
+            )}
+          </aside>
+          <div className="charts">
+            <ChartPanel id="acr-chart" title="Allowed cell rate per VC" model={acrModel} />
+            <ChartPanel id="queue-chart" title="Bottleneck queue" model={queueModel} />
+          </div>
+        </main>
+      )}
+      {!embed && info && (
+        <LibraryDialog
+          open={libraryOpen}
+          info={info}
+          currentId={bench.origin?.kind === 'library' ? bench.origin.id : null}
+          onClose={() => setLibraryOpen(false)}
+          onOpen={(next, origin) => {
+            setLibraryOpen(false)
+            const hash = origin.kind === 'library' ? `#scenario=${origin.id}` : ''
+            // A history entry per scenario opened, so Back returns to the previous one.
+            window.history.pushState(null, '', hash || window.location.pathname + window.location.search)
+            bench.dismissNotice()
+            bench.open(next, origin, {}, origin.kind !== 'library' || origin.variant !== undefined)
+          }}
+        />
+      )}
+      {!embed && <ShareDialog open={shareOpen} title={title} makeHash={bench.shareHash} onClose={() => setShareOpen(false)} />}
+    </div>
+  )
+}

@@ -1,0 +1,89 @@
+/**
+ * ACR chart: the allowed cell rate of every VC in Mbit/s against simulated time, each with its
+ * max-min fair share from the engine's water-filling oracle as a dashed line of the same colour
+ * (SPEC §7).
+ */
+import { column, type Layout } from '../engine/layout'
+import type { SampleStore } from '../engine/samples'
+import { type LineSeries, type TimeSeriesOptions, yDomainFrom } from './timeSeries'
+
+export interface LegendEntry {
+  label: string
+  color: string
+  dash?: string
+}
+
+/** Dash pattern of reference (max-min share) lines. */
+export const REFERENCE_DASH = '6 4'
+
+export interface ChartModel {
+  series: LineSeries[]
+  legend: LegendEntry[]
+  yDomain: [number, number]
+  options: Omit<TimeSeriesOptions, 'width' | 'height'>
+}
+
+/**
+ * The ACR samples from the VC's first cell on, NaN (a gap in the line) before it: until its source
+ * starts, a VC's ACR is only the configured ICR waiting to be used, and drawing it would suggest
+ * traffic that is not there.
+ */
+export function acrFromFirstCell(acr: Float64Array, sent: Float64Array | null): Float64Array {
+  if (sent === null) return acr
+  let first = 0
+  while (first < sent.length && !(sent[first] > 0)) first++
+  if (first === 0) return acr
+  const shown = acr.slice()
+  shown.fill(Number.NaN, 0, Math.min(first, shown.length))
+  return shown
+}
+
+/** Builds the ACR chart's series from the samples so far. */
+export function acrChartModel(layout: Layout, store: SampleStore, colors: ReadonlyMap<string, string>): ChartModel {
+  const t = store.series(column.time)
+  const series: LineSeries[] = []
+  const legend: LegendEntry[] = []
+  let maxValue = 0
+  for (const vc of layout.vcs) {
+    const color = colors.get(vc.id) ?? '#000'
+    const acr = column.acr(vc.id)
+    const maxmin = column.maxmin(vc.id)
+    if (store.has(acr)) {
+      const sent = store.has(column.sent(vc.id)) ? store.series(column.sent(vc.id)) : null
+      const y = acrFromFirstCell(store.series(acr), sent)
+      series.push({ key: acr, label: `${vc.id} ACR`, color, x: t, y, strokeWidth: 2 })
+      legend.push({ label: `${vc.id} ACR`, color })
+      maxValue = Math.max(maxValue, store.max(acr))
+    }
+    if (store.has(maxmin)) {
+      series.push({
+        key: maxmin,
+        label: `${vc.id} max-min share`,
+        color,
+        x: t,
+        y: store.series(maxmin),
+        dash: REFERENCE_DASH,
+        curve: 'step',
+        strokeWidth: 1.5,
+      })
+      legend.push({ label: `${vc.id} max-min share`, color, dash: REFERENCE_DASH })
+      maxValue = Math.max(maxValue, store.max(maxmin))
+    }
+  }
+  // Rates never exceed the fastest link, so that is a stable axis top before data arrives.
+  const fastestLink = Math.max(0, ...layout.links.map((l) => l.rate_mbps))
+  const yDomain = yDomainFrom(maxValue, fastestLink)
+  return {
+    series,
+    legend,
+    yDomain,
+    options: {
+      xDomain: [0, layout.until_ms],
+      yDomain,
+      xLabel: 'simulated time (ms)',
+      yLabel: 'ACR (Mbit/s)',
+      series,
+      ariaLabel: `Allowed cell rate of ${layout.vcs.map((v) => v.id).join(', ')} in Mbit/s, with max-min fair shares dashed`,
+    },
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Colours. Series use the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008), which
+ * stays distinguishable under the common forms of colour blindness; yellow is left out because it
+ * is unreadable as a thin line on white.
+ */
+export const OKABE_ITO = [
+  '#0072B2', // blue
+  '#D55E00', // vermillion
+  '#009E73', // bluish green
+  '#CC79A7', // reddish purple
+  '#E69F00', // orange
+  '#56B4E9', // sky blue
+  '#000000', // black
+] as const
+
+/** The colour of the i-th series; cycles when there are more series than colours. */
+export function seriesColor(i: number): string {
+  return OKABE_ITO[((i % OKABE_ITO.length) + OKABE_ITO.length) % OKABE_ITO.length]
+}
+
+/** Assigns each id a colour by its position, so a VC has the same colour in every view. */
+export function colorMap(ids: readonly string[]): ReadonlyMap<string, string> {
+  return new Map(ids.map((id, i) => [id, seriesColor(i)]))
+}

@@ -1,0 +1,69 @@
+/**
+ * Queue chart: the queue length in cells of the bottleneck switch port(s) against simulated time.
+ */
+import { column, portLabel, type Layout, type LayoutPort } from '../engine/layout'
+import type { SampleStore } from '../engine/samples'
+import type { ChartModel, LegendEntry } from './acrChart'
+import { seriesColor } from './palette'
+import type { LineSeries } from './timeSeries'
+import { yDomainFrom } from './timeSeries'
+
+/** At most this many ports share the chart; more would be unreadable. */
+export const MAX_QUEUE_PORTS = 4
+/**
+ * A port joins the chart when its peak queue is at least this fraction of the largest peak: a
+ * port that only ever held the cell being sent (RM cells on a reverse path) is not a bottleneck.
+ */
+export const SIGNIFICANT_PEAK = 0.05
+/** ... and at least this many cells. */
+export const MIN_PEAK_CELLS = 2
+
+/**
+ * The switch ports worth showing: the one with the largest peak queue so far, and any other whose
+ * peak is significant beside it (largest first, at most MAX_QUEUE_PORTS). Before any queue forms,
+ * the busiest switch port, i.e. the bottleneck link's port, so the chart names what it watches
+ * from the start.
+ */
+export function bottleneckPorts(layout: Layout, store: SampleStore): LayoutPort[] {
+  const switchPorts = layout.ports.filter((p) => p.from_kind === 'switch' && store.has(column.queue(p.id)))
+  const peak = (p: LayoutPort) => (store.has(column.queueMax(p.id)) ? store.max(column.queueMax(p.id)) : store.max(column.queue(p.id)))
+  const largest = Math.max(0, ...switchPorts.map(peak))
+  const threshold = Math.max(MIN_PEAK_CELLS, largest * SIGNIFICANT_PEAK)
+  const queued = switchPorts.filter((p) => peak(p) >= threshold).sort((a, b) => peak(b) - peak(a))
+  if (queued.length > 0) return queued.slice(0, MAX_QUEUE_PORTS)
+  const util = (p: LayoutPort) => (store.has(column.util(p.id)) ? store.max(column.util(p.id)) : -Infinity)
+  const busiest = [...switchPorts].sort((a, b) => util(b) - util(a))[0]
+  return busiest ? [busiest] : []
+}
+
+/** Builds the queue chart's series from the samples so far. */
+export function queueChartModel(layout: Layout, store: SampleStore): ChartModel {
+  const t = store.series(column.time)
+  const ports = bottleneckPorts(layout, store)
+  // Colours follow the port's place in the layout, so a port keeps its colour as others join.
+  const colorOf = (p: LayoutPort) => seriesColor(layout.ports.findIndex((q) => q.id === p.id) + layout.vcs.length)
+  const series: LineSeries[] = ports.map((p) => ({
+    key: column.queue(p.id),
+    label: `${portLabel(p)} queue`,
+    color: colorOf(p),
+    x: t,
+    y: store.series(column.queue(p.id)),
+    strokeWidth: 2,
+  }))
+  const legend: LegendEntry[] = ports.map((p) => ({ label: `${portLabel(p)} (port ${p.id})`, color: colorOf(p) }))
+  const maxValue = Math.max(0, ...ports.map((p) => store.max(column.queue(p.id))))
+  const yDomain = yDomainFrom(maxValue, 10)
+  return {
+    series,
+    legend,
+    yDomain,
+    options: {
+      xDomain: [0, layout.until_ms],
+      yDomain,
+      xLabel: 'simulated time (ms)',
+      yLabel: 'queue (cells)',
+      series,
+      ariaLabel: `Queue length in cells at ${ports.map(portLabel).join(', ') || 'no port'}`,
+    },
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * A D3 line chart of series against simulated time, the base of every chart on the page.
+ *
+ * Input is columnar: each series is a pair of equal-length arrays (time in ms, value), typically
+ * views from SampleStore. Rendering joins into a persistent SVG structure, so redrawing once per
+ * animation frame only updates path strings and axes.
+ */
+import { axisBottom, axisLeft, curveLinear, curveStepAfter, line, scaleLinear, select, type ScaleLinear } from 'd3'
+
+/** One line of a chart. */
+export interface LineSeries {
+  /** Stable identity across redraws, e.g. the column name. */
+  key: string
+  /** Name shown in the legend. */
+  label: string
+  color: string
+  /** Simulated time in ms, ascending. */
+  x: ArrayLike<number>
+  y: ArrayLike<number>
+  /** SVG dash pattern; omit for a solid line. */
+  dash?: string
+  /** 'step' holds each value until the next sample (for piecewise-constant quantities). */
+  curve?: 'linear' | 'step'
+  strokeWidth?: number
+}
+
+export interface TimeSeriesOptions {
+  width: number
+  height: number
+  /** Time axis range in ms. */
+  xDomain: readonly [number, number]
+  yDomain: readonly [number, number]
+  xLabel: string
+  yLabel: string
+  series: readonly LineSeries[]
+  /** Accessible description of the chart. */
+  ariaLabel: string
+}
+
+export const MARGIN = { top: 12, right: 16, bottom: 40, left: 60 } as const
+
+/** Pixel scales for a chart of the given size. */
+export function chartScales(options: Pick<TimeSeriesOptions, 'width' | 'height' | 'xDomain' | 'yDomain'>): {
+  x: ScaleLinear<number, number>
+  y: ScaleLinear<number, number>
+} {
+  const x = scaleLinear()
+    .domain(options.xDomain as [number, number])
+    .range([MARGIN.left, Math.max(MARGIN.left + 1, options.width - MARGIN.right)])
+  const y = scaleLinear()
+    .domain(options.yDomain as [number, number])
+    .range([Math.max(MARGIN.top + 1, options.height - MARGIN.bottom), MARGIN.top])
+  return { x, y }
+}
+
+/**
+ * Indices of the points worth drawing: when there are more points than two per pixel column,
+ * keep the first, minimum, maximum and last point of each column, so peaks survive decimation.
+ */
+export function decimate(x: ArrayLike<number>, y: ArrayLike<number>, xScale: (v: number) => number, pixels: number): number[] {
+  const n = Math.min(x.length, y.length)
+  if (n <= pixels * 2) return Array.from({ length: n }, (_, i) => i)
+  const kept: number[] = []
+  let bucket = Number.NaN
+  let first = -1
+  let minI = -1
+  let maxI = -1
+  let lastI = -1
+  const flush = () => {
+    if (first < 0) return
+    const idx = [...new Set([first, minI, maxI, lastI])].sort((a, b) => a - b)
+    kept.push(...idx)
+  }
+  for (let i = 0; i < n; i++) {
+    const b = Math.floor(xScale(x[i]))
+    if (b !== bucket) {
+      flush()
+      bucket = b
+      first = minI = maxI = lastI = i
+      continue
+    }
+    if (y[i] < y[minI]) minI = i
+    if (y[i] > y[maxI]) maxI = i
+    lastI = i
+  }
+  flush()
+  return kept
+}
+
+/** The SVG path of one series under the given scales (empty string when there is nothing to draw). */
+export function seriesPath(
+  series: Pick<LineSeries, 'x' | 'y' | 'curve'>,
+  x: ScaleLinear<number, number>,
+  y: ScaleLinear<number, number>,
+): string {
+  const [r0, r1] = x.range()
+  const indices = decimate(series.x, series.y, x, Math.max(1, Math.round(r1 - r0)))
+  const generator = line<number>()
+    .defined((i) => Number.isFinite(series.x[i]) && Number.isFinite(series.y[i]))
+    .x((i) => x(series.x[i]))
+    .y((i) => y(series.y[i]))
+    .curve(series.curve === 'step' ? curveStepAfter : curveLinear)
+  return generator(indices) ?? ''
+}
+
+/**
+ * A y range from zero to a little above the largest value, never below `floor` so that an
+ * empty or flat chart still has a sensible axis.
+ */
+export function yDomainFrom(maxValue: number, floor: number): [number, number] {
+  const top = Math.max(floor, Number.isFinite(maxValue) ? maxValue : 0)
+  return [0, top * 1.05]
+}
+
+/** Draws (or redraws) the chart into an <svg>. */
+export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesOptions): void {
+  const { width, height } = options
+  const { x, y } = chartScales(options)
+  const svg = select(svgElement)
+    .attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('width', width)
+    .attr('height', height)
+    .attr('role', 'img')
+    .attr('aria-label', options.ariaLabel)
+
+  const layer = (name: string) =>
+    svg
+      .selectAll<SVGGElement, null>(`g.${name}`)
+      .data([null])
+      .join('g')
+      .attr('class', name)
+
+  const plotHeight = y.range()[0] - y.range()[1]
+  const plotWidth = x.range()[1] - x.range()[0]
+
+  layer('grid')
+    .attr('transform', `translate(${MARGIN.left},0)`)
+    .call(
+      axisLeft(y)
+        .ticks(Math.max(2, Math.floor(plotHeight / 45)))
+        .tickSize(-plotWidth)
+        .tickFormat(() => ''),
+    )
+    .call((g) => g.select('.domain').remove())
+
+  layer('x-axis')
+    .attr('transform', `translate(0,${y.range()[0]})`)
+    .call(axisBottom(x).ticks(Math.max(2, Math.floor(plotWidth / 80))))
+  layer('y-axis')
+    .attr('transform', `translate(${MARGIN.left},0)`)
+    .call(axisLeft(y).ticks(Math.max(2, Math.floor(plotHeight / 45))))
+
+  layer('x-label')
+    .selectAll('text')
+    .data([options.xLabel])
+    .join('text')
+    .attr('x', MARGIN.left + plotWidth / 2)
+    .attr('y', height - 6)
+    .attr('text-anchor', 'middle')
+    .text((d) => d)
+  layer('y-label')
+    .selectAll('text')
+    .data([options.yLabel])
+    .join('text')
+    .attr('transform', `translate(16,${MARGIN.top + plotHeight / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text((d) => d)
+
+  // Clip lines to the plot so a value above the axis does not draw over the labels.
+  const clipId = `clip-${svgElement.id || 'chart'}`
+  svg
+    .selectAll('defs')
+    .data([null])
+    .join('defs')
+    .selectAll('clipPath')
+    .data([null])
+    .join('clipPath')
+    .attr('id', clipId)
+    .selectAll('rect')
+    .data([null])
+    .join('rect')
+    .attr('x', x.range()[0])
+    .attr('y', y.range()[1] - 2)
+    .attr('width', plotWidth)
+    .attr('height', plotHeight + 4)
+
+  layer('lines')
+    .attr('clip-path', `url(#${clipId})`)
+    .selectAll<SVGPathElement, LineSeries>('path')
+    .data(options.series, (d) => d.key)
+    .join('path')
+    .attr('data-series', (d) => d.key)
+    .attr('fill', 'none')
+    .attr('stroke', (d) => d.color)
+    .attr('stroke-width', (d) => d.strokeWidth ?? 2)
+    .attr('stroke-dasharray', (d) => d.dash ?? null)
+    .attr('stroke-linejoin', 'round')
+    .attr('d', (d) => seriesPath(d, x, y))
+}

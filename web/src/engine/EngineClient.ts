@@ -1,0 +1,211 @@
+/**
+ * The page's typed handle on the engine worker.
+ *
+ * Calls go through a serial queue: a request is posted only after the previous one has been
+ * answered, so `load` → `play` → `pause` → `reset` happen in the order the user asked for them.
+ * A queued call can be cancelled with an AbortSignal until it is posted. When the worker crashes
+ * (a `fatal` event or an `error` on the worker) every pending call is rejected, the worker is
+ * terminated, and the next call starts a fresh one; `reset` then rebuilds the last scenario that
+ * loaded (STYLE: "terminate-and-restart on a crash").
+ */
+import {
+  type ClientRequestBody,
+  type ScenarioError,
+  type Speed,
+  type WorkerEvent,
+  type WorkerMessage,
+  type WorkerReply,
+  isWorkerEvent,
+  isWorkerReply,
+} from './protocol'
+
+/** What the client needs from a Worker; tests pass a stand-in transport. */
+export interface WorkerLike {
+  postMessage(message: unknown): void
+  terminate(): void
+  onmessage: ((event: MessageEvent<unknown>) => void) | null
+  onerror: ((event: ErrorEvent) => void) | null
+}
+
+export type LoadResult =
+  | { ok: true; layoutJson: string; warnings: ScenarioError[] }
+  | { ok: false; message: string; errors: ScenarioError[] }
+
+/** What became of a parameter change. */
+export type SetParamResult = { ok: true; applied: 'live' | 'restart'; nowMs: number } | { ok: false; errors: ScenarioError[] }
+
+/** A request the worker could not carry out, or one cut short by a crash. */
+export class EngineCallError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'EngineCallError'
+  }
+}
+
+type EventListener = (event: WorkerEvent) => void
+
+interface Pending {
+  resolve: (reply: WorkerReply) => void
+  reject: (error: Error) => void
+}
+
+function abortError(): Error {
+  return new DOMException('the engine call was aborted before it was sent', 'AbortError')
+}
+
+export class EngineClient {
+  private worker: WorkerLike | null = null
+  private nextId = 1
+  private pending = new Map<number, Pending>()
+  /** Tail of the serial queue: resolves when the last queued call has been answered. */
+  private tail: Promise<unknown> = Promise.resolve()
+  private listeners = new Set<EventListener>()
+  private crashed = false
+  private lastGoodScenario: string | null = null
+
+  constructor(private readonly createWorker: () => WorkerLike) {}
+
+  /** Subscribes to samples, status and fatal events; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Validates and builds a scenario in the worker. */
+  async load(scenarioJson: string, signal?: AbortSignal): Promise<LoadResult> {
+    const reply = await this.call({ type: 'load', scenarioJson }, signal)
+    if (reply.type === 'loaded') {
+      this.lastGoodScenario = scenarioJson
+      return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
+    }
+    if (reply.type === 'rejected') return { ok: false, message: reply.message, errors: reply.errors }
+    throw unexpected(reply)
+  }
+
+  async play(signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call({ type: 'play' }, signal))
+  }
+
+  async pause(signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call({ type: 'pause' }, signal))
+  }
+
+  async setSpeed(speed: Speed, signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call({ type: 'speed', speed }, signal))
+  }
+
+  /** Advances `ms` of simulated time and stops there, paused. */
+  async step(ms: number, signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call({ type: 'step', ms }, signal))
+  }
+
+  /** Changes one parameter by dotted path; the value is JSON text (`"0.0625"`, `"true"`). */
+  async setParam(path: string, valueJson: string, signal?: AbortSignal): Promise<SetParamResult> {
+    const reply = await this.call({ type: 'set', path, valueJson }, signal)
+    if (reply.type === 'param') {
+      // After a crash, rebuild the scenario with this change in it.
+      this.lastGoodScenario = reply.scenarioJson
+      return { ok: true, applied: reply.applied, nowMs: reply.nowMs }
+    }
+    if (reply.type === 'rejected') return { ok: false, errors: reply.errors }
+    throw unexpected(reply)
+  }
+
+  /** Restarts the current scenario from time zero; after a crash, rebuilds the last good one. */
+  async reset(signal?: AbortSignal): Promise<LoadResult> {
+    if (this.crashed || this.worker === null) {
+      if (this.lastGoodScenario === null) throw new EngineCallError('no scenario to reset to')
+      return this.load(this.lastGoodScenario, signal)
+    }
+    const reply = await this.call({ type: 'reset' }, signal)
+    if (reply.type === 'loaded') return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
+    if (reply.type === 'rejected') return { ok: false, message: reply.message, errors: reply.errors }
+    throw unexpected(reply)
+  }
+
+  /** Terminates the worker and rejects whatever is still pending. */
+  dispose(): void {
+    this.failAll(new EngineCallError('the engine client was disposed'))
+    this.worker?.terminate()
+    this.worker = null
+    this.listeners.clear()
+  }
+
+  /** Queues one request; resolves with its reply once every earlier call has been answered. */
+  call(body: ClientRequestBody, signal?: AbortSignal): Promise<WorkerReply> {
+    const run = async (): Promise<WorkerReply> => {
+      if (signal?.aborted) throw abortError()
+      const worker = this.ensureWorker()
+      const id = this.nextId++
+      const reply = new Promise<WorkerReply>((resolve, reject) => this.pending.set(id, { resolve, reject }))
+      worker.postMessage({ ...body, id })
+      return reply
+    }
+    const result = this.tail.then(run, run)
+    // The queue moves on whether this call succeeded or not.
+    this.tail = result.catch(() => undefined)
+    return result
+  }
+
+  private ensureWorker(): WorkerLike {
+    if (this.worker !== null) return this.worker
+    const worker = this.createWorker()
+    worker.onmessage = (event) => this.receive(event.data)
+    worker.onerror = (event) => {
+      event.preventDefault?.()
+      this.crash(`the engine worker failed: ${event.message || 'unknown error'}`)
+    }
+    this.worker = worker
+    this.crashed = false
+    return worker
+  }
+
+  private receive(data: unknown): void {
+    if (isWorkerReply(data)) {
+      const pending = this.pending.get(data.id)
+      if (pending === undefined) return
+      this.pending.delete(data.id)
+      pending.resolve(data)
+      return
+    }
+    if (isWorkerEvent(data)) {
+      if (data.type === 'fatal') {
+        this.crash(data.message)
+        return
+      }
+      this.emit(data)
+    }
+  }
+
+  private crash(message: string): void {
+    this.crashed = true
+    this.failAll(new EngineCallError(message))
+    this.worker?.terminate()
+    this.worker = null
+    this.emit({ type: 'fatal', message })
+  }
+
+  private failAll(error: Error): void {
+    const pending = [...this.pending.values()]
+    this.pending.clear()
+    for (const p of pending) p.reject(error)
+  }
+
+  private emit(event: WorkerEvent): void {
+    for (const listener of this.listeners) listener(event)
+  }
+}
+
+function expectOk(reply: WorkerReply): void {
+  if (reply.type !== 'ok') throw unexpected(reply)
+}
+
+function unexpected(reply: WorkerMessage): Error {
+  if (reply.type === 'failed') return new EngineCallError(reply.message)
+  return new EngineCallError(`unexpected reply from the engine worker: ${reply.type}`)
+}
+
+/** Creates the real module worker (bundled by Vite from worker.ts). */
+export function createEngineWorker(): WorkerLike {
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'abr-engine' })
+}

@@ -1,0 +1,228 @@
+/**
+ * The worker side, driven with the real wasm engine under Node: what the page receives is what
+ * the engine produced.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { realEngine, scenarioText } from '../test/realEngine'
+import { EngineHost } from './engineHost'
+import { column, parseLayout, type Layout } from './layout'
+import type { WorkerEvent, WorkerMessage, WorkerReply } from './protocol'
+import { SampleStore } from './samples'
+
+const DEFAULT = 'two-source-wan'
+
+/** Collects what a host posts and waits for particular messages. */
+class Inbox {
+  messages: WorkerMessage[] = []
+  transfers: Transferable[][] = []
+  private waiters: { match: (m: WorkerMessage) => boolean; resolve: (m: WorkerMessage) => void }[] = []
+
+  post = (message: WorkerMessage, transfer: Transferable[]) => {
+    this.messages.push(message)
+    this.transfers.push(transfer)
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.match(message)) return true
+      w.resolve(message)
+      return false
+    })
+  }
+
+  next(match: (m: WorkerMessage) => boolean, timeoutMs = 45_000): Promise<WorkerMessage> {
+    const found = this.messages.find(match)
+    if (found) return Promise.resolve(found)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for a worker message')), timeoutMs)
+      this.waiters.push({
+        match,
+        resolve: (m) => {
+          clearTimeout(timer)
+          resolve(m)
+        },
+      })
+    })
+  }
+
+  reply(id: number): Promise<WorkerReply> {
+    return this.next((m) => 'id' in m && m.id === id) as Promise<WorkerReply>
+  }
+
+  samples(): Extract<WorkerEvent, { type: 'samples' }>[] {
+    return this.messages.filter((m): m is Extract<WorkerEvent, { type: 'samples' }> => m.type === 'samples')
+  }
+}
+
+function loadedLayout(reply: WorkerReply): Layout {
+  if (reply.type !== 'loaded') throw new Error(`expected loaded, got ${JSON.stringify(reply)}`)
+  return parseLayout(reply.layoutJson)
+}
+
+describe('real engine, driven directly', () => {
+  beforeAll(() => {
+    realEngine()
+  })
+
+  it('runs the default scenario for 50 ms and returns rows of the layout column count', () => {
+    const { Engine } = realEngine()
+    const engine = new Engine(scenarioText(DEFAULT))
+    try {
+      const layout = parseLayout(engine.layout())
+      const width = layout.columns.length
+      expect(layout.columns[0]).toBe('t_ms')
+      // t_ms, then per-VC and per-port columns, and run-wide ones such as the fairness index.
+      const perVc = layout.columns.filter((c) => c.startsWith('vc.')).length
+      const perPort = layout.columns.filter((c) => c.startsWith('port.')).length
+      expect(perVc % layout.vcs.length).toBe(0)
+      expect(perPort % layout.ports.length).toBe(0)
+      expect(layout.columns).toContain('vc.vc1.acr')
+      let reached = false
+      for (let calls = 0; !reached && calls < 10_000; calls++) reached = engine.run_until(50, 100_000)
+      expect(reached).toBe(true)
+      expect(engine.now_ms()).toBeCloseTo(50, 6)
+      const rows = engine.take_samples()
+      expect(rows.length % width).toBe(0)
+      const count = rows.length / width
+      expect(Math.abs(count - 50 / layout.sample_interval_ms)).toBeLessThanOrEqual(1)
+      expect(engine.events()).toBeGreaterThan(0)
+      const frame = engine.frame()
+      expect(frame.length).toBe(1 + layout.vcs.length + layout.ports.length)
+      expect(frame[0]).toBeCloseTo(50, 6)
+      // Taking again returns only what completed since: nothing, as time has not moved.
+      expect(engine.take_samples().length).toBe(0)
+    } finally {
+      engine.free()
+    }
+  })
+
+  it('validates the default scenario and rejects a bad one with a path', () => {
+    const { validate_scenario } = realEngine()
+    expect(JSON.parse(validate_scenario(scenarioText(DEFAULT)))).toMatchObject({ ok: true })
+    const bad = { ...JSON.parse(scenarioText(DEFAULT)), no_such_key: 1 }
+    const verdict = JSON.parse(validate_scenario(JSON.stringify(bad))) as { ok: boolean; errors: { path: string }[] }
+    expect(verdict.ok).toBe(false)
+    expect(verdict.errors.map((e) => e.path)).toContain('no_such_key')
+  })
+})
+
+describe('EngineHost with the real engine', () => {
+  it('loads, plays to the end in time slices and streams every sample row', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    const layout = loadedLayout(await inbox.reply(1))
+    host.handle({ type: 'speed', id: 2, speed: null })
+    expect(await inbox.reply(2)).toEqual({ type: 'ok', id: 2 })
+    host.handle({ type: 'play', id: 3 })
+    expect(await inbox.reply(3)).toEqual({ type: 'ok', id: 3 })
+    await inbox.next((m) => m.type === 'status' && m.status === 'finished')
+
+    const store = new SampleStore(layout.columns)
+    const batches = inbox.samples()
+    expect(batches.length).toBeGreaterThan(1) // it yielded between slices
+    for (const batch of batches) store.append(batch.rows)
+    expect(Math.abs(store.rowCount - layout.until_ms / layout.sample_interval_ms)).toBeLessThanOrEqual(1)
+
+    // Buffers are handed over for transfer, not copied.
+    const lastIndex = inbox.messages.lastIndexOf(batches[batches.length - 1])
+    expect(inbox.transfers[lastIndex]).toHaveLength(2)
+
+    // Time goes forward, sample by sample.
+    const t = store.series(column.time)
+    for (let i = 1; i < t.length; i++) expect(t[i]).toBeGreaterThan(t[i - 1])
+  })
+
+  it('pauses promptly and resumes where it stopped', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    await inbox.reply(1)
+    host.handle({ type: 'speed', id: 2, speed: null })
+    host.handle({ type: 'play', id: 3 })
+    await inbox.next((m) => m.type === 'samples' && m.nowMs > 0)
+    host.handle({ type: 'pause', id: 4 })
+    await inbox.reply(4)
+    const paused = inbox.messages.filter((m) => m.type === 'status' && m.status === 'paused').at(-1)
+    expect(paused).toBeDefined()
+    const pausedAt = (paused as { nowMs: number }).nowMs
+    expect(pausedAt).toBeGreaterThan(0)
+    await new Promise((r) => setTimeout(r, 50))
+    const after = inbox.samples().at(-1)
+    expect(after?.nowMs).toBe(pausedAt) // nothing ran while paused
+
+    host.handle({ type: 'reset', id: 5 })
+    const reply = await inbox.reply(5)
+    expect(reply.type).toBe('loaded')
+    expect(inbox.messages.at(-1)).toMatchObject({ type: 'status', status: 'paused', nowMs: 0 })
+  })
+
+  it('paces play by the requested speed', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    await inbox.reply(1)
+    host.handle({ type: 'speed', id: 2, speed: 20 }) // 20 simulated ms per wall second
+    host.handle({ type: 'play', id: 3 })
+    await new Promise((r) => setTimeout(r, 250))
+    host.handle({ type: 'pause', id: 4 })
+    await inbox.reply(4)
+    const now = inbox.samples().at(-1)?.nowMs ?? 0
+    // ~5 ms of simulated time in 250 ms of wall time; generous bounds for a loaded machine.
+    expect(now).toBeGreaterThan(0.5)
+    expect(now).toBeLessThan(12)
+  })
+
+  it('replies rejected, with paths, for a scenario the engine refuses', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: '{"not": "a scenario"' })
+    const reply = await inbox.reply(1)
+    expect(reply.type).toBe('rejected')
+    if (reply.type !== 'rejected') return
+    expect(reply.errors.length).toBeGreaterThan(0)
+    expect(reply.errors[0].message).toMatch(/JSON/i)
+
+    host.handle({ type: 'play', id: 2 })
+    expect(await inbox.reply(2)).toEqual({ type: 'failed', id: 2, message: 'no scenario loaded' })
+  })
+
+  it('steps a given stretch of simulated time and stays paused', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    const layout = loadedLayout(await inbox.reply(1))
+    host.handle({ type: 'step', id: 2, ms: 0.5 })
+    expect(await inbox.reply(2)).toEqual({ type: 'ok', id: 2 })
+    host.handle({ type: 'step', id: 3, ms: 0.5 })
+    await inbox.reply(3)
+    const statuses = inbox.messages.filter((m) => m.type === 'status')
+    expect(statuses.at(-1)).toMatchObject({ status: 'paused', nowMs: 1 })
+    const store = new SampleStore(layout.columns)
+    for (const batch of inbox.samples()) store.append(batch.rows)
+    expect(Array.from(store.series(column.time))).toEqual([0.5, 1])
+    // A step past the end stops at the end.
+    host.handle({ type: 'step', id: 4, ms: 10_000 })
+    await inbox.reply(4)
+    expect(inbox.messages.filter((m) => m.type === 'status').at(-1)).toMatchObject({ status: 'finished', nowMs: layout.until_ms })
+  })
+
+  it('changes parameters of the running simulation: live, restart, or refused with a path', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    await inbox.reply(1)
+    host.handle({ type: 'step', id: 2, ms: 20 })
+    await inbox.reply(2)
+    host.handle({ type: 'set', id: 3, path: 'vcs.vc1.rif', valueJson: '1' })
+    const live = await inbox.reply(3)
+    expect(live).toMatchObject({ type: 'param', applied: 'live', nowMs: 20 })
+    if (live.type === 'param') expect(JSON.parse(live.scenarioJson).vcs[0].rif).toBe(1)
+    host.handle({ type: 'set', id: 4, path: 'links.l3.rate_mbps', valueJson: '100' })
+    expect(await inbox.reply(4)).toMatchObject({ type: 'param', applied: 'restart' })
+    host.handle({ type: 'set', id: 5, path: 'vcs.vc1.rif', valueJson: '0.3' })
+    const refused = await inbox.reply(5)
+    expect(refused.type).toBe('rejected')
+    if (refused.type === 'rejected') expect(refused.errors[0].path).toBe('vcs.vc1.rif')
+    // Reset rebuilds the scenario as edited, live changes included.
+    host.handle({ type: 'reset', id: 6 })
+    expect((await inbox.reply(6)).type).toBe('loaded')
+  })
+})

@@ -1,0 +1,336 @@
+/**
+ * The worker side of the protocol, independent of the worker global so that tests can drive it
+ * in Node with the real wasm engine.
+ *
+ * It owns one engine, steps it in time slices of a few milliseconds and yields between slices so
+ * that `pause`, `reset` and `speed` requests are handled promptly (STYLE: "Time slices").
+ */
+import {
+  type ClientRequest,
+  type RunStatus,
+  type Speed,
+  type WorkerMessage,
+  parseEngineErrors,
+  parseEngineWarnings,
+  parseSetParamResult,
+} from './protocol'
+
+/** The part of the wasm-bindgen `Engine` class the host uses. */
+export interface EngineHandle {
+  layout(): string
+  run_until(t_ms: number, max_events: number): boolean
+  now_ms(): number
+  events(): number
+  take_samples(): Float64Array
+  frame(): Float64Array
+  set_param(path: string, value_json: string): string
+  scenario_json(): string
+  free(): void
+}
+
+/** The part of the generated `sim_wasm.js` module the host uses. */
+export interface EngineModule {
+  Engine: new (scenarioJson: string) => EngineHandle
+  validate_scenario(scenarioJson: string): string
+}
+
+export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
+
+/** Wall time and scheduling, injectable so tests are not tied to a browser. */
+export interface HostClock {
+  now(): number
+  /** Runs `fn` after `ms` milliseconds, letting queued messages be handled first. */
+  later(fn: () => void, ms: number): void
+}
+
+/** Wall-clock budget of one slice of engine work before yielding to the message loop. */
+export const SLICE_MS = 8
+/** Bounds on the events per `run_until` call; the budget adapts to the measured event rate. */
+export const MIN_EVENTS_PER_CALL = 1_000
+export const MAX_EVENTS_PER_CALL = 100_000
+/** How long to wait when paced play has caught up with the wall clock (about one display frame). */
+const PACED_IDLE_MS = 16
+
+const defaultClock: HostClock = {
+  now: () => performance.now(),
+  later: (fn, ms) => void setTimeout(fn, ms),
+}
+
+/** A wasm trap (a Rust panic compiles to `unreachable`) leaves the instance unusable. */
+function isTrap(error: unknown): boolean {
+  return typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError
+}
+
+/**
+ * Transferring a view into wasm memory would detach the engine's memory, so only arrays that own
+ * their whole buffer are transferred; anything else is copied first (js-sys `view` docs).
+ */
+function ownBuffer(array: Float64Array): Float64Array {
+  const buffer = array.buffer
+  const owns = buffer instanceof ArrayBuffer && array.byteOffset === 0 && array.byteLength === buffer.byteLength
+  return owns ? array : array.slice()
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return String(error)
+}
+
+export class EngineHost {
+  private engine: EngineHandle | null = null
+  private scenarioJson: string | null = null
+  private untilMs = 0
+  private running = false
+  private sliceScheduled = false
+  private speed: Speed = null
+  /** Pacing anchor: sim time and wall time when play (or a speed change) started. */
+  private anchorSimMs = 0
+  private anchorWallMs = 0
+  private eventsPerCall = 10_000
+  /** Set when the engine trapped; from then on every request fails (STYLE: "a poisoned flag"). */
+  private poisoned: string | null = null
+
+  constructor(
+    private readonly mod: EngineModule,
+    private readonly post: Post,
+    private readonly clock: HostClock = defaultClock,
+  ) {}
+
+  /** Handles one request and posts exactly one reply with the same id. */
+  handle(req: ClientRequest): void {
+    if (this.poisoned !== null) {
+      this.post({ type: 'failed', id: req.id, message: `engine crashed earlier: ${this.poisoned}` }, [])
+      return
+    }
+    try {
+      switch (req.type) {
+        case 'load':
+          this.load(req.id, req.scenarioJson)
+          return
+        case 'reset':
+          if (this.scenarioJson === null) {
+            this.post({ type: 'failed', id: req.id, message: 'no scenario loaded' }, [])
+          } else {
+            this.load(req.id, this.scenarioJson)
+          }
+          return
+        case 'play':
+          this.play(req.id)
+          return
+        case 'pause':
+          this.pause()
+          this.post({ type: 'ok', id: req.id }, [])
+          return
+        case 'speed':
+          this.setSpeed(req.speed)
+          this.post({ type: 'ok', id: req.id }, [])
+          return
+        case 'step':
+          this.step(req.id, req.ms)
+          return
+        case 'set':
+          this.set(req.id, req.path, req.valueJson)
+          return
+      }
+    } catch (error) {
+      if (isTrap(error)) {
+        this.poison(error)
+        this.post({ type: 'failed', id: req.id, message: `engine crashed: ${messageOf(error)}` }, [])
+      } else {
+        this.post({ type: 'failed', id: req.id, message: messageOf(error) }, [])
+      }
+    }
+  }
+
+  private load(id: number, scenarioJson: string): void {
+    this.stop()
+    this.dropEngine()
+    const verdictText = this.mod.validate_scenario(scenarioJson)
+    const verdict = parseEngineErrors(verdictText)
+    if (verdict.length > 0) {
+      this.post({ type: 'rejected', id, message: 'the engine rejected this scenario', errors: verdict }, [])
+      return
+    }
+    const warnings = parseEngineWarnings(verdictText)
+    let engine: EngineHandle
+    try {
+      engine = new this.mod.Engine(scenarioJson)
+    } catch (error) {
+      if (isTrap(error)) throw error
+      const errors = parseEngineErrors(messageOf(error))
+      this.post({ type: 'rejected', id, message: 'the engine rejected this scenario', errors }, [])
+      return
+    }
+    const layoutJson = engine.layout()
+    const layout = JSON.parse(layoutJson) as { until_ms?: unknown }
+    this.engine = engine
+    this.scenarioJson = scenarioJson
+    this.untilMs = typeof layout.until_ms === 'number' ? layout.until_ms : 0
+    this.post({ type: 'loaded', id, layoutJson, warnings }, [])
+    this.postStatus('paused')
+  }
+
+  private play(id: number): void {
+    const engine = this.engine
+    if (engine === null) {
+      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      return
+    }
+    this.post({ type: 'ok', id }, [])
+    if (engine.now_ms() >= this.untilMs) {
+      this.postStatus('finished')
+      return
+    }
+    if (!this.running) {
+      this.running = true
+      this.rebaseClock()
+      this.postStatus('running')
+      this.scheduleSlice(0)
+    }
+  }
+
+  /** Runs `ms` more of simulated time at once, whatever the pacing, and stops there. */
+  private step(id: number, ms: number): void {
+    const engine = this.engine
+    if (engine === null) {
+      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      return
+    }
+    this.post({ type: 'ok', id }, [])
+    this.stop()
+    const target = Math.min(this.untilMs, engine.now_ms() + ms)
+    // A step is short (a sample interval or so): run it to the end in one go.
+    while (!engine.run_until(target, MAX_EVENTS_PER_CALL)) {
+      // run_until returns false only when the event budget ran out first; keep going.
+    }
+    this.flush()
+    this.postStatus(engine.now_ms() >= this.untilMs ? 'finished' : 'paused')
+  }
+
+  /** Changes one parameter of the running simulation (`Engine.set_param`). */
+  private set(id: number, path: string, valueJson: string): void {
+    const engine = this.engine
+    if (engine === null) {
+      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      return
+    }
+    const result = parseSetParamResult(engine.set_param(path, valueJson))
+    if ('error' in result) {
+      this.post({ type: 'rejected', id, message: 'the engine refused this change', errors: [result.error] }, [])
+      return
+    }
+    // Reset rebuilds the scenario as edited, so a live change survives it.
+    const scenarioJson = engine.scenario_json()
+    this.scenarioJson = scenarioJson
+    this.post({ type: 'param', id, applied: result.applied, scenarioJson, nowMs: engine.now_ms() }, [])
+  }
+
+  private pause(): void {
+    if (!this.running) return
+    this.stop()
+    this.flush()
+    this.postStatus('paused')
+  }
+
+  private setSpeed(speed: Speed): void {
+    this.speed = speed
+    this.rebaseClock()
+  }
+
+  private rebaseClock(): void {
+    this.anchorWallMs = this.clock.now()
+    this.anchorSimMs = this.engine?.now_ms() ?? 0
+  }
+
+  private stop(): void {
+    this.running = false
+  }
+
+  private dropEngine(): void {
+    const engine = this.engine
+    this.engine = null
+    engine?.free()
+  }
+
+  private scheduleSlice(delayMs: number): void {
+    if (this.sliceScheduled) return
+    this.sliceScheduled = true
+    this.clock.later(() => {
+      this.sliceScheduled = false
+      this.slice()
+    }, delayMs)
+  }
+
+  /** One time slice: run the engine for up to SLICE_MS of wall time, post what it produced, yield. */
+  private slice(): void {
+    const engine = this.engine
+    if (!this.running || engine === null) return
+    const start = this.clock.now()
+    const target =
+      this.speed === null
+        ? this.untilMs
+        : Math.min(this.untilMs, this.anchorSimMs + (this.speed * (start - this.anchorWallMs)) / 1000)
+    let caughtUp = false
+    try {
+      for (;;) {
+        if (engine.now_ms() >= target) {
+          caughtUp = true
+          break
+        }
+        const eventsBefore = engine.events()
+        const callStart = this.clock.now()
+        const reached = engine.run_until(target, this.eventsPerCall)
+        const callEnd = this.clock.now()
+        this.adaptBudget(engine.events() - eventsBefore, callEnd - callStart)
+        if (reached) {
+          caughtUp = true
+          break
+        }
+        if (callEnd - start >= SLICE_MS) break
+      }
+      this.flush()
+    } catch (error) {
+      this.poison(error)
+      return
+    }
+    if (engine.now_ms() >= this.untilMs) {
+      this.stop()
+      this.postStatus('finished')
+      return
+    }
+    this.scheduleSlice(caughtUp && this.speed !== null ? PACED_IDLE_MS : 0)
+  }
+
+  /** Sizes the next call to take about half a slice at the event rate just measured. */
+  private adaptBudget(events: number, wallMs: number): void {
+    if (events <= 0 || wallMs <= 0) return
+    const perMs = events / wallMs
+    const next = Math.round((perMs * SLICE_MS) / 2)
+    this.eventsPerCall = Math.min(MAX_EVENTS_PER_CALL, Math.max(MIN_EVENTS_PER_CALL, next))
+  }
+
+  /** Posts the completed sample rows and the live frame, transferring their buffers. */
+  private flush(): void {
+    const engine = this.engine
+    if (engine === null) return
+    const rows = ownBuffer(engine.take_samples())
+    const frame = ownBuffer(engine.frame())
+    this.post(
+      { type: 'samples', rows, frame, nowMs: engine.now_ms(), events: engine.events() },
+      [rows.buffer, frame.buffer],
+    )
+  }
+
+  private postStatus(status: RunStatus): void {
+    const engine = this.engine
+    this.post({ type: 'status', status, nowMs: engine?.now_ms() ?? 0, events: engine?.events() ?? 0 }, [])
+  }
+
+  /** After a trap the wasm instance may be corrupt: stop, never touch the engine again, tell the page. */
+  private poison(error: unknown): void {
+    this.running = false
+    this.engine = null
+    this.poisoned = messageOf(error)
+    this.post({ type: 'fatal', message: `the engine crashed: ${this.poisoned}` }, [])
+  }
+}

@@ -1,0 +1,100 @@
+/** The engine's description of a built scenario (`Engine.layout()`), as the UI reads it. */
+
+/** Scenario metadata shown beside the charts. */
+export interface ScenarioInfo {
+  id: string
+  title: string
+  explanation: string
+  things_to_try: string[]
+}
+
+export type NodeKind = 'host' | 'switch'
+
+/** A host (ABR end system) or a switch, at its position from the scenario file. */
+export interface LayoutNode {
+  id: string
+  kind: NodeKind
+  x: number
+  y: number
+}
+
+/** A full-duplex link between nodes `a` and `b`. */
+export interface LayoutLink {
+  id: string
+  a: string
+  b: string
+  rate_mbps: number
+  delay_ms: number
+}
+
+/** A virtual circuit from `source` to `destination` along `path` (node ids, both ends included). */
+export interface LayoutVc {
+  id: string
+  source: string
+  destination: string
+  path: string[]
+}
+
+/** One direction of a link: `<link id>` for a→b, `<link id>:rev` for b→a; it owns the queue at `from`. */
+export interface LayoutPort {
+  id: string
+  link: string
+  from: string
+  to: string
+  from_kind: NodeKind
+}
+
+export interface Layout {
+  scenario: ScenarioInfo
+  until_ms: number
+  sample_interval_ms: number
+  nodes: LayoutNode[]
+  links: LayoutLink[]
+  vcs: LayoutVc[]
+  ports: LayoutPort[]
+  /** Names of the sample columns, in row order (`t_ms`, `vc.<id>.acr`, `port.<id>.queue`, ...). */
+  columns: string[]
+}
+
+/** Column names of the per-VC and per-port series; use these, never fixed indices. */
+export const column = {
+  time: 't_ms',
+  acr: (vc: string) => `vc.${vc}.acr`,
+  acrMean: (vc: string) => `vc.${vc}.acr_mean`,
+  maxmin: (vc: string) => `vc.${vc}.maxmin`,
+  received: (vc: string) => `vc.${vc}.received`,
+  sent: (vc: string) => `vc.${vc}.sent`,
+  queue: (port: string) => `port.${port}.queue`,
+  queueMean: (port: string) => `port.${port}.queue_mean`,
+  queueMax: (port: string) => `port.${port}.queue_max`,
+  util: (port: string) => `port.${port}.util`,
+  lost: (port: string) => `port.${port}.lost`,
+} as const
+
+/** A short human name for a port: the direction of traffic it queues, e.g. "SW1→SW2". */
+export function portLabel(port: LayoutPort): string {
+  return `${port.from}→${port.to}`
+}
+
+/**
+ * Parses `Engine.layout()` output, checking the fields the UI depends on so that an engine/UI
+ * mismatch shows up as a readable message rather than as a blank chart.
+ */
+export function parseLayout(json: string): Layout {
+  const value: unknown = JSON.parse(json)
+  const problems: string[] = []
+  const obj = value as Record<string, unknown>
+  if (typeof value !== 'object' || value === null) throw new Error('engine layout is not a JSON object')
+  for (const key of ['nodes', 'links', 'vcs', 'ports', 'columns'] as const) {
+    if (!Array.isArray(obj[key])) problems.push(`layout.${key} is not an array`)
+  }
+  if (typeof obj.until_ms !== 'number') problems.push('layout.until_ms is not a number')
+  if (typeof obj.scenario !== 'object' || obj.scenario === null) problems.push('layout.scenario is missing')
+  if (Array.isArray(obj.columns) && obj.columns[0] !== column.time) {
+    problems.push(`layout.columns[0] is ${JSON.stringify(obj.columns[0])}, expected "${column.time}"`)
+  }
+  if (problems.length > 0) throw new Error(`unexpected engine layout: ${problems.join('; ')}`)
+  const layout = value as Layout
+  layout.scenario.things_to_try ??= []
+  return layout
+}

@@ -1,0 +1,194 @@
+/**
+ * Messages between the page (EngineClient) and the engine worker (worker.ts → EngineHost).
+ *
+ * Requests carry an `id`; the worker answers each with exactly one reply with the same `id`, in
+ * order. Events (samples, status, fatal) carry no `id` and may arrive at any time while running.
+ */
+
+/** One validation problem, as the engine reports it: "vcs.vc2.rif: 0.3 is not a power of two ...". */
+export interface ScenarioError {
+  path: string
+  message: string
+}
+
+/** Simulated milliseconds per wall-clock second; `null` runs as fast as the engine goes. */
+export type Speed = number | null
+
+// ---- page → worker -------------------------------------------------------------------------
+
+export type ClientRequest =
+  /** Validate and build a scenario (JSON text), replacing any current one. Replies `loaded` or `rejected`. */
+  | { type: 'load'; id: number; scenarioJson: string }
+  /** Start or resume stepping the engine. Replies `ok`; then `samples` events stream in. */
+  | { type: 'play'; id: number }
+  /** Stop stepping after the current time slice. Replies `ok`. */
+  | { type: 'pause'; id: number }
+  /** Rebuild the current scenario from time zero. Replies `loaded`. */
+  | { type: 'reset'; id: number }
+  /** Change the pacing, also while running. Replies `ok`. */
+  | { type: 'speed'; id: number; speed: Speed }
+  /**
+   * Advance by `ms` of simulated time (or to the end of the run) and stop there, paused. Replies
+   * `ok`; the samples and the status follow as events.
+   */
+  | { type: 'step'; id: number; ms: number }
+  /**
+   * Change one parameter by dotted path (`vcs.vc1.rif`), the value as JSON text, with
+   * `Engine.set_param`. Replies `param` (applied live, or valid but needing a restart) or
+   * `rejected` (the value or path is not acceptable; nothing changed).
+   */
+  | { type: 'set'; id: number; path: string; valueJson: string }
+
+export type ClientRequestType = ClientRequest['type']
+
+/** A request before the client numbers it. */
+export type ClientRequestBody = ClientRequest extends infer R
+  ? R extends ClientRequest
+    ? Omit<R, 'id'>
+    : never
+  : never
+
+// ---- worker → page: replies ------------------------------------------------------------------
+
+export type WorkerReply =
+  /** The scenario was built; `warnings` are suspicious-but-legal settings the engine noticed. */
+  | { type: 'loaded'; id: number; layoutJson: string; warnings: ScenarioError[] }
+  | { type: 'ok'; id: number }
+  /**
+   * A `set` was accepted: `live` when the running simulation took it, `restart` when the model
+   * cannot change it mid-run and the scenario has to be rebuilt. `scenarioJson` is the engine's
+   * scenario with every change so far, what `reset` rebuilds; `nowMs` the simulated time it took effect.
+   */
+  | { type: 'param'; id: number; applied: 'live' | 'restart'; scenarioJson: string; nowMs: number }
+  /** The engine refused the scenario; `errors` names each offending path. */
+  | { type: 'rejected'; id: number; message: string; errors: ScenarioError[] }
+  /** The request could not be carried out (no scenario loaded, engine crashed, ...). */
+  | { type: 'failed'; id: number; message: string }
+
+// ---- worker → page: events -------------------------------------------------------------------
+
+export type RunStatus = 'idle' | 'paused' | 'running' | 'finished'
+
+export type WorkerEvent =
+  /**
+   * Sample rows completed since the last message: flat, row-major, `layout.columns.length` values
+   * per row; and the live frame `[now_ms, acr of each VC..., queue of each port...]`.
+   * Both buffers are transferred, not copied.
+   */
+  | { type: 'samples'; rows: Float64Array; frame: Float64Array; nowMs: number; events: number }
+  | { type: 'status'; status: RunStatus; nowMs: number; events: number }
+  /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */
+  | { type: 'fatal'; message: string }
+
+export type WorkerMessage = WorkerReply | WorkerEvent
+
+const replyTypes: ReadonlySet<string> = new Set(['loaded', 'ok', 'param', 'rejected', 'failed'])
+const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'fatal'])
+
+/** True for a reply to a numbered request. */
+export function isWorkerReply(msg: unknown): msg is WorkerReply {
+  return (
+    typeof msg === 'object' &&
+    msg !== null &&
+    replyTypes.has((msg as { type?: unknown }).type as string) &&
+    typeof (msg as { id?: unknown }).id === 'number'
+  )
+}
+
+/** True for an unsolicited worker event. */
+export function isWorkerEvent(msg: unknown): msg is WorkerEvent {
+  return typeof msg === 'object' && msg !== null && eventTypes.has((msg as { type?: unknown }).type as string)
+}
+
+/** True for a request the worker understands. */
+export function isClientRequest(msg: unknown): msg is ClientRequest {
+  if (typeof msg !== 'object' || msg === null) return false
+  const m = msg as Record<string, unknown>
+  if (typeof m.id !== 'number') return false
+  switch (m.type) {
+    case 'load':
+      return typeof m.scenarioJson === 'string'
+    case 'play':
+    case 'pause':
+    case 'reset':
+      return true
+    case 'speed':
+      return m.speed === null || (typeof m.speed === 'number' && m.speed > 0)
+    case 'step':
+      return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
+    case 'set':
+      return typeof m.path === 'string' && typeof m.valueJson === 'string'
+    default:
+      return false
+  }
+}
+
+/**
+ * Reads the engine's error text (`{"ok":false,"errors":[{path,message}]}`, the same text
+ * `validate_scenario` returns and `new Engine` throws). Text that is not in that form becomes a
+ * single error without a path, so nothing the engine says is lost.
+ */
+export function parseEngineErrors(text: string): ScenarioError[] {
+  try {
+    const value = JSON.parse(text) as { ok?: unknown; errors?: unknown }
+    if (value && value.ok === true) return []
+    if (value && Array.isArray(value.errors)) {
+      return value.errors.map((e: unknown) => {
+        const err = e as { path?: unknown; message?: unknown }
+        return {
+          path: typeof err.path === 'string' ? err.path : '',
+          message: typeof err.message === 'string' ? err.message : JSON.stringify(e),
+        }
+      })
+    }
+  } catch {
+    // Not JSON: fall through and keep the text as it is.
+  }
+  return [{ path: '', message: text }]
+}
+
+/** The warnings of an accepted scenario (`{"ok":true,"warnings":[{path,message}]}`); none when absent. */
+export function parseEngineWarnings(text: string): ScenarioError[] {
+  try {
+    const value = JSON.parse(text) as { ok?: unknown; warnings?: unknown }
+    if (value && value.ok === true && Array.isArray(value.warnings)) {
+      return value.warnings.map((w: unknown) => {
+        const warning = w as { path?: unknown; message?: unknown }
+        return {
+          path: typeof warning.path === 'string' ? warning.path : '',
+          message: typeof warning.message === 'string' ? warning.message : JSON.stringify(w),
+        }
+      })
+    }
+  } catch {
+    // Not JSON: no warnings to read.
+  }
+  return []
+}
+
+/**
+ * Reads `Engine.set_param`'s answer: `{"applied":"live"|"restart"}` or
+ * `{"error":{"path","message"}}`. Anything else becomes an error, so nothing is lost.
+ */
+export function parseSetParamResult(text: string): { applied: 'live' | 'restart' } | { error: ScenarioError } {
+  try {
+    const value = JSON.parse(text) as { applied?: unknown; error?: { path?: unknown; message?: unknown } }
+    if (value.applied === 'live' || value.applied === 'restart') return { applied: value.applied }
+    if (value.error && typeof value.error === 'object') {
+      return {
+        error: {
+          path: typeof value.error.path === 'string' ? value.error.path : '',
+          message: typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error),
+        },
+      }
+    }
+  } catch {
+    // Not JSON: reported below as it is.
+  }
+  return { error: { path: '', message: `unexpected answer from set_param: ${text}` } }
+}
+
+/** "vcs.vc2.rif: 0.3 is not a power of two" — one line per error, path first when there is one. */
+export function formatScenarioError(error: ScenarioError): string {
+  return error.path ? `${error.path}: ${error.message}` : error.message
+}

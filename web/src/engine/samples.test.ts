@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { parseFrame } from './frame'
+import { SampleStore } from './samples'
+
+describe('SampleStore', () => {
+  const columns = ['t_ms', 'vc.vc1.acr', 'port.l3.queue']
+
+  it('transposes row-major rows into columns', () => {
+    const store = new SampleStore(columns)
+    const added = store.append(new Float64Array([0.5, 150, 0, 1.0, 140, 12, 1.5, 139, 3]))
+    expect(added).toBe(3)
+    expect(store.rowCount).toBe(3)
+    expect(Array.from(store.series('t_ms'))).toEqual([0.5, 1.0, 1.5])
+    expect(Array.from(store.series('vc.vc1.acr'))).toEqual([150, 140, 139])
+    expect(Array.from(store.series('port.l3.queue'))).toEqual([0, 12, 3])
+    expect(store.max('port.l3.queue')).toBe(12)
+    expect(store.last('vc.vc1.acr')).toBe(139)
+  })
+
+  it('keeps rows across appends and grows past its initial capacity', () => {
+    const store = new SampleStore(columns)
+    const rows = 5000
+    for (let start = 0; start < rows; start += 700) {
+      const n = Math.min(700, rows - start)
+      const chunk = new Float64Array(n * columns.length)
+      for (let r = 0; r < n; r++) chunk.set([(start + r) * 0.5, start + r, 10 - (start + r)], r * columns.length)
+      store.append(chunk)
+    }
+    const t = store.series('t_ms')
+    expect(t).toHaveLength(rows)
+    expect(t[0]).toBe(0)
+    expect(t[rows - 1]).toBe((rows - 1) * 0.5)
+    expect(store.series('vc.vc1.acr')[4321]).toBe(4321)
+    expect(store.max('port.l3.queue')).toBe(10)
+  })
+
+  it('refuses a buffer that is not whole rows', () => {
+    const store = new SampleStore(columns)
+    expect(() => store.append(new Float64Array(4))).toThrow('not a whole number of 3-column rows')
+  })
+
+  it('names unknown and duplicate columns', () => {
+    expect(() => new SampleStore(['t_ms', 't_ms'])).toThrow('duplicate sample column "t_ms"')
+    expect(() => new SampleStore(columns).series('vc.vc9.acr')).toThrow('no sample column "vc.vc9.acr"')
+  })
+
+  it('is empty after clear', () => {
+    const store = new SampleStore(columns)
+    store.append(new Float64Array([0.5, 1, 2]))
+    store.clear()
+    expect(store.rowCount).toBe(0)
+    expect(store.last('t_ms')).toBeUndefined()
+    expect(store.max('t_ms')).toBe(-Infinity)
+  })
+})
+
+describe('parseFrame', () => {
+  const layout = {
+    vcs: [{ id: 'vc1', source: 'S1', destination: 'D1', path: ['S1', 'D1'] }],
+    ports: [
+      { id: 'l1', link: 'l1', from: 'S1', to: 'D1', from_kind: 'host' as const },
+      { id: 'l1:rev', link: 'l1', from: 'D1', to: 'S1', from_kind: 'host' as const },
+    ],
+  }
+
+  it('splits ACRs and queues by layout order', () => {
+    const frame = parseFrame(new Float64Array([12.5, 139.9, 7, 0]), layout)
+    expect(frame.nowMs).toBe(12.5)
+    expect(frame.acrMbps.get('vc1')).toBe(139.9)
+    expect(frame.queueCells.get('l1')).toBe(7)
+    expect(frame.queueCells.get('l1:rev')).toBe(0)
+  })
+
+  it('says what it expected when the length is wrong', () => {
+    expect(() => parseFrame(new Float64Array(3), layout)).toThrow('expected 4 (1 + 1 VCs + 2 ports)')
+  })
+})
