@@ -62,7 +62,7 @@ pub(crate) fn element_path(array_path: &str, index: usize, value: &Value) -> Str
     }
 }
 
-pub(crate) fn valid_id(id: &str) -> bool {
+fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
