@@ -1,12 +1,18 @@
-/** ABR Lab's page: scenario text, topology, transport, and the ACR and queue charts. */
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { acrChartModel } from '../charts/acrChart'
-import { ChartPanel } from '../charts/ChartPanel'
+/** ABR Lab's page: scenario text, the animated topology, transport, and the linked charts, sweeps and guide. */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { AnimatedTopology } from '../animation/AnimatedTopology'
+import { ChartsWorkspace } from '../charts/ChartsWorkspace'
+import { TimeCursor } from '../charts/cursor'
+import type { PinnedRun } from '../charts/models'
 import { colorMap } from '../charts/palette'
-import { queueChartModel } from '../charts/queueChart'
+import { ComparePanel } from '../compare/ComparePanel'
 import { column } from '../engine/layout'
 import { formatScenarioError } from '../engine/protocol'
-import { scenarioFromHash } from '../scenario/library'
+import { RunExports } from '../export/RunExports'
+import { ParameterGuide } from '../guide/ParameterGuide'
+import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
+import { encodeScenarioParam, scenarioFromHash } from '../scenario/library'
+import { SweepPanel } from '../sweep/SweepPanel'
 import { TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { ErrorPanel, errorText } from './ErrorPanel'
@@ -68,17 +74,31 @@ export function App() {
   useEffect(() => installTestApi(() => testSource.current), [])
 
   const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
-  // Recomputed when new samples have been drawn in (sim.revision), at most once per frame.
-  const acrModel = useMemo(
-    () => (layout && store ? acrChartModel(layout, store, colors) : null),
-    [layout, store, colors, sim.revision],
-  )
+  const cursor = useMemo(() => new TimeCursor(), [])
+  const scenarioJson = source.ok ? source.json : null
+  const [tab, setTab] = useState<'charts' | 'sweep' | 'guide'>('charts')
+  const [pinned, setPinned] = useState<PinnedRun | null>(null)
+  // Names of runs opened from the compare and sweep panels, by their scenario text.
+  const runLabels = useRef(new Map<string, string>())
+  const autoPlay = useRef<string | null>(null)
+  const runLabel = (scenarioJson && runLabels.current.get(scenarioJson)) ?? layout?.scenario.title ?? ''
+  const openRun = useCallback((json: string, label: string) => {
+    runLabels.current.set(json, label)
+    autoPlay.current = json
+    setTab('charts')
+    window.location.hash = `scenario-json=${encodeScenarioParam(json)}`
+  }, [])
+  // A run opened to compare or from a sweep starts playing as soon as it is built.
+  useEffect(() => {
+    if (layout && status === 'paused' && sim.nowMs === 0 && scenarioJson !== null && autoPlay.current === scenarioJson) {
+      autoPlay.current = null
+      sim.play()
+    }
+  }, [layout, status, sim.nowMs, scenarioJson, sim.play])
+  useTask(source.ok && !layout && !sim.error, 'Building the scenario…')
+  useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
   const started = useMemo(
     () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
-    [layout, store, sim.revision],
-  )
-  const queueModel = useMemo(
-    () => (layout && store ? queueChartModel(layout, store) : null),
     [layout, store, sim.revision],
   )
 
@@ -100,10 +120,24 @@ export function App() {
         />
       </header>
       {sim.error && <ErrorPanel error={sim.error} />}
+      <ProgressIndicator />
       {layout && (
         <main className="workspace">
           <aside className="side">
-            <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+            <AnimatedTopology
+              layout={layout}
+              store={store}
+              frame={sim.frame}
+              colors={colors}
+              cells={sim.cells}
+              speed={sim.speed}
+              status={status}
+              revision={sim.revision}
+              cursor={cursor}
+              onCellsWanted={sim.setAnimationCells}
+            >
+              <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+            </AnimatedTopology>
             <p className="explanation">{layout.scenario.explanation}</p>
             {sim.warnings.length > 0 && (
               <section className="warnings" aria-label="Scenario warnings">
@@ -127,8 +161,53 @@ export function App() {
             )}
           </aside>
           <div className="charts">
-            <ChartPanel id="acr-chart" title="Allowed cell rate per VC" model={acrModel} />
-            <ChartPanel id="queue-chart" title="Bottleneck queue" model={queueModel} />
+            <div className="main-tabs" role="tablist" aria-label="Views">
+              {(
+                [
+                  ['charts', 'Charts'],
+                  ['sweep', 'Sweep'],
+                  ['guide', 'Parameter guide'],
+                ] as const
+              ).map(([id, label]) => (
+                <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => setTab(id)}>
+                  {label}
+                </button>
+              ))}
+              <RunExports scenarioJson={scenarioJson} scenarioId={layout.scenario.id} store={store} />
+            </div>
+            <div className="tab-panel" role="tabpanel" id="panel-charts" aria-labelledby="tab-charts" hidden={tab !== 'charts'}>
+              {store && (
+                <ChartsWorkspace
+                  layout={layout}
+                  store={store}
+                  colors={colors}
+                  cursor={cursor}
+                  pinned={pinned}
+                  runLabel={runLabel}
+                  toolbar={
+                    scenarioJson && (
+                      <ComparePanel
+                        layout={layout}
+                        store={store}
+                        status={status}
+                        nowMs={sim.nowMs}
+                        scenarioJson={scenarioJson}
+                        runLabel={runLabel}
+                        pinned={pinned}
+                        onPin={setPinned}
+                        onRunChanged={openRun}
+                      />
+                    )
+                  }
+                />
+              )}
+            </div>
+            <div className="tab-panel" role="tabpanel" id="panel-sweep" aria-labelledby="tab-sweep" hidden={tab !== 'sweep'}>
+              {scenarioJson && <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />}
+            </div>
+            <div className="tab-panel" role="tabpanel" id="panel-guide" aria-labelledby="tab-guide" hidden={tab !== 'guide'}>
+              {scenarioJson && tab === 'guide' && <ParameterGuide layout={layout} scenarioJson={scenarioJson} />}
+            </div>
           </div>
         </main>
       )}

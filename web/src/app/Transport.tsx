@@ -4,6 +4,9 @@ import type { Action } from './actions'
 
 /** Pacing choices: simulated ms per wall-clock second; null runs as fast as the engine goes. */
 export const SPEEDS: readonly { value: Speed; label: string }[] = [
+  // Slow motion: single cells visibly cross the links (web/src/animation).
+  { value: 0.1, label: '0.1 ms per second' },
+  { value: 1, label: '1 ms per second' },
   { value: 10, label: '10 ms per second' },
   { value: 50, label: '50 ms per second' },
   { value: 200, label: '200 ms per second' },
@@ -60,7 +63,7 @@ export function Transport({ actions, status, nowMs, untilMs, events, speed, onSp
       <div className="clock" aria-live="off">
         <progress max={1} value={progress} aria-label="simulated time" />
         <span data-testid="sim-time">
-          t = {nowMs.toFixed(1)} / {untilMs} ms
+          t = {nowMs.toFixed(speed !== null && speed < 10 ? 3 : 1)} / {untilMs} ms
         </span>
         <span className="muted">
           {STATUS_TEXT[status]} · {events.toLocaleString('en')} events

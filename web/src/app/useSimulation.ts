@@ -14,6 +14,16 @@ import type { RunStatus, ScenarioError, Speed, WorkerEvent } from '../engine/pro
 import { SampleStore } from '../engine/samples'
 import type { ScenarioSource } from '../scenario/library'
 
+/** The engine's latest snapshot of cells on the links, for the animation. */
+export interface LiveCells {
+  /** Rows of 7, see `protocol.ts` (`samples.cells`). */
+  rows: Float64Array
+  /** Simulated time of the snapshot, ms. */
+  nowMs: number
+  /** `performance.now()` when it arrived. */
+  wallMs: number
+}
+
 /** Something the page cannot run past, shown as readable text. */
 export interface PageError {
   title: string
@@ -36,10 +46,14 @@ export interface Simulation {
   warnings: ScenarioError[]
   /** Bumped at most once per animation frame when new samples arrived. */
   revision: number
+  /** The latest cells in flight (read by the animation each display frame, outside React). */
+  cells: { readonly current: LiveCells | null }
   play(): void
   pause(): void
   reset(): void
   setSpeed(speed: Speed): void
+  /** Asks the engine for up to `max` cells in flight with every frame (0: none). */
+  setAnimationCells(max: number): void
 }
 
 /** Default pacing: simulated ms per wall second (the default scenario's 300 ms play in 6 s). */
@@ -58,6 +72,8 @@ export function useSimulation(source: ScenarioSource): Simulation {
   const acceptingRef = useRef(false)
   const rafRef = useRef<number | null>(null)
   const speedRef = useRef<Speed>(DEFAULT_SPEED)
+  const cellsRef = useRef<LiveCells | null>(null)
+  const animationCellsRef = useRef(0)
 
   const [layout, setLayout] = useState<Layout | null>(null)
   const [status, setStatus] = useState<RunStatus>('idle')
@@ -96,6 +112,7 @@ export function useSimulation(source: ScenarioSource): Simulation {
       layoutRef.current = parsed
       storeRef.current = new SampleStore(parsed.columns)
       frameRef.current = null
+      cellsRef.current = null
       acceptingRef.current = true
       setLayout(parsed)
       setWarnings(result.warnings)
@@ -122,6 +139,7 @@ export function useSimulation(source: ScenarioSource): Simulation {
           try {
             store.append(event.rows)
             frameRef.current = parseFrame(event.frame, current)
+            if (event.cells) cellsRef.current = { rows: event.cells, nowMs: event.nowMs, wallMs: performance.now() }
           } catch (cause) {
             acceptingRef.current = false
             void clientRef.current?.pause().catch(() => undefined)
@@ -179,6 +197,7 @@ export function useSimulation(source: ScenarioSource): Simulation {
     const abort = new AbortController()
     client
       .setSpeed(speedRef.current, abort.signal)
+      .then(() => client.animate(animationCellsRef.current, abort.signal))
       .then(() => client.load(source.json, abort.signal))
       .then((result) => {
         if (!abort.signal.aborted) adopt(result)
@@ -210,6 +229,7 @@ export function useSimulation(source: ScenarioSource): Simulation {
       .then(async (result) => {
         // A fresh worker (after a crash) starts with default pacing: restore the user's.
         await client.setSpeed(speedRef.current)
+        await client.animate(animationCellsRef.current)
         adopt(result)
       })
       .catch((cause: unknown) => {
@@ -227,6 +247,16 @@ export function useSimulation(source: ScenarioSource): Simulation {
     [fail],
   )
 
+  const setAnimationCells = useCallback(
+    (max: number) => {
+      if (animationCellsRef.current === max) return
+      animationCellsRef.current = max
+      if (max === 0) cellsRef.current = null
+      clientRef.current?.animate(max).catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
+    },
+    [fail],
+  )
+
   return {
     layout,
     store: storeRef.current,
@@ -238,9 +268,11 @@ export function useSimulation(source: ScenarioSource): Simulation {
     error,
     warnings,
     revision,
+    cells: cellsRef,
     play,
     pause,
     reset,
     setSpeed,
+    setAnimationCells,
   }
 }

@@ -91,6 +91,11 @@ export class EngineClient {
     expectOk(await this.call({ type: 'speed', speed }, signal))
   }
 
+  /** Asks for up to `maxCells` cells in flight with every samples event (0: none). */
+  async animate(maxCells: number, signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call({ type: 'animate', maxCells }, signal))
+  }
+
   /** Restarts the current scenario from time zero; after a crash, rebuilds the last good one. */
   async reset(signal?: AbortSignal): Promise<LoadResult> {
     if (this.crashed || this.worker === null) {

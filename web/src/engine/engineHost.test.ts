@@ -68,7 +68,10 @@ describe('real engine, driven directly', () => {
       const layout = parseLayout(engine.layout())
       const width = layout.columns.length
       expect(layout.columns[0]).toBe('t_ms')
-      expect(width).toBe(1 + 5 * layout.vcs.length + 5 * layout.ports.length)
+      // t_ms, six columns per VC (acr, acr_mean, maxmin, received, sent, active), five per port, fairness.
+      expect(width).toBe(1 + 6 * layout.vcs.length + 5 * layout.ports.length + 1)
+      expect(layout.columns).toContain(column.active('vc1'))
+      expect(layout.columns.at(-1)).toBe(column.fairness)
       let reached = false
       for (let calls = 0; !reached && calls < 10_000; calls++) reached = engine.run_until(50, 100_000)
       expect(reached).toBe(true)
