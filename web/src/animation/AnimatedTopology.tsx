@@ -146,6 +146,9 @@ export function AnimatedTopology(props: AnimatedTopologyProps) {
       canvas.dataset.flowPorts = String(stats.flowPorts)
       canvas.dataset.mode = stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
+      // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
+      const rm = stats.targets.find((t) => t.kind === 'rm')
+      canvas.dataset.rmAt = rm ? `${(rm.x * fit.scale + fit.dx).toFixed(1)},${(rm.y * fit.scale + fit.dy).toFixed(1)}` : ''
       // A sustained cost, not one slow frame (a collection, a resize), switches cells off.
       costs.push(performance.now() - started)
       if (costs.length > DRAW_WINDOW) costs.shift()

@@ -80,17 +80,21 @@ export function App() {
   const [pinned, setPinned] = useState<PinnedRun | null>(null)
   // Names of runs opened from the compare and sweep panels, by their scenario text.
   const runLabels = useRef(new Map<string, string>())
-  const autoPlay = useRef<string | null>(null)
+  // The run to play once it is built: its scenario text, and the layout it replaces.
+  const autoPlay = useRef<{ json: string; replaces: unknown } | null>(null)
+  const layoutRef = useRef(layout)
+  layoutRef.current = layout
   const runLabel = (scenarioJson && runLabels.current.get(scenarioJson)) ?? layout?.scenario.title ?? ''
   const openRun = useCallback((json: string, label: string) => {
     runLabels.current.set(json, label)
-    autoPlay.current = json
+    autoPlay.current = { json, replaces: layoutRef.current }
     setTab('charts')
     window.location.hash = `scenario-json=${encodeScenarioParam(json)}`
   }, [])
   // A run opened to compare or from a sweep starts playing as soon as it is built.
   useEffect(() => {
-    if (layout && status === 'paused' && sim.nowMs === 0 && scenarioJson !== null && autoPlay.current === scenarioJson) {
+    const pending = autoPlay.current
+    if (layout && layout !== pending?.replaces && status === 'paused' && sim.nowMs === 0 && scenarioJson !== null && pending?.json === scenarioJson) {
       autoPlay.current = null
       sim.play()
     }

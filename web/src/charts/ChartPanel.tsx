@@ -82,7 +82,7 @@ export const ChartPanel = memo(function ChartPanel({ id, title, model, placehold
         <ExportMenu title={title} model={model} svgRef={svgRef} />
         <ul className="legend" aria-label={`${title} legend`}>
           {model?.legend.map((entry) => (
-            <li key={entry.label}>
+            <li key={entry.label} title={entry.label}>
               <svg width="28" height="10" aria-hidden="true">
                 <line
                   x1="1"
@@ -90,7 +90,7 @@ export const ChartPanel = memo(function ChartPanel({ id, title, model, placehold
                   y1="5"
                   y2="5"
                   stroke={entry.color}
-                  strokeWidth="3"
+                  strokeWidth={entry.opacity !== undefined ? 6 : 3}
                   strokeOpacity={entry.opacity}
                   strokeDasharray={entry.dash ? '5 3' : undefined}
                 />

@@ -93,7 +93,8 @@ export function renderInteraction(svgElement: SVGSVGElement, options: Sized, han
     state.extentKey = key
     state.brush.extent(extent)
     group.call(state.brush)
-    group.select('.overlay').attr('aria-hidden', 'true').style('cursor', 'crosshair')
+    // selectAll, not select: select would hand the group's datum down and replace the brush's own.
+    group.selectAll('.overlay').attr('aria-hidden', 'true').style('cursor', 'crosshair')
   }
 }
 

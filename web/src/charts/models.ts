@@ -47,9 +47,12 @@ export interface ChartContext {
   pinned: PinnedRun | null
 }
 
-/** Style of the pinned run's lines: faint and thin, behind the current run. */
-export const PINNED_OPACITY = 0.4
-export const PINNED_WIDTH = 1.5
+/**
+ * Style of the pinned run's lines: a wide faint band behind the current run's, in the same colour.
+ * Where the runs agree the band is a halo round the line; where they part it stands alone.
+ */
+export const PINNED_OPACITY = 0.3
+export const PINNED_WIDTH = 5
 
 function portsOf(ctx: ChartContext): readonly LayoutPort[] {
   return ctx.ports === 'auto' ? bottleneckPorts(ctx.layout, ctx.store) : ctx.ports
@@ -210,9 +213,9 @@ export function overlayPinned(model: ChartModel, pinned: PinnedRun, runLabel: st
   const top = Math.max(model.yDomain[1], maxValue * 1.05)
   const yDomain: [number, number] = [model.yDomain[0], top]
   const legend: LegendEntry[] = [
-    { label: `this run: ${runLabel}`, color: '#1b1f24' },
-    { label: `pinned: ${pinned.label}`, color: '#1b1f24', opacity: PINNED_OPACITY },
     ...model.legend,
+    { label: `this run: ${runLabel}`, color: '#1b1f24' },
+    { label: `faint band: pinned ${pinned.label}`, color: '#1b1f24', opacity: PINNED_OPACITY },
   ]
   return { ...model, series, legend, yDomain, options: { ...model.options, series, yDomain } }
 }

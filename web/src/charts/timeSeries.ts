@@ -5,7 +5,7 @@
  * views from SampleStore. Rendering joins into a persistent SVG structure, so redrawing once per
  * animation frame only updates path strings and axes.
  */
-import { axisBottom, axisLeft, curveLinear, curveStepAfter, line, scaleLinear, select, type ScaleLinear } from 'd3'
+import { axisBottom, axisLeft, curveLinear, curveStepAfter, format, line, scaleLinear, select, type NumberValue, type ScaleLinear } from 'd3'
 
 /** One line of a chart. */
 export interface LineSeries {
@@ -151,6 +151,13 @@ export function yDomainFrom(maxValue: number, floor: number): [number, number] {
   return [0, top * 1.05]
 }
 
+/** Tick labels that fit the margin: "50k" rather than "50,000" once values reach ten thousand. */
+export function yTickFormat(top: number): (value: NumberValue) => string {
+  const si = format('~s')
+  const plain = format(',')
+  return (value) => (Math.abs(top) >= 10_000 ? si(value) : plain(value))
+}
+
 /** What the axes of each drawn chart were drawn for: unchanged axes are not redrawn. */
 const drawnAxes = new WeakMap<SVGSVGElement, string>()
 
@@ -219,7 +226,7 @@ function renderAxes(svgElement: SVGSVGElement, options: TimeSeriesOptions, x: Sc
     .call(axisBottom(x).ticks(Math.max(2, Math.floor(plotWidth / 80))))
   layer('y-axis')
     .attr('transform', `translate(${MARGIN.left},0)`)
-    .call(axisLeft(y).ticks(Math.max(2, Math.floor(plotHeight / 45))))
+    .call(axisLeft(y).ticks(Math.max(2, Math.floor(plotHeight / 45))).tickFormat(yTickFormat(options.yDomain[1])))
 
   layer('x-label')
     .selectAll('text')

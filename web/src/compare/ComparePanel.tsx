@@ -80,6 +80,7 @@ export function ComparePanel({ layout, store, status, nowMs, scenarioJson, runLa
       setProblem(formatScenarioError(applied.error))
       return
     }
+    setOpen(false)
     onRunChanged(applied.json, label)
   }
 

@@ -8,7 +8,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { formatScenarioError, parseEngineErrors, type ScenarioError } from '../engine/protocol'
 import type { Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'
-import { heatmapHeight, renderHeatmap, type HeatmapCell } from './heatmap'
+import { heatmapHeight, renderHeatmap, valueRange, type HeatmapCell } from './heatmap'
 import { METRIC_LABELS, SUMMARY_METRICS, type SummaryMetric } from './metrics'
 import { applyOverrides, formatParamValue, parseValue, type Override } from './paths'
 import { createSweepWorker, defaultWorkerCount, runSweep, type PointOutcome, type SweepHandle } from './pool'
@@ -69,15 +69,28 @@ function Heatmap({ run, metric, targets, onOpen }: { run: SweepRun; metric: Summ
     observer.observe(box)
     return () => observer.disconnect()
   }, [])
-  const { title, unit } = METRIC_LABELS[metric]
+  const { title, unit, format: baseFormat } = METRIC_LABELS[metric]
+  // Enough decimals to tell the cells apart when a ratio varies only in its fourth digit.
+  const spread = (() => {
+    const values = run.outcomes.flatMap((o) => (o?.ok && o.summary[metric] !== null && Number.isFinite(o.summary[metric]) ? [o.summary[metric] as number] : []))
+    return values.length > 1 ? Math.max(...values) - Math.min(...values) : 0
+  })()
+  const decimals = unit === '' && spread > 0 ? Math.min(6, Math.max(3, Math.ceil(-Math.log10(spread)) + 1)) : 3
+  const format = unit === '' ? (v: number) => v.toFixed(decimals) : baseFormat
+  const cells: HeatmapCell[] = run.points.map((p, index) => {
+    const outcome = run.outcomes[index]
+    const value = outcome === null ? null : outcome.ok ? (outcome.summary[metric] ?? Number.NaN) : Number.NaN
+    const what =
+      outcome === null
+        ? 'still running'
+        : outcome.ok
+          ? `${title} ${value === null || !Number.isFinite(value) ? 'not measured' : format(value)}${unit ? ` ${unit}` : ''}`
+          : `failed: ${outcome.errors.map(formatScenarioError).join('; ') || outcome.message}`
+    return { index, column: p.column, row: p.row, value, description: `${p.label}: ${what}` }
+  })
+  const range = valueRange(cells)
   useLayoutEffect(() => {
     if (!ref.current) return
-    const cells: HeatmapCell[] = run.points.map((p, index) => {
-      const outcome = run.outcomes[index]
-      const value = outcome === null ? null : outcome.ok ? (outcome.summary[metric] ?? Number.NaN) : Number.NaN
-      const what = outcome === null ? 'still running' : outcome.ok ? `${title} ${value === null ? '' : String(value)}${unit ? ` ${unit}` : ''}` : `failed: ${outcome.errors.map(formatScenarioError).join('; ') || outcome.message}`
-      return { index, column: p.column, row: p.row, value, description: `${p.label}: ${what}` }
-    })
     renderHeatmap(ref.current, {
       width,
       columns: run.xValues.map(shortValue),
@@ -85,6 +98,7 @@ function Heatmap({ run, metric, targets, onOpen }: { run: SweepRun; metric: Summ
       xLabel: pathLabel(targets, run.xPath),
       yLabel: run.yPath ? pathLabel(targets, run.yPath) : '',
       unit,
+      format,
       cells,
       onOpen,
     })
@@ -94,6 +108,17 @@ function Heatmap({ run, metric, targets, onOpen }: { run: SweepRun; metric: Summ
       <figcaption>
         {title}
         {unit ? ` (${unit})` : ''}
+        <span className="heatmap-key">
+          {range === null
+            ? ''
+            : range[0] === range[1]
+              ? `all ${format(range[0])}`
+              : (
+                  <>
+                    <span className="ramp" aria-hidden="true" /> dark {format(range[0])} → light {format(range[1])}
+                  </>
+                )}
+        </span>
       </figcaption>
       <div ref={boxRef}>
         <svg ref={ref} role="group" aria-label={`${title} over the sweep grid`} height={heatmapHeight(run.yValues.length || 1, width, run.xValues.length)} />
@@ -301,7 +326,7 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
       <div className="sweep-form">
         {axisControls(0)}
         {axisControls(1)}
-        <fieldset className="sweep-axis">
+        <fieldset className="sweep-axis runs">
           <legend>Runs</legend>
           <label>
             Run length (ms)

@@ -5,7 +5,6 @@
  * opens that run.
  */
 import { interpolateViridis, scaleSequential, select } from 'd3'
-import { formatValue } from '../charts/cursor'
 
 export interface HeatmapCell {
   /** Index of the grid point. */
@@ -25,6 +24,8 @@ export interface HeatmapOptions {
   xLabel: string
   yLabel: string
   unit: string
+  /** Writes a value in a cell. */
+  format(value: number): string
   cells: readonly HeatmapCell[]
   onOpen(index: number): void
 }
@@ -35,6 +36,12 @@ const MAX_CELL = 56
 /** Text colour that stays readable on a viridis cell: dark on the light (yellow-green) end. */
 export function labelColor(t: number): string {
   return t > 0.6 ? '#1b1f24' : '#ffffff'
+}
+
+/** The range of finite values, for the heatmap's key. */
+export function valueRange(cells: readonly HeatmapCell[]): [number, number] | null {
+  const values = cells.map((c) => c.value).filter((v): v is number => v !== null && Number.isFinite(v))
+  return values.length ? [Math.min(...values), Math.max(...values)] : null
 }
 
 export function heatmapHeight(rows: number, width: number, columns: number): number {
@@ -50,7 +57,8 @@ export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions
   const values = options.cells.map((c) => c.value).filter((v): v is number => v !== null && Number.isFinite(v))
   const lo = values.length ? Math.min(...values) : 0
   const hi = values.length ? Math.max(...values) : 1
-  const domain: [number, number] = lo === hi ? [lo - 1, hi] : [lo, hi]
+  // Equal values all take the middle of the scale: no cell looks better than another.
+  const domain: [number, number] = lo === hi ? [lo - 1, hi + 1] : [lo, hi]
   const color = scaleSequential(interpolateViridis).domain(domain)
   const position = (v: number) => (v - domain[0]) / (domain[1] - domain[0])
   const svg = select(svgElement).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`)
@@ -93,7 +101,7 @@ export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions
         .attr('y', (cellH - 2) / 2)
         .attr('font-size', Math.min(12, cellW / 5))
         .attr('fill', (d) => (d.value === null ? '#59636e' : !Number.isFinite(d.value) ? '#a40e26' : labelColor(position(d.value))))
-        .text((d) => (d.value === null ? '…' : Number.isFinite(d.value) ? formatValue(d.value) : '×')),
+        .text((d) => (d.value === null ? '…' : Number.isFinite(d.value) ? options.format(d.value) : '×')),
     )
     .call((g) => g.select('title').text((d) => d.description))
 

@@ -22,11 +22,14 @@ export interface SweepSummary {
 export const SUMMARY_METRICS = ['max_queue', 'utilization', 'fairness', 'cells_lost'] as const
 export type SummaryMetric = (typeof SUMMARY_METRICS)[number]
 
-export const METRIC_LABELS: Record<SummaryMetric, { title: string; unit: string }> = {
-  max_queue: { title: 'Maximum queue', unit: 'cells' },
-  utilization: { title: 'Bottleneck utilisation', unit: '' },
-  fairness: { title: 'Fairness index', unit: '' },
-  cells_lost: { title: 'Cells lost', unit: 'cells' },
+const count = (v: number) => Math.round(v).toLocaleString('en')
+const ratio = (v: number) => v.toFixed(3)
+
+export const METRIC_LABELS: Record<SummaryMetric, { title: string; unit: string; format(value: number): string }> = {
+  max_queue: { title: 'Maximum queue', unit: 'cells', format: count },
+  utilization: { title: 'Bottleneck utilisation', unit: '', format: ratio },
+  fairness: { title: 'Fairness index', unit: '', format: ratio },
+  cells_lost: { title: 'Cells lost', unit: 'cells', format: count },
 }
 
 /** Same rounding as runner.rs `round` (positive figures: half away from zero = half up). */
