@@ -1,7 +1,11 @@
 import { defineConfig } from '@playwright/test'
 
-/** Port of the production build served for the tests; apart from `npm start`'s 4173. */
-const PORT = 4317
+/**
+ * Port of the production build served for the tests; apart from `npm start`'s 4173. E2E_PORT
+ * moves it, so that two checkouts on one machine do not test each other's build (outside CI an
+ * existing server on the port is reused).
+ */
+const PORT = Number(process.env.E2E_PORT ?? 4317)
 
 export default defineConfig({
   testDir: 'e2e',

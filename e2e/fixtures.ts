@@ -57,9 +57,77 @@ export class AbrLabPage {
     return chart.locator(`path[data-series="${columnName}"]`).getAttribute('d')
   }
 
-  async chooseSpeed(label: string): Promise<void> {
-    await this.page.getByLabel('Speed').selectOption({ label })
+  /** The speed slider. */
+  get speedSlider(): Locator {
+    return this.page.getByRole('slider', { name: 'Speed' })
   }
+
+  /** Moves the speed slider (by keyboard) to the stop with this text, e.g. "as fast as possible". */
+  async chooseSpeed(label: string): Promise<void> {
+    const slider = this.speedSlider
+    await slider.focus()
+    await slider.press('Home')
+    for (let i = 0; i < 20; i++) {
+      if ((await slider.getAttribute('aria-valuetext')) === label) break
+      await slider.press('ArrowRight')
+    }
+    await expect(slider).toHaveAttribute('aria-valuetext', label)
+    await slider.blur()
+  }
+
+  nowMs(): Promise<number> {
+    return this.page.evaluate(() => window.__abrlab?.nowMs() ?? 0)
+  }
+
+  /** The scenario document as the page has it (edited). */
+  scenario(): Promise<ScenarioDoc> {
+    return this.page.evaluate(() => window.__abrlab?.scenario() as ScenarioDoc)
+  }
+
+  /** Every sample column, by name: what the charts draw. */
+  async allSeries(): Promise<Record<string, number[]>> {
+    return this.page.evaluate(() => {
+      const api = window.__abrlab
+      if (!api) return {}
+      return Object.fromEntries(api.columns().map((c) => [c, api.series(c)]))
+    })
+  }
+
+  /** The editor's hit target of a node (drag it, click it, focus it). */
+  editNode(id: string): Locator {
+    return this.page.locator(`[data-edit-node="${id}"]`)
+  }
+
+  /** The status line that says what the last change did to the run. */
+  get announcement(): Locator {
+    return this.page.getByTestId('announcement')
+  }
+
+  /** Opens the Parameters tab and selects a VC. */
+  async selectVc(id: string): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Parameters' }).click()
+    const chip = this.page.getByRole('group', { name: 'Select a VC' }).getByRole('button', { name: new RegExp(`^${id}\\b`) })
+    if ((await chip.getAttribute('aria-pressed')) !== 'true') await chip.click()
+    await expect(chip).toHaveAttribute('aria-pressed', 'true')
+  }
+
+  /** One parameter's block in the panel, by registry key (`rif`, `target_utilization`). */
+  param(key: string): Locator {
+    return this.page.locator(`.params-panel [data-param="${key}"]`).first()
+  }
+
+  async playToEnd(): Promise<void> {
+    await this.chooseSpeed('as fast as possible')
+    if ((await this.status()) !== 'finished') await this.playButton.click()
+    await expect.poll(() => this.status(), { timeout: 60_000 }).toBe('finished')
+  }
+}
+
+export interface ScenarioDoc {
+  nodes: { id: string; kind: string; x: number; y: number }[]
+  links: { id: string; a: string; b: string; rate_mbps?: number }[]
+  vcs: { id: string; path: string[]; rif?: number }[]
+  [key: string]: unknown
 }
 
 export const test = base.extend<{ lab: AbrLabPage }>({

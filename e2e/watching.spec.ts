@@ -63,13 +63,13 @@ test('animation: cells cross the links in slow motion, RM cells tell their ER an
   expect(t1 - t0).toBeLessThan(3)
   await expect(page.getByTestId('animation-legend')).toContainText('Cells moving at the simulated pace')
   await page.screenshot({ path: `${artifacts}animation-slow-motion.png` })
-  await page.locator('.topology-stage').screenshot({ path: `${artifacts}animation-topology.png` })
+  // The layer fills the drawing it sits on (the editor's canvas).
+  await animation(page).locator('..').screenshot({ path: `${artifacts}animation-topology.png` })
 
   // Paused, the cells hold still: point at an RM cell and read its ER and CI.
   await lab.playButton.click()
   await expect.poll(() => lab.status()).toBe('paused')
-  const stage = page.locator('.topology-stage')
-  const box = await stage.boundingBox()
+  const box = await animation(page).locator('..').boundingBox()
   const at = await animation(page).getAttribute('data-rm-at')
   expect(at).toMatch(/^[\d.]+,[\d.]+$/)
   const [x, y] = (at ?? '0,0').split(',').map(Number)
@@ -187,13 +187,9 @@ test('sweep: a 3×3 RIF × RDF grid runs in background workers and fills four he
   // RIF 1, RDF 1/8: the last column, middle row.
   await heatmap.locator('g.cell[data-index="5"]').click()
   await expect(page.getByRole('tab', { name: 'Charts' })).toHaveAttribute('aria-selected', 'true')
-  await expect(page).toHaveURL(/#scenario-json=/)
+  // The run opened is that grid point's scenario, and it plays.
   await expect.poll(() => lab.sampleCount(), { timeout: 60_000 }).toBeGreaterThan(10)
-  const scenario = await page.evaluate(() => {
-    const param = new URLSearchParams(window.location.hash.slice(1)).get('scenario-json') ?? ''
-    const b64 = param.replace(/-/g, '+').replace(/_/g, '/')
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)))) as { vcs: { rif: number; rdf: number }[] }
-  })
+  const scenario = (await page.evaluate(() => window.__abrlab?.scenario())) as { vcs: { rif: number; rdf: number }[] }
   for (const vc of scenario.vcs) expect([vc.rif, vc.rdf]).toEqual([1, 0.125])
 })
 
@@ -250,12 +246,13 @@ test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario
     expect(expectCsv(file.body.toString('utf8'), 't_ms', rows)[0]).toContain(column)
   }
 
-  const runMenu = page.locator('details.run-exports')
-  const scenarioFile = await exportFrom(page, runMenu, 'Scenario file')
-  expect(scenarioFile.name).toBe('two-source-wan.json')
-  const scenario = JSON.parse(scenarioFile.body.toString('utf8')) as { id: string; vcs: unknown[] }
+  // The scenario file, as edited, is the bench's Save.
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save', exact: true }).click()])
+  expect(saved.suggestedFilename()).toBe('two-source-wan.json')
+  const scenario = JSON.parse((await downloadText(saved)).toString('utf8')) as { id: string; vcs: unknown[] }
   expect(scenario.id).toBe('two-source-wan')
   expect(scenario.vcs).toHaveLength(2)
+  const runMenu = page.locator('details.run-exports')
   const samples = await exportFrom(page, runMenu, 'All samples (CSV)')
   expect(samples.name).toBe('two-source-wan-samples.csv')
   const all = expectCsv(samples.body.toString('utf8'), 't_ms', rows)

@@ -14,6 +14,9 @@ bash scripts/build-wasm.sh
 step "engine tests (cargo test --release)"
 cargo test --release --manifest-path engine-wasm/Cargo.toml
 
+step "native runner (abrsim, used by the determinism test)"
+cargo build --release --manifest-path engine-wasm/Cargo.toml --bin abrsim
+
 step "type check (tsc)"
 npx tsc --noEmit -p tsconfig.json
 

@@ -1,6 +1,8 @@
 /**
- * The topology with the simulation moving on it: a canvas over the SVG drawing (static and dynamic
- * layers apart, as excalidraw keeps them) redrawn once per display frame outside React.
+ * The simulation moving on the topology: a canvas laid over the SVG drawing (static and dynamic
+ * layers apart, as excalidraw keeps them) redrawn once per display frame outside React. The layer
+ * fills its positioned parent (the editor's canvas, or a stage round a plain TopologyView) and
+ * listens to the pointer there, so it never takes a click from the editor above it.
  *
  * Cells move at the simulated pace: each snapshot from the engine gives every cell's progress
  * along its link, and between snapshots a cell moves on by the simulated time that has passed at
@@ -8,7 +10,7 @@
  * flow rate (utilisation) instead, and so does every link if drawing cells ever costs more than
  * a frame can spare: the page degrades what it draws, never its frame rate.
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import './animation.css'
 import type { TimeCursor } from '../charts/cursor'
 import { formatTime } from '../charts/cursor'
@@ -19,7 +21,8 @@ import type { RunStatus, Speed } from '../engine/protocol'
 import type { SampleStore } from '../engine/samples'
 import { TOPOLOGY_BOX } from '../topology/TopologyView'
 import { describeTarget, drawAnimation, hitTest, type HitTarget } from './draw'
-import { buildScene, fitTransform, MAX_CELLS, showsCells, slowestCellPace } from './scene'
+import type { Fit } from '../topology/geometry'
+import { buildScene, fitTransform, MAX_CELLS, showsCells, slowestCellPace, type Scene } from './scene'
 
 /** The engine's latest cells in flight (see useSimulation's LiveCells). */
 export interface CellsSnapshot {
@@ -28,9 +31,11 @@ export interface CellsSnapshot {
   wallMs: number
 }
 
-interface AnimatedTopologyProps {
-  children: ReactNode
+export interface AnimationProps {
+  /** The layout with the nodes where the drawing has them. */
   layout: Layout
+  /** The drawing's placement of scenario positions (the editor holds it during a drag). */
+  fit?: Fit
   store: SampleStore | null
   frame: LiveFrame | null
   colors: ReadonlyMap<string, string>
@@ -55,13 +60,17 @@ function valueAt(store: SampleStore | null, name: string, t: number): number {
   return i < 0 ? Number.NaN : store.series(name)[i]
 }
 
-export function AnimatedTopology(props: AnimatedTopologyProps) {
-  const { layout, speed, onCellsWanted, children } = props
-  const scene = useMemo(() => buildScene(layout, TOPOLOGY_BOX), [layout])
+/** What the layer is drawing, for the legend below the topology. */
+export type AnimationMode = 'cells' | 'mixed' | 'flow' | 'degraded'
+
+export function AnimationLayer(props: AnimationProps & { onMode?(mode: AnimationMode, fastestCellPace: number): void }) {
+  const { layout, fit, speed, onCellsWanted, onMode } = props
+  const scene = useMemo(() => buildScene(layout, TOPOLOGY_BOX, fit), [layout, fit])
   const [degraded, setDegraded] = useState(false)
   const [tip, setTip] = useState<{ target: HitTarget; x: number; y: number } | null>(null)
-  const stageRef = useRef<HTMLDivElement>(null)
   const canvasRef = useRef<HTMLCanvasElement>(null)
+  const sceneRef = useRef<Scene>(scene)
+  sceneRef.current = scene
   const targetsRef = useRef<HitTarget[]>([])
   const dirtyRef = useRef(true)
   const latest = useRef(props)
@@ -74,7 +83,7 @@ export function AnimatedTopology(props: AnimatedTopologyProps) {
   modeRef.current = { cellMode, degraded }
 
   // A new pace or topology gets a fresh chance to draw cells.
-  useEffect(() => setDegraded(false), [speed, layout])
+  useEffect(() => setDegraded(false), [speed, layout.ports.length, layout.vcs.length])
   useEffect(() => onCellsWanted(anyCells ? MAX_CELLS : 0), [anyCells, onCellsWanted])
   useEffect(() => props.cursor.subscribe(() => (dirtyRef.current = true)), [props.cursor])
 
@@ -82,13 +91,28 @@ export function AnimatedTopology(props: AnimatedTopologyProps) {
     let raf = 0
     const costs: number[] = []
     let size = { w: 0, h: 0, dpr: 1 }
+    const stage = canvasRef.current?.parentElement ?? null
     const observer = new ResizeObserver(() => (dirtyRef.current = true))
-    if (stageRef.current) observer.observe(stageRef.current)
+    if (stage) observer.observe(stage)
+
+    // The pointer is read on the parent: the editor's layer above takes the events, they bubble.
+    const onPointerMove = (event: PointerEvent) => {
+      if (!stage) return
+      const rect = stage.getBoundingClientRect()
+      const f = fitTransform(sceneRef.current.box, rect.width, rect.height)
+      const x = (event.clientX - rect.left - f.dx) / f.scale
+      const y = (event.clientY - rect.top - f.dy) / f.scale
+      const target = hitTest(targetsRef.current, x, y, 6)
+      setTip(target ? { target, x: event.clientX - rect.left, y: event.clientY - rect.top } : null)
+    }
+    const onPointerLeave = () => setTip(null)
+    stage?.addEventListener('pointermove', onPointerMove)
+    stage?.addEventListener('pointerleave', onPointerLeave)
 
     const tick = () => {
       raf = requestAnimationFrame(tick)
       const canvas = canvasRef.current
-      const stage = stageRef.current
+      const scene = sceneRef.current
       if (!canvas || !stage) return
       const p = latest.current
       const running = p.status === 'running'
@@ -160,34 +184,30 @@ export function AnimatedTopology(props: AnimatedTopologyProps) {
     return () => {
       cancelAnimationFrame(raf)
       observer.disconnect()
+      stage?.removeEventListener('pointermove', onPointerMove)
+      stage?.removeEventListener('pointerleave', onPointerLeave)
     }
-  }, [scene])
-
-  const onPointerMove = (event: React.PointerEvent<HTMLDivElement>) => {
-    const stage = stageRef.current
-    if (!stage) return
-    const rect = stage.getBoundingClientRect()
-    const fit = fitTransform(scene.box, rect.width, rect.height)
-    const x = (event.clientX - rect.left - fit.dx) / fit.scale
-    const y = (event.clientY - rect.top - fit.dy) / fit.scale
-    const target = hitTest(targetsRef.current, x, y, 6)
-    setTip(target ? { target, x: event.clientX - rect.left, y: event.clientY - rect.top } : null)
-  }
+  }, [])
 
   const fastest = scene.ports.length ? Math.min(...scene.ports.map(slowestCellPace)) : 0
-  const mode = degraded ? 'degraded' : anyCells ? (cellMode.every(Boolean) ? 'cells' : 'mixed') : 'flow'
+  const mode: AnimationMode = degraded ? 'degraded' : anyCells ? (cellMode.every(Boolean) ? 'cells' : 'mixed') : 'flow'
+  useEffect(() => onMode?.(mode, fastest), [mode, fastest, onMode])
 
   return (
-    <div className="animated-topology">
-      <div className="topology-stage" ref={stageRef} onPointerMove={onPointerMove} onPointerLeave={() => setTip(null)}>
-        {children}
-        <canvas ref={canvasRef} className="animation-layer" aria-hidden="true" data-testid="animation-layer" />
-        {tip && (
-          <div className="animation-tip" role="tooltip" data-testid="animation-tip" style={{ left: tip.x + 12, top: tip.y + 12 }}>
-            {describeTarget(tip.target)}
-          </div>
-        )}
-      </div>
+    <>
+      <canvas ref={canvasRef} className="animation-layer" aria-hidden="true" data-testid="animation-layer" />
+      {tip && (
+        <div className="animation-tip" role="tooltip" data-testid="animation-tip" style={{ left: tip.x + 12, top: tip.y + 12 }}>
+          {describeTarget(tip.target)}
+        </div>
+      )}
+    </>
+  )
+}
+
+/** The key to the animation's marks, and what it is showing at this pace. */
+export function AnimationLegend({ mode, fastestCellPace: fastest }: { mode: AnimationMode; fastestCellPace: number }) {
+  return (
       <p className="animation-legend" data-testid="animation-legend">
         <span className="key">
           <span className="key-data" aria-hidden="true" /> data
@@ -217,6 +237,20 @@ export function AnimatedTopology(props: AnimatedTopologyProps) {
                 : `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single cells.`}
         </span>
       </p>
+  )
+}
+
+/** A plain topology drawing (embed mode) with the animation over it and its legend below. */
+export function AnimatedTopology({ children, ...props }: AnimationProps & { children: ReactNode }) {
+  const [mode, setMode] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
+  const onMode = useCallback((m: AnimationMode, fastest: number) => setMode({ mode: m, fastest }), [])
+  return (
+    <div className="animated-topology">
+      <div className="topology-stage">
+        {children}
+        <AnimationLayer {...props} onMode={onMode} />
+      </div>
+      <AnimationLegend mode={mode.mode} fastestCellPace={mode.fastest} />
     </div>
   )
 }

@@ -6,7 +6,7 @@
  */
 import type { Layout, LayoutVc } from '../engine/layout'
 import type { Speed } from '../engine/protocol'
-import { fitNodes, type Point } from '../topology/geometry'
+import { fitNodes, type Fit, type Point } from '../topology/geometry'
 
 export interface Box {
   width: number
@@ -72,8 +72,9 @@ function edge(kind: string, dir: Point, box: Box): number {
   return box.hostRadius
 }
 
-export function buildScene(layout: Layout, box: Box): Scene {
-  const fit = fitNodes(layout.nodes, box.width, box.height, box.padding)
+/** The scene of a layout, placed by `fit` (by default fitted to the nodes, as TopologyView does). */
+export function buildScene(layout: Layout, box: Box, given?: Fit): Scene {
+  const fit = given ?? fitNodes(layout.nodes, box.width, box.height, box.padding)
   const positions = new Map(layout.nodes.map((n) => [n.id, fit.place(n)]))
   const kinds = new Map(layout.nodes.map((n) => [n.id, n.kind]))
   const links = new Map(layout.links.map((l) => [l.id, l]))

@@ -1,44 +1,51 @@
-/** ABR Lab's page: scenario text, the animated topology, transport, and the linked charts, sweeps and guide. */
+/**
+ * ABR Lab's page: the lab bench (editor with the cell animation over it, parameters, library,
+ * sharing) beside the linked charts, the sweep and the parameter guide.
+ */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { AnimatedTopology } from '../animation/AnimatedTopology'
+import './bench.css'
+import { AnimatedTopology, AnimationLayer, AnimationLegend, type AnimationMode } from '../animation/AnimatedTopology'
 import { ChartsWorkspace } from '../charts/ChartsWorkspace'
 import { TimeCursor } from '../charts/cursor'
 import type { PinnedRun } from '../charts/models'
 import { colorMap } from '../charts/palette'
 import { ComparePanel } from '../compare/ComparePanel'
-import { column } from '../engine/layout'
-import { formatScenarioError } from '../engine/protocol'
+import { EditorCanvas } from '../editor/EditorCanvas'
+import { removeSelected } from '../editor/ops'
+import { fullPageUrl, readEmbedOptions } from '../embed/embed'
+import { ShareDialog } from '../embed/ShareDialog'
+import { column, type Layout } from '../engine/layout'
 import { RunExports } from '../export/RunExports'
 import { ParameterGuide } from '../guide/ParameterGuide'
+import { saveScenario } from '../library/files'
+import { LibraryDialog } from '../library/LibraryDialog'
+import { ScenarioAbout } from '../library/ScenarioAbout'
+import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
-import { encodeScenarioParam, scenarioFromHash } from '../scenario/library'
+import type { JsonObject } from '../scenario/paths'
 import { SweepPanel } from '../sweep/SweepPanel'
+import type { Fit } from '../topology/geometry'
 import { TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { ErrorPanel, errorText } from './ErrorPanel'
 import { installTestApi, type TestApiSource } from './testApi'
-import { Transport } from './Transport'
-import { useSimulation } from './useSimulation'
-
-/** The scenario named by the URL hash, re-read when the hash changes. */
-function useScenarioSource() {
-  const [hash, setHash] = useState(() => window.location.hash)
-  useEffect(() => {
-    const onHash = () => setHash(window.location.hash)
-    window.addEventListener('hashchange', onHash)
-    return () => window.removeEventListener('hashchange', onHash)
-  }, [])
-  return useMemo(() => scenarioFromHash(hash), [hash])
-}
+import { nextSpeed, Transport } from './Transport'
+import { useBench } from './useBench'
 
 export function App() {
-  const source = useScenarioSource()
-  const sim = useSimulation(source)
+  const { embed, autoplay } = useMemo(() => readEmbedOptions(window.location.search), [])
+  const bench = useBench({ autoplay, trackUrl: !embed })
+  const { sim, scenario, info, selection } = bench
   const { layout, store, status } = sim
+  const [libraryOpen, setLibraryOpen] = useState(false)
+  const [shareOpen, setShareOpen] = useState(false)
+
+  /** Simulated time one press of Step advances: one sample interval, one new point on the charts. */
+  const stepMs = layout?.sample_interval_ms ?? 0.5
 
   const actions: Action[] = useMemo(() => {
     const running = status === 'running'
-    return [
+    const list: Action[] = [
       {
         name: 'togglePlay',
         label: running ? 'Pause' : 'Play',
@@ -48,6 +55,14 @@ export function App() {
         perform: running ? sim.pause : sim.play,
       },
       {
+        name: 'step',
+        label: 'Step',
+        keys: ['s'],
+        shortcut: 'S',
+        enabled: running || status === 'paused',
+        perform: () => sim.step(stepMs),
+      },
+      {
         name: 'reset',
         label: 'Reset',
         keys: ['r'],
@@ -55,8 +70,27 @@ export function App() {
         enabled: status !== 'idle' || sim.error?.title === 'The engine crashed',
         perform: sim.reset,
       },
+      { name: 'slower', label: 'Slower', keys: ['-'], shortcut: '−', enabled: sim.speed !== 0.1, perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)) },
+      { name: 'faster', label: 'Faster', keys: ['+', '='], shortcut: '+', enabled: sim.speed !== null, perform: () => sim.setSpeed(nextSpeed(sim.speed, 1)) },
     ]
-  }, [status, sim.pause, sim.play, sim.reset, sim.error])
+    if (!embed) {
+      list.push(
+        { name: 'undo', label: 'Undo', keys: ['mod+z'], shortcut: 'Ctrl+Z', enabled: bench.undoLabel !== null, perform: bench.undo },
+        { name: 'redo', label: 'Redo', keys: ['mod+shift+z', 'mod+y'], shortcut: 'Ctrl+Shift+Z', enabled: bench.redoLabel !== null, perform: bench.redo },
+        {
+          name: 'remove',
+          label: 'Remove',
+          keys: ['Delete', 'Backspace'],
+          shortcut: 'Delete',
+          enabled: selection !== null && scenario !== null,
+          perform: () => {
+            if (selection && scenario) bench.apply(removeSelected(scenario, selection))
+          },
+        },
+      )
+    }
+    return list
+  }, [status, sim, stepMs, embed, bench, selection, scenario])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -69,50 +103,98 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey)
   }, [actions])
 
+  const pageError = sim.error ?? (bench.notice ? { ...bench.notice, offerDefault: false } : null)
   const testSource = useRef<TestApiSource>({ store: null, layout: null, status: 'idle', nowMs: 0, error: null })
-  testSource.current = { store, layout, status, nowMs: sim.nowMs, error: errorText(sim.error) }
+  testSource.current = { store, layout, status, nowMs: sim.nowMs, error: errorText(pageError), scenario }
   useEffect(() => installTestApi(() => testSource.current), [])
 
   const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
   const cursor = useMemo(() => new TimeCursor(), [])
-  const scenarioJson = source.ok ? source.json : null
-  const [tab, setTab] = useState<'charts' | 'sweep' | 'guide'>('charts')
+  const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
+  const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
   const [pinned, setPinned] = useState<PinnedRun | null>(null)
-  // Names of runs opened from the compare and sweep panels, by their scenario text.
-  const runLabels = useRef(new Map<string, string>())
-  // The run to play once it is built: its scenario text, and the layout it replaces.
-  const autoPlay = useRef<{ json: string; replaces: unknown } | null>(null)
+  // Names of runs opened from the compare and sweep panels, by their scenario document.
+  const runLabels = useRef(new WeakMap<JsonObject, string>())
+  // The run to play once it is built: its document, and the layout it replaces.
+  const autoPlay = useRef<{ scenario: JsonObject; replaces: Layout | null } | null>(null)
+  const runLabel = (scenario && runLabels.current.get(scenario)) ?? layout?.scenario.title ?? ''
   const layoutRef = useRef(layout)
   layoutRef.current = layout
-  const runLabel = (scenarioJson && runLabels.current.get(scenarioJson)) ?? layout?.scenario.title ?? ''
-  const openRun = useCallback((json: string, label: string) => {
-    runLabels.current.set(json, label)
-    autoPlay.current = { json, replaces: layoutRef.current }
-    setTab('charts')
-    window.location.hash = `scenario-json=${encodeScenarioParam(json)}`
-  }, [])
+  const { open: openScenario, origin } = bench
+  const openRun = useCallback(
+    (json: string, label: string) => {
+      const next = JSON.parse(json) as JsonObject
+      runLabels.current.set(next, label)
+      autoPlay.current = { scenario: next, replaces: layoutRef.current }
+      setView('charts')
+      openScenario(next, origin ?? { kind: 'link' }, {}, true)
+    },
+    [openScenario, origin],
+  )
   // A run opened to compare or from a sweep starts playing as soon as it is built.
   useEffect(() => {
     const pending = autoPlay.current
-    if (layout && layout !== pending?.replaces && status === 'paused' && sim.nowMs === 0 && scenarioJson !== null && pending?.json === scenarioJson) {
+    if (pending && layout && layout !== pending.replaces && scenario === pending.scenario && status === 'paused' && sim.nowMs === 0) {
       autoPlay.current = null
       sim.play()
     }
-  }, [layout, status, sim.nowMs, scenarioJson, sim.play])
-  useTask(source.ok && !layout && !sim.error, 'Building the scenario…')
+  }, [layout, scenario, status, sim])
+  useTask(!layout && !pageError, 'Building the scenario…')
   useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
+  const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
+  const onAnimationMode = useCallback((mode: AnimationMode, fastest: number) => setAnimation({ mode, fastest }), [])
+  const animationProps = {
+    store,
+    frame: sim.frame,
+    colors,
+    cells: sim.cells,
+    speed: sim.speed,
+    status,
+    revision: sim.revision,
+    cursor,
+    onCellsWanted: sim.setAnimationCells,
+  }
+  const overlay = (viewLayout: Layout, fit: Fit) => <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
   const started = useMemo(
     () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
     [layout, store, sim.revision],
   )
 
+  const title = layout?.scenario.title ?? (pageError ? 'No scenario running' : 'Loading…')
+  const announcement = bench.announcement
+
   return (
-    <div className="app">
+    <div className={`app${embed ? ' embed' : ''}`}>
       <header className="topbar">
         <div className="brand">
-          <span className="logo">ABR Lab</span>
-          <h1>{layout?.scenario.title ?? (sim.error ? 'No scenario running' : 'Loading…')}</h1>
+          {embed ? (
+            <a className="logo" href={fullPageUrl(window.location.href, window.location.hash)} target="_blank" rel="noreferrer" title="Open this scenario in ABR Lab">
+              ABR Lab ↗
+            </a>
+          ) : (
+            <span className="logo">ABR Lab</span>
+          )}
+          <h1>{title}</h1>
         </div>
+        {!embed && (
+          <div className="bench-tools" role="toolbar" aria-label="Scenario">
+            <button type="button" onClick={bench.undo} disabled={bench.undoLabel === null} title={bench.undoLabel ? `Undo: ${bench.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z">
+              Undo
+            </button>
+            <button type="button" onClick={bench.redo} disabled={bench.redoLabel === null} title={bench.redoLabel ? `Redo: ${bench.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z">
+              Redo
+            </button>
+            <button type="button" onClick={() => setLibraryOpen(true)} disabled={!info}>
+              Library
+            </button>
+            <button type="button" onClick={() => scenario && saveScenario(scenario)} disabled={!scenario} title="Save the scenario as edited to a file">
+              Save
+            </button>
+            <button type="button" onClick={() => setShareOpen(true)} disabled={!scenario}>
+              Share
+            </button>
+          </div>
+        )}
         <Transport
           actions={actions}
           status={status}
@@ -121,65 +203,80 @@ export function App() {
           events={sim.events}
           speed={sim.speed}
           onSpeed={sim.setSpeed}
+          compact={embed}
         />
       </header>
-      {sim.error && <ErrorPanel error={sim.error} />}
+      {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
       <ProgressIndicator />
       {layout && (
         <main className="workspace">
           <aside className="side">
-            <AnimatedTopology
-              layout={layout}
-              store={store}
-              frame={sim.frame}
-              colors={colors}
-              cells={sim.cells}
-              speed={sim.speed}
-              status={status}
-              revision={sim.revision}
-              cursor={cursor}
-              onCellsWanted={sim.setAnimationCells}
-            >
-              <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
-            </AnimatedTopology>
-            <p className="explanation">{layout.scenario.explanation}</p>
-            {sim.warnings.length > 0 && (
-              <section className="warnings" aria-label="Scenario warnings">
-                <h2>The engine notes</h2>
-                <ul>
-                  {sim.warnings.map((w, i) => (
-                    <li key={i}>{formatScenarioError(w)}</li>
-                  ))}
-                </ul>
-              </section>
-            )}
-            {layout.scenario.things_to_try.length > 0 && (
-              <section className="things-to-try">
-                <h2>Things to try</h2>
-                <ul>
-                  {layout.scenario.things_to_try.map((thing) => (
-                    <li key={thing}>{thing}</li>
-                  ))}
-                </ul>
-              </section>
+            {embed || !scenario || !info ? (
+              <AnimatedTopology layout={layout} {...animationProps}>
+                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+              </AnimatedTopology>
+            ) : (
+              <>
+                <EditorCanvas
+                  layout={layout}
+                  scenario={scenario}
+                  info={info}
+                  colors={colors}
+                  frame={sim.frame}
+                  started={started}
+                  selection={selection}
+                  onSelect={bench.select}
+                  onApply={bench.apply}
+                  overlay={overlay}
+                />
+                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} />
+                <div className="tabs" role="tablist" aria-label="Side panel">
+                  <button type="button" role="tab" id="tab-params" aria-controls="panel-params" aria-selected={bench.tab === 'params'} onClick={() => bench.setTab('params')}>
+                    Parameters
+                  </button>
+                  <button type="button" role="tab" id="tab-about" aria-controls="panel-about" aria-selected={bench.tab === 'about'} onClick={() => bench.setTab('about')}>
+                    About this scenario
+                  </button>
+                </div>
+                <div role="tabpanel" id={`panel-${bench.tab}`} aria-labelledby={`tab-${bench.tab}`} className="tab-panel">
+                  {bench.tab === 'params' ? (
+                    <ParamsPanel
+                      scenario={scenario}
+                      info={info}
+                      layout={layout}
+                      selection={selection}
+                      colors={colors}
+                      onSelect={bench.select}
+                      onApply={bench.apply}
+                    />
+                  ) : (
+                    <ScenarioAbout scenario={scenario} warnings={sim.warnings} onApply={bench.apply} />
+                  )}
+                </div>
+                <p className={`announcement ${announcement?.tone ?? ''}`} role="status" data-testid="announcement" key={announcement?.serial}>
+                  {announcement?.text}
+                </p>
+              </>
             )}
           </aside>
           <div className="charts">
-            <div className="main-tabs" role="tablist" aria-label="Views">
-              {(
-                [
-                  ['charts', 'Charts'],
-                  ['sweep', 'Sweep'],
-                  ['guide', 'Parameter guide'],
-                ] as const
-              ).map(([id, label]) => (
-                <button key={id} type="button" role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} onClick={() => setTab(id)}>
-                  {label}
-                </button>
-              ))}
-              <RunExports scenarioJson={scenarioJson} scenarioId={layout.scenario.id} store={store} />
-            </div>
-            <div className="tab-panel" role="tabpanel" id="panel-charts" aria-labelledby="tab-charts" hidden={tab !== 'charts'}>
+            {!embed && (
+              <div className="main-tabs" role="tablist" aria-label="Views">
+                {(
+                  [
+                    ['charts', 'Charts'],
+                    ['sweep', 'Sweep'],
+                    ['guide', 'Parameter guide'],
+                  ] as const
+                ).map(([id, label]) => (
+                  <button key={id} type="button" role="tab" id={`view-${id}`} aria-selected={view === id} aria-controls={`view-panel-${id}`} onClick={() => setView(id)}>
+                    {label}
+                  </button>
+                ))}
+                <RunExports store={store} scenarioId={layout.scenario.id} />
+              </div>
+            )}
+            <div className="view-panel" role="tabpanel" id="view-panel-charts" aria-labelledby="view-charts" hidden={view !== 'charts'}>
               {store && (
                 <ChartsWorkspace
                   layout={layout}
@@ -189,6 +286,7 @@ export function App() {
                   pinned={pinned}
                   runLabel={runLabel}
                   toolbar={
+                    !embed &&
                     scenarioJson && (
                       <ComparePanel
                         layout={layout}
@@ -206,15 +304,36 @@ export function App() {
                 />
               )}
             </div>
-            <div className="tab-panel" role="tabpanel" id="panel-sweep" aria-labelledby="tab-sweep" hidden={tab !== 'sweep'}>
-              {scenarioJson && <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />}
-            </div>
-            <div className="tab-panel" role="tabpanel" id="panel-guide" aria-labelledby="tab-guide" hidden={tab !== 'guide'}>
-              {scenarioJson && tab === 'guide' && <ParameterGuide layout={layout} scenarioJson={scenarioJson} />}
-            </div>
+            {!embed && (
+              <div className="view-panel" role="tabpanel" id="view-panel-sweep" aria-labelledby="view-sweep" hidden={view !== 'sweep'}>
+                {scenarioJson && <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />}
+              </div>
+            )}
+            {!embed && (
+              <div className="view-panel" role="tabpanel" id="view-panel-guide" aria-labelledby="view-guide" hidden={view !== 'guide'}>
+                {scenarioJson && view === 'guide' && <ParameterGuide layout={layout} scenarioJson={scenarioJson} />}
+              </div>
+            )}
           </div>
         </main>
       )}
+      {!embed && info && (
+        <LibraryDialog
+          open={libraryOpen}
+          info={info}
+          currentId={bench.origin?.kind === 'library' ? bench.origin.id : null}
+          onClose={() => setLibraryOpen(false)}
+          onOpen={(next, origin) => {
+            setLibraryOpen(false)
+            const hash = origin.kind === 'library' ? `#scenario=${origin.id}` : ''
+            // A history entry per scenario opened, so Back returns to the previous one.
+            window.history.pushState(null, '', hash || window.location.pathname + window.location.search)
+            bench.dismissNotice()
+            bench.open(next, origin, {}, origin.kind !== 'library' || origin.variant !== undefined)
+          }}
+        />
+      )}
+      {!embed && <ShareDialog open={shareOpen} title={title} makeHash={bench.shareHash} onClose={() => setShareOpen(false)} />}
     </div>
   )
 }

@@ -3,9 +3,14 @@ import { formatScenarioError } from '../engine/protocol'
 import { DEFAULT_SCENARIO_ID } from '../scenario/library'
 import type { PageError } from './useSimulation'
 
-export function ErrorPanel({ error }: { error: PageError }) {
+export function ErrorPanel({ error, onDismiss }: { error: PageError; onDismiss?: () => void }) {
   return (
     <section className="error-panel" role="alert" aria-labelledby="error-title">
+      {onDismiss && (
+        <button type="button" className="error-dismiss" onClick={onDismiss}>
+          Dismiss
+        </button>
+      )}
       <h2 id="error-title">{error.title}</h2>
       <p>{error.message}</p>
       {error.errors.length > 0 && (

@@ -1,17 +1,39 @@
-/** Play/pause, reset, pacing and the run clock. */
+/** Play/pause, single step, reset, pacing and the run clock. */
 import type { RunStatus, Speed } from '../engine/protocol'
-import type { Action } from './actions'
+import type { Action, ActionName } from './actions'
 
-/** Pacing choices: simulated ms per wall-clock second; null runs as fast as the engine goes. */
-export const SPEEDS: readonly { value: Speed; label: string }[] = [
-  // Slow motion: single cells visibly cross the links (web/src/animation).
-  { value: 0.1, label: '0.1 ms per second' },
-  { value: 1, label: '1 ms per second' },
-  { value: 10, label: '10 ms per second' },
-  { value: 50, label: '50 ms per second' },
-  { value: 200, label: '200 ms per second' },
-  { value: null, label: 'as fast as possible' },
-]
+/**
+ * Pacing stops: simulated ms per wall-clock second, from slow motion to as fast as the engine goes
+ * (null). At 0.1 ms/s a 155.52 Mbit/s link sends one cell (2.7 µs) every 27 ms of wall time, so
+ * single cells can be followed; at the top the engine runs flat out.
+ */
+export const SPEEDS: readonly Speed[] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, null]
+
+/** Words for a pacing stop. */
+export function speedText(speed: Speed): string {
+  if (speed === null) return 'as fast as possible'
+  const text = `${speed} ms per second`
+  return speed < 1 ? `${text} (slow motion)` : text
+}
+
+/** The stop nearest a pacing (for a pacing from a link that is not one of the stops). */
+export function speedIndex(speed: Speed): number {
+  if (speed === null) return SPEEDS.length - 1
+  let best = 0
+  SPEEDS.forEach((s, i) => {
+    if (s !== null && Math.abs(Math.log(s / speed)) < Math.abs(Math.log((SPEEDS[best] ?? 1) / speed))) best = i
+  })
+  return best
+}
+
+/** The next stop up or down from a pacing. */
+export function nextSpeed(speed: Speed, direction: 1 | -1): Speed {
+  const i = Math.min(SPEEDS.length - 1, Math.max(0, speedIndex(speed) + direction))
+  return SPEEDS[i]
+}
+
+/** The actions shown as transport buttons, in order; the others have only their shortcuts here. */
+const BUTTONS: readonly ActionName[] = ['togglePlay', 'step', 'reset']
 
 interface TransportProps {
   actions: readonly Action[]
@@ -21,6 +43,8 @@ interface TransportProps {
   events: number
   speed: Speed
   onSpeed(speed: Speed): void
+  /** Fewer words, for embed mode. */
+  compact?: boolean
 }
 
 const STATUS_TEXT: Record<RunStatus, string> = {
@@ -30,11 +54,14 @@ const STATUS_TEXT: Record<RunStatus, string> = {
   finished: 'finished',
 }
 
-export function Transport({ actions, status, nowMs, untilMs, events, speed, onSpeed }: TransportProps) {
+export function Transport({ actions, status, nowMs, untilMs, events, speed, onSpeed, compact = false }: TransportProps) {
   const progress = untilMs > 0 ? Math.min(1, nowMs / untilMs) : 0
+  const buttons = BUTTONS.map((name) => actions.find((a) => a.name === name)).filter((a): a is Action => a !== undefined)
+  const slower = actions.find((a) => a.name === 'slower')
+  const faster = actions.find((a) => a.name === 'faster')
   return (
     <div className="transport" role="toolbar" aria-label="Simulation controls">
-      {actions.map((action) => (
+      {buttons.map((action) => (
         <button
           key={action.name}
           type="button"
@@ -49,25 +76,29 @@ export function Transport({ actions, status, nowMs, untilMs, events, speed, onSp
       ))}
       <label className="speed">
         Speed
-        <select
-          value={speed === null ? 'max' : String(speed)}
-          onChange={(e) => onSpeed(e.target.value === 'max' ? null : Number(e.target.value))}
-        >
-          {SPEEDS.map((s) => (
-            <option key={s.label} value={s.value === null ? 'max' : String(s.value)}>
-              {s.label}
-            </option>
-          ))}
-        </select>
+        <input
+          type="range"
+          min={0}
+          max={SPEEDS.length - 1}
+          step={1}
+          value={speedIndex(speed)}
+          aria-valuetext={speedText(speed)}
+          aria-keyshortcuts={[slower, faster].flatMap((a) => a?.keys ?? []).join(' ')}
+          title={`Speed: ${slower?.shortcut ?? ''} slower, ${faster?.shortcut ?? ''} faster`}
+          onChange={(e) => onSpeed(SPEEDS[Number(e.target.value)] ?? null)}
+        />
+        <output className="speed-value">{speed === null ? 'max' : `${speed} ms/s`}</output>
       </label>
       <div className="clock" aria-live="off">
         <progress max={1} value={progress} aria-label="simulated time" />
         <span data-testid="sim-time">
           t = {nowMs.toFixed(speed !== null && speed < 10 ? 3 : 1)} / {untilMs} ms
         </span>
-        <span className="muted">
-          {STATUS_TEXT[status]} · {events.toLocaleString('en')} events
-        </span>
+        {!compact && (
+          <span className="muted">
+            {STATUS_TEXT[status]} · {events.toLocaleString('en')} events
+          </span>
+        )}
       </div>
     </div>
   )

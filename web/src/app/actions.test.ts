@@ -40,5 +40,21 @@ describe('actionForKey', () => {
     expect(actionForKey(list, key('r', 'SELECT'))).toBeUndefined()
     expect(actionForKey(actions(), key(' ', 'INPUT'))).toBeUndefined()
     expect(actionForKey(actions(), key(' ', 'BODY', { ctrlKey: true }))).toBeUndefined()
+    expect(actionForKey(list, key('r', 'BODY', { ctrlKey: true }))).toBeUndefined()
+    expect(actionForKey(list, key('r', 'BODY', { altKey: true }))).toBeUndefined()
+  })
+
+  it('matches Ctrl/Cmd combinations written as mod+', () => {
+    const list: Action[] = [
+      { name: 'undo', label: 'Undo', keys: ['mod+z'], shortcut: 'Ctrl+Z', enabled: true, perform: vi.fn() },
+      { name: 'redo', label: 'Redo', keys: ['mod+shift+z', 'mod+y'], shortcut: 'Ctrl+Shift+Z', enabled: true, perform: vi.fn() },
+    ]
+    expect(actionForKey(list, key('z', 'BODY', { ctrlKey: true }))?.name).toBe('undo')
+    expect(actionForKey(list, key('z', 'BODY', { metaKey: true }))?.name).toBe('undo')
+    expect(actionForKey(list, key('Z', 'BODY', { ctrlKey: true, shiftKey: true }))?.name).toBe('redo')
+    expect(actionForKey(list, key('y', 'BODY', { ctrlKey: true }))?.name).toBe('redo')
+    expect(actionForKey(list, key('z'))).toBeUndefined()
+    // Text fields keep their own undo.
+    expect(actionForKey(list, key('z', 'INPUT', { ctrlKey: true }))).toBeUndefined()
   })
 })

@@ -4,13 +4,16 @@
  * (excalidraw `actions/register.ts`).
  */
 
-export type ActionName = 'togglePlay' | 'reset'
+export type ActionName = 'togglePlay' | 'step' | 'reset' | 'slower' | 'faster' | 'undo' | 'redo' | 'remove'
 
 export interface Action {
   name: ActionName
   /** Button text for the current state. */
   label: string
-  /** `KeyboardEvent.key` values that perform the action. */
+  /**
+   * Keys that perform the action: a `KeyboardEvent.key` value ("r", " ", "Delete"), with `mod+`
+   * in front for Ctrl (Cmd on a Mac) and `mod+shift+` for Ctrl+Shift: "mod+z", "mod+shift+z".
+   */
   keys: readonly string[]
   /** Human form of the shortcut, e.g. "Space". */
   shortcut: string
@@ -26,13 +29,17 @@ const ACTIVATABLE = new Set(['BUTTON', 'A', 'SUMMARY'])
 /** Finds the enabled action bound to a key press, or undefined. */
 export function actionForKey(
   actions: readonly Action[],
-  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'> & { target: EventTarget | null },
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'> & { shiftKey?: boolean; target: EventTarget | null },
 ): Action | undefined {
-  if (event.ctrlKey || event.metaKey || event.altKey) return undefined
-  const target = event.target as { tagName?: string; isContentEditable?: boolean } | null
+  // Alt combinations belong to the browser and the system.
+  if (event.altKey) return undefined
+  const target = event.target as { tagName?: string; isContentEditable?: boolean; getAttribute?: (name: string) => string | null } | null
   const tag = target?.tagName ?? ''
   if (TEXT_ENTRY.has(tag) || target?.isContentEditable) return undefined
-  if (ACTIVATABLE.has(tag) && (event.key === ' ' || event.key === 'Enter')) return undefined
+  const activatable = ACTIVATABLE.has(tag) || target?.getAttribute?.('role') === 'button'
+  if (activatable && (event.key === ' ' || event.key === 'Enter')) return undefined
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key
-  return actions.find((a) => a.enabled && a.keys.includes(key))
+  const mod = event.ctrlKey || event.metaKey
+  const combo = mod ? `mod+${event.shiftKey ? 'shift+' : ''}${key}` : key
+  return actions.find((a) => a.enabled && a.keys.includes(combo))
 }

@@ -19,6 +19,8 @@ export interface AbrLabTestApi {
   layout(): Layout | null
   /** The error the page shows, as text, or null. */
   error(): string | null
+  /** The scenario document as edited, or null before one is open. */
+  scenario(): unknown
 }
 
 declare global {
@@ -33,6 +35,7 @@ export interface TestApiSource {
   status: RunStatus
   nowMs: number
   error: string | null
+  scenario?: unknown
 }
 
 /** Installs the API, reading the latest page state through `current` on every call. */
@@ -48,6 +51,7 @@ export function installTestApi(current: () => TestApiSource): () => void {
     nowMs: () => current().nowMs,
     layout: () => current().layout,
     error: () => current().error,
+    scenario: () => structuredClone(current().scenario ?? null),
   }
   return () => {
     delete window.__abrlab

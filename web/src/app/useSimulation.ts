@@ -7,12 +7,17 @@
  * display rate however fast the engine runs (excalidraw's throttleRAF).
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { EngineCallError, EngineClient, createEngineWorker, type LoadResult } from '../engine/EngineClient'
+import {
+  EngineCallError,
+  EngineClient,
+  createEngineWorker,
+  type LoadResult,
+  type SetParamResult,
+} from '../engine/EngineClient'
 import { parseFrame, type LiveFrame } from '../engine/frame'
 import { parseLayout, type Layout } from '../engine/layout'
 import type { RunStatus, ScenarioError, Speed, WorkerEvent } from '../engine/protocol'
 import { SampleStore } from '../engine/samples'
-import type { ScenarioSource } from '../scenario/library'
 
 /** The engine's latest snapshot of cells on the links, for the animation. */
 export interface LiveCells {
@@ -48,12 +53,25 @@ export interface Simulation {
   revision: number
   /** The latest cells in flight (read by the animation each display frame, outside React). */
   cells: { readonly current: LiveCells | null }
+  /**
+   * Builds a scenario (JSON text) in the engine, replacing the current run; with `play`, runs it
+   * at once. Resolves with the engine's verdict, or null when a later load superseded this one.
+   */
+  load(json: string, options?: LoadOptions): Promise<LoadResult | null>
   play(): void
   pause(): void
+  /** Advances `ms` of simulated time and stops there. */
+  step(ms: number): void
   reset(): void
   setSpeed(speed: Speed): void
   /** Asks the engine for up to `max` cells in flight with every frame (0: none). */
   setAnimationCells(max: number): void
+  /** Changes one parameter of the run by dotted path (`Engine.set_param`). */
+  setParam(path: string, valueJson: string): Promise<SetParamResult>
+}
+
+export interface LoadOptions {
+  play?: boolean
 }
 
 /** Default pacing: simulated ms per wall second (the default scenario's 300 ms play in 6 s). */
@@ -63,7 +81,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-export function useSimulation(source: ScenarioSource): Simulation {
+export function useSimulation(): Simulation {
   const clientRef = useRef<EngineClient | null>(null)
   const storeRef = useRef<SampleStore | null>(null)
   const layoutRef = useRef<Layout | null>(null)
@@ -74,6 +92,8 @@ export function useSimulation(source: ScenarioSource): Simulation {
   const speedRef = useRef<Speed>(DEFAULT_SPEED)
   const cellsRef = useRef<LiveCells | null>(null)
   const animationCellsRef = useRef(0)
+  /** Counts loads; only the latest one's result is adopted. */
+  const generationRef = useRef(0)
 
   const [layout, setLayout] = useState<Layout | null>(null)
   const [status, setStatus] = useState<RunStatus>('idle')
@@ -169,7 +189,7 @@ export function useSimulation(source: ScenarioSource): Simulation {
     [fail, scheduleRender],
   )
 
-  // One client per page; the scenario source decides what it loads.
+  // One client per page.
   useEffect(() => {
     const client = new EngineClient(createEngineWorker)
     clientRef.current = client
@@ -183,32 +203,48 @@ export function useSimulation(source: ScenarioSource): Simulation {
     }
   }, [onEvent])
 
-  useEffect(() => {
-    const client = clientRef.current
-    if (!client) return
-    if (!source.ok) {
-      setLayout(null)
-      setError({ title: 'Could not open the scenario', message: source.message, errors: [], offerDefault: true })
-      return
-    }
-    acceptingRef.current = false
-    setError(null)
-    setStatus('idle')
-    const abort = new AbortController()
-    client
-      .setSpeed(speedRef.current, abort.signal)
-      .then(() => client.animate(animationCellsRef.current, abort.signal))
-      .then(() => client.load(source.json, abort.signal))
-      .then((result) => {
-        if (!abort.signal.aborted) adopt(result)
-      })
-      .catch((cause: unknown) => {
-        if (!abort.signal.aborted && !(cause instanceof DOMException && cause.name === 'AbortError')) {
-          fail('Could not start the engine', cause)
-        }
-      })
-    return () => abort.abort()
-  }, [source, adopt, fail])
+  const load = useCallback(
+    async (json: string, options: LoadOptions = {}): Promise<LoadResult | null> => {
+      const client = clientRef.current
+      if (!client) return null
+      const generation = ++generationRef.current
+      acceptingRef.current = false
+      setStatus('idle')
+      try {
+        // A fresh worker (first load, or after a crash) starts with default pacing: set the user's.
+        await client.setSpeed(speedRef.current)
+        await client.animate(animationCellsRef.current)
+        const result = await client.load(json)
+        // A newer load supersedes this one: its result is not shown.
+        if (generation !== generationRef.current) return null
+        adopt(result)
+        if (result.ok && options.play) await client.play()
+        return result
+      } catch (cause) {
+        if (generation === generationRef.current && clientRef.current === client) fail('Could not start the engine', cause)
+        return null
+      }
+    },
+    [adopt, fail],
+  )
+
+  const step = useCallback(
+    (ms: number) => {
+      const client = clientRef.current
+      if (!client || !layoutRef.current) return
+      client.step(ms).catch((cause: unknown) => fail('The engine could not step', cause))
+    },
+    [fail],
+  )
+
+  const setParam = useCallback(
+    async (path: string, valueJson: string): Promise<SetParamResult> => {
+      const client = clientRef.current
+      if (!client) return { ok: false, errors: [{ path, message: 'the engine is not running' }] }
+      return client.setParam(path, valueJson)
+    },
+    [],
+  )
 
   const play = useCallback(() => {
     const client = clientRef.current
@@ -224,13 +260,14 @@ export function useSimulation(source: ScenarioSource): Simulation {
     const client = clientRef.current
     if (!client) return
     acceptingRef.current = false
+    const generation = ++generationRef.current
     client
       .reset()
       .then(async (result) => {
         // A fresh worker (after a crash) starts with default pacing: restore the user's.
         await client.setSpeed(speedRef.current)
         await client.animate(animationCellsRef.current)
-        adopt(result)
+        if (generation === generationRef.current) adopt(result)
       })
       .catch((cause: unknown) => {
         if (cause instanceof EngineCallError && cause.message === 'no scenario to reset to') return
@@ -269,10 +306,13 @@ export function useSimulation(source: ScenarioSource): Simulation {
     warnings,
     revision,
     cells: cellsRef,
+    load,
     play,
     pause,
+    step,
     reset,
     setSpeed,
     setAnimationCells,
+    setParam,
   }
 }

@@ -31,6 +31,9 @@ export type LoadResult =
   | { ok: true; layoutJson: string; warnings: ScenarioError[] }
   | { ok: false; message: string; errors: ScenarioError[] }
 
+/** What became of a parameter change. */
+export type SetParamResult = { ok: true; applied: 'live' | 'restart'; nowMs: number } | { ok: false; errors: ScenarioError[] }
+
 /** A request the worker could not carry out, or one cut short by a crash. */
 export class EngineCallError extends Error {
   constructor(message: string) {
@@ -94,6 +97,23 @@ export class EngineClient {
   /** Asks for up to `maxCells` cells in flight with every samples event (0: none). */
   async animate(maxCells: number, signal?: AbortSignal): Promise<void> {
     expectOk(await this.call({ type: 'animate', maxCells }, signal))
+  }
+
+  /** Advances `ms` of simulated time and stops there, paused. */
+  async step(ms: number, signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call({ type: 'step', ms }, signal))
+  }
+
+  /** Changes one parameter by dotted path; the value is JSON text (`"0.0625"`, `"true"`). */
+  async setParam(path: string, valueJson: string, signal?: AbortSignal): Promise<SetParamResult> {
+    const reply = await this.call({ type: 'set', path, valueJson }, signal)
+    if (reply.type === 'param') {
+      // After a crash, rebuild the scenario with this change in it.
+      this.lastGoodScenario = reply.scenarioJson
+      return { ok: true, applied: reply.applied, nowMs: reply.nowMs }
+    }
+    if (reply.type === 'rejected') return { ok: false, errors: reply.errors }
+    throw unexpected(reply)
   }
 
   /** Restarts the current scenario from time zero; after a crash, rebuilds the last good one. */

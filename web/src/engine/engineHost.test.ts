@@ -68,10 +68,12 @@ describe('real engine, driven directly', () => {
       const layout = parseLayout(engine.layout())
       const width = layout.columns.length
       expect(layout.columns[0]).toBe('t_ms')
-      // t_ms, six columns per VC (acr, acr_mean, maxmin, received, sent, active), five per port, fairness.
-      expect(width).toBe(1 + 6 * layout.vcs.length + 5 * layout.ports.length + 1)
-      expect(layout.columns).toContain(column.active('vc1'))
-      expect(layout.columns.at(-1)).toBe(column.fairness)
+      // t_ms, then per-VC and per-port columns, and run-wide ones such as the fairness index.
+      const perVc = layout.columns.filter((c) => c.startsWith('vc.')).length
+      const perPort = layout.columns.filter((c) => c.startsWith('port.')).length
+      expect(perVc % layout.vcs.length).toBe(0)
+      expect(perPort % layout.ports.length).toBe(0)
+      expect(layout.columns).toContain('vc.vc1.acr')
       let reached = false
       for (let calls = 0; !reached && calls < 10_000; calls++) reached = engine.run_until(50, 100_000)
       expect(reached).toBe(true)
@@ -180,5 +182,47 @@ describe('EngineHost with the real engine', () => {
 
     host.handle({ type: 'play', id: 2 })
     expect(await inbox.reply(2)).toEqual({ type: 'failed', id: 2, message: 'no scenario loaded' })
+  })
+
+  it('steps a given stretch of simulated time and stays paused', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    const layout = loadedLayout(await inbox.reply(1))
+    host.handle({ type: 'step', id: 2, ms: 0.5 })
+    expect(await inbox.reply(2)).toEqual({ type: 'ok', id: 2 })
+    host.handle({ type: 'step', id: 3, ms: 0.5 })
+    await inbox.reply(3)
+    const statuses = inbox.messages.filter((m) => m.type === 'status')
+    expect(statuses.at(-1)).toMatchObject({ status: 'paused', nowMs: 1 })
+    const store = new SampleStore(layout.columns)
+    for (const batch of inbox.samples()) store.append(batch.rows)
+    expect(Array.from(store.series(column.time))).toEqual([0.5, 1])
+    // A step past the end stops at the end.
+    host.handle({ type: 'step', id: 4, ms: 10_000 })
+    await inbox.reply(4)
+    expect(inbox.messages.filter((m) => m.type === 'status').at(-1)).toMatchObject({ status: 'finished', nowMs: layout.until_ms })
+  })
+
+  it('changes parameters of the running simulation: live, restart, or refused with a path', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    await inbox.reply(1)
+    host.handle({ type: 'step', id: 2, ms: 20 })
+    await inbox.reply(2)
+    host.handle({ type: 'set', id: 3, path: 'vcs.vc1.rif', valueJson: '1' })
+    const live = await inbox.reply(3)
+    expect(live).toMatchObject({ type: 'param', applied: 'live', nowMs: 20 })
+    if (live.type === 'param') expect(JSON.parse(live.scenarioJson).vcs[0].rif).toBe(1)
+    host.handle({ type: 'set', id: 4, path: 'links.l3.rate_mbps', valueJson: '100' })
+    expect(await inbox.reply(4)).toMatchObject({ type: 'param', applied: 'restart' })
+    host.handle({ type: 'set', id: 5, path: 'vcs.vc1.rif', valueJson: '0.3' })
+    const refused = await inbox.reply(5)
+    expect(refused.type).toBe('rejected')
+    if (refused.type === 'rejected') expect(refused.errors[0].path).toBe('vcs.vc1.rif')
+    // Reset rebuilds the scenario as edited, live changes included.
+    host.handle({ type: 'reset', id: 6 })
+    expect((await inbox.reply(6)).type).toBe('loaded')
   })
 })

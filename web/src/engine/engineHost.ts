@@ -12,6 +12,7 @@ import {
   type WorkerMessage,
   parseEngineErrors,
   parseEngineWarnings,
+  parseSetParamResult,
 } from './protocol'
 
 /** The part of the wasm-bindgen `Engine` class the host uses. */
@@ -24,6 +25,8 @@ export interface EngineHandle {
   frame(): Float64Array
   /** Cells on the links, rows of 7 (absent in engines built before the animation API). */
   cells_in_flight?(max: number): Float64Array
+  set_param(path: string, value_json: string): string
+  scenario_json(): string
   free(): void
 }
 
@@ -130,6 +133,12 @@ export class EngineHost {
           this.maxCells = Math.floor(req.maxCells)
           this.post({ type: 'ok', id: req.id }, [])
           return
+        case 'step':
+          this.step(req.id, req.ms)
+          return
+        case 'set':
+          this.set(req.id, req.path, req.valueJson)
+          return
       }
     } catch (error) {
       if (isTrap(error)) {
@@ -186,6 +195,42 @@ export class EngineHost {
       this.postStatus('running')
       this.scheduleSlice(0)
     }
+  }
+
+  /** Runs `ms` more of simulated time at once, whatever the pacing, and stops there. */
+  private step(id: number, ms: number): void {
+    const engine = this.engine
+    if (engine === null) {
+      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      return
+    }
+    this.post({ type: 'ok', id }, [])
+    this.stop()
+    const target = Math.min(this.untilMs, engine.now_ms() + ms)
+    // A step is short (a sample interval or so): run it to the end in one go.
+    while (!engine.run_until(target, MAX_EVENTS_PER_CALL)) {
+      // run_until returns false only when the event budget ran out first; keep going.
+    }
+    this.flush()
+    this.postStatus(engine.now_ms() >= this.untilMs ? 'finished' : 'paused')
+  }
+
+  /** Changes one parameter of the running simulation (`Engine.set_param`). */
+  private set(id: number, path: string, valueJson: string): void {
+    const engine = this.engine
+    if (engine === null) {
+      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      return
+    }
+    const result = parseSetParamResult(engine.set_param(path, valueJson))
+    if ('error' in result) {
+      this.post({ type: 'rejected', id, message: 'the engine refused this change', errors: [result.error] }, [])
+      return
+    }
+    // Reset rebuilds the scenario as edited, so a live change survives it.
+    const scenarioJson = engine.scenario_json()
+    this.scenarioJson = scenarioJson
+    this.post({ type: 'param', id, applied: result.applied, scenarioJson, nowMs: engine.now_ms() }, [])
   }
 
   private pause(): void {

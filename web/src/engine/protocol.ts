@@ -32,6 +32,17 @@ export type ClientRequest =
    * animation. Replies `ok`.
    */
   | { type: 'animate'; id: number; maxCells: number }
+  /**
+   * Advance by `ms` of simulated time (or to the end of the run) and stop there, paused. Replies
+   * `ok`; the samples and the status follow as events.
+   */
+  | { type: 'step'; id: number; ms: number }
+  /**
+   * Change one parameter by dotted path (`vcs.vc1.rif`), the value as JSON text, with
+   * `Engine.set_param`. Replies `param` (applied live, or valid but needing a restart) or
+   * `rejected` (the value or path is not acceptable; nothing changed).
+   */
+  | { type: 'set'; id: number; path: string; valueJson: string }
 
 export type ClientRequestType = ClientRequest['type']
 
@@ -48,6 +59,12 @@ export type WorkerReply =
   /** The scenario was built; `warnings` are suspicious-but-legal settings the engine noticed. */
   | { type: 'loaded'; id: number; layoutJson: string; warnings: ScenarioError[] }
   | { type: 'ok'; id: number }
+  /**
+   * A `set` was accepted: `live` when the running simulation took it, `restart` when the model
+   * cannot change it mid-run and the scenario has to be rebuilt. `scenarioJson` is the engine's
+   * scenario with every change so far, what `reset` rebuilds; `nowMs` the simulated time it took effect.
+   */
+  | { type: 'param'; id: number; applied: 'live' | 'restart'; scenarioJson: string; nowMs: number }
   /** The engine refused the scenario; `errors` names each offending path. */
   | { type: 'rejected'; id: number; message: string; errors: ScenarioError[] }
   /** The request could not be carried out (no scenario loaded, engine crashed, ...). */
@@ -72,7 +89,7 @@ export type WorkerEvent =
 
 export type WorkerMessage = WorkerReply | WorkerEvent
 
-const replyTypes: ReadonlySet<string> = new Set(['loaded', 'ok', 'rejected', 'failed'])
+const replyTypes: ReadonlySet<string> = new Set(['loaded', 'ok', 'param', 'rejected', 'failed'])
 const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'fatal'])
 
 /** True for a reply to a numbered request. */
@@ -106,6 +123,10 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
       return m.speed === null || (typeof m.speed === 'number' && m.speed > 0)
     case 'animate':
       return typeof m.maxCells === 'number' && Number.isFinite(m.maxCells) && m.maxCells >= 0
+    case 'step':
+      return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
+    case 'set':
+      return typeof m.path === 'string' && typeof m.valueJson === 'string'
     default:
       return false
   }
@@ -152,6 +173,28 @@ export function parseEngineWarnings(text: string): ScenarioError[] {
     // Not JSON: no warnings to read.
   }
   return []
+}
+
+/**
+ * Reads `Engine.set_param`'s answer: `{"applied":"live"|"restart"}` or
+ * `{"error":{"path","message"}}`. Anything else becomes an error, so nothing is lost.
+ */
+export function parseSetParamResult(text: string): { applied: 'live' | 'restart' } | { error: ScenarioError } {
+  try {
+    const value = JSON.parse(text) as { applied?: unknown; error?: { path?: unknown; message?: unknown } }
+    if (value.applied === 'live' || value.applied === 'restart') return { applied: value.applied }
+    if (value.error && typeof value.error === 'object') {
+      return {
+        error: {
+          path: typeof value.error.path === 'string' ? value.error.path : '',
+          message: typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error),
+        },
+      }
+    }
+  } catch {
+    // Not JSON: reported below as it is.
+  }
+  return { error: { path: '', message: `unexpected answer from set_param: ${text}` } }
 }
 
 /** "vcs.vc2.rif: 0.3 is not a power of two" — one line per error, path first when there is one. */

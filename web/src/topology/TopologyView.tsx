@@ -9,7 +9,7 @@
 import { memo, useMemo } from 'react'
 import type { LiveFrame } from '../engine/frame'
 import { portLabel, type Layout } from '../engine/layout'
-import { along, centroid, commonLinkCaption, fitNodes, linkCaption, linkLabelPlacement, stepFrom, type Point } from './geometry'
+import { along, centroid, commonLinkCaption, fitNodes, linkCaption, linkLabelPlacement, stepFrom, type Fit, type Point } from './geometry'
 
 const WIDTH = 560
 const HEIGHT = 300
@@ -19,7 +19,7 @@ const SWITCH_HALF = 22
 /** Spacing between parallel VC routes drawn along a shared link. */
 const ROUTE_GAP = 6
 
-/** The drawing's coordinate box and node sizes, for layers drawn over it (the cell animation). */
+/** The drawing's coordinate box and node sizes, for layers drawn over it (the editor, the cell animation). */
 export const TOPOLOGY_BOX = { width: WIDTH, height: HEIGHT, padding: PADDING, hostRadius: HOST_R, switchHalf: SWITCH_HALF } as const
 
 interface TopologyViewProps {
@@ -28,6 +28,8 @@ interface TopologyViewProps {
   frame: LiveFrame | null
   /** VCs whose source has sent at least one cell; the others are labelled as not started. */
   started: ReadonlySet<string>
+  /** Placement of scenario positions in the drawing; by default fitted to the nodes. */
+  fit?: Fit
 }
 
 interface Placement {
@@ -35,16 +37,16 @@ interface Placement {
   middle: Point
 }
 
-function usePlacement(layout: Layout): Placement {
+function usePlacement(layout: Layout, given?: Fit): Placement {
   return useMemo(() => {
-    const fit = fitNodes(layout.nodes, WIDTH, HEIGHT, PADDING)
+    const fit = given ?? fitNodes(layout.nodes, WIDTH, HEIGHT, PADDING)
     const pos = new Map(layout.nodes.map((n) => [n.id, fit.place(n)]))
     return { pos, middle: centroid([...pos.values()]) }
-  }, [layout])
+  }, [layout, given])
 }
 
-const StaticTopology = memo(function StaticTopology({ layout, colors }: Pick<TopologyViewProps, 'layout' | 'colors'>) {
-  const { pos, middle } = usePlacement(layout)
+const StaticTopology = memo(function StaticTopology({ layout, colors, fit }: Pick<TopologyViewProps, 'layout' | 'colors' | 'fit'>) {
+  const { pos, middle } = usePlacement(layout, fit)
   // Links like most others are described once, in the caption; only the odd ones are labelled.
   const common = commonLinkCaption(layout.links)
   return (
@@ -114,8 +116,8 @@ const StaticTopology = memo(function StaticTopology({ layout, colors }: Pick<Top
   )
 })
 
-function LiveOverlay({ layout, colors, frame, started }: TopologyViewProps) {
-  const { pos, middle } = usePlacement(layout)
+function LiveOverlay({ layout, colors, frame, started, fit }: TopologyViewProps) {
+  const { pos, middle } = usePlacement(layout, fit)
   if (!frame) return null
   return (
     <g className="live">
@@ -168,7 +170,7 @@ function LiveOverlay({ layout, colors, frame, started }: TopologyViewProps) {
   )
 }
 
-export function TopologyView({ layout, colors, frame, started }: TopologyViewProps) {
+export function TopologyView({ layout, colors, frame, started, fit }: TopologyViewProps) {
   return (
     <svg
       className="topology"
@@ -176,8 +178,8 @@ export function TopologyView({ layout, colors, frame, started }: TopologyViewPro
       role="img"
       aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
     >
-      <StaticTopology layout={layout} colors={colors} />
-      <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} />
+      <StaticTopology layout={layout} colors={colors} fit={fit} />
+      <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} fit={fit} />
     </svg>
   )
 }

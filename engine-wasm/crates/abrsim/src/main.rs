@@ -1,7 +1,7 @@
 //! `abrsim`, the headless runner of SPEC §10:
 //!
 //! ```text
-//! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--csv DIR]
+//! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]
 //! abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]
 //! ```
 //!
@@ -17,7 +17,7 @@ use std::time::Instant;
 
 mod sweep;
 
-const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--csv DIR]\n       abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
+const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]\n       abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
 
 struct Args {
     scenario: PathBuf,
@@ -55,6 +55,12 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 let v = value("--set")?;
                 let (path, raw) = v.split_once('=').ok_or_else(|| format!("--set: '{v}' is not PATH=VALUE"))?;
                 opts.sets.push((path.trim().to_string(), raw.trim().to_string()));
+            }
+            "--limit" => {
+                let v = value("--limit")?;
+                let (key, raw) = v.split_once('=').ok_or_else(|| format!("--limit: '{v}' is not NAME=VALUE"))?;
+                let x: f64 = raw.trim().parse().map_err(|_| format!("--limit {key}: '{raw}' is not a number"))?;
+                opts.limits.set(key.trim(), x)?;
             }
             "--variant" => opts.variant = Some(value("--variant")?),
             "--csv" => csv = Some(PathBuf::from(value("--csv")?)),

@@ -22,6 +22,8 @@ pub struct RunOptions {
     pub windows: Vec<(f64, f64)>,
     /// A variant of the scenario to apply before the overrides.
     pub variant: Option<String>,
+    /// Ceilings the scenario must stay under.
+    pub limits: scenario::Limits,
 }
 
 /// Events handled per call into the engine, as the browser worker does.
@@ -134,7 +136,7 @@ pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<Scenario
     if !errors.is_empty() {
         return Err(errors);
     }
-    let scenario = scenario::parse::scenario_from_value(&value)?;
+    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
     let until = scenario.run.until_ms;
     for (i, &(from, to)) in opts.windows.iter().enumerate() {
         if !(from.is_finite() && to.is_finite() && from >= 0.0 && from < to && to <= until) {
@@ -221,6 +223,7 @@ pub fn run_report(
             "events_per_s": if wall_ms > 0.0 { (events as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "source_cells_per_s": if wall_ms > 0.0 { (sim.source_cells as f64 / wall_ms * 1000.0).round() } else { 0.0 },
             "realtime_factor": if wall_ms > 0.0 { round(until_ms / wall_ms, 3) } else { 0.0 },
+            "series_hash": sim.series_hash(),
         },
         "maxmin_mbps": maxmin,
         "windows": windows.iter().map(|w| w.to_json(&sim, sample_ms)).collect::<Vec<_>>(),

@@ -12,7 +12,7 @@
 
 use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::kernel::{Event, EventQueue};
-use crate::net::{Cell, CellKind, Link, Node, NodeKind, Port, RmFields};
+use crate::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
 use crate::scenario::{self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec};
 use crate::switch_alg::{Setup, SwitchAlgorithm};
@@ -132,6 +132,9 @@ pub struct Simulation {
     events: u64,
     /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
+    /// FNV-1a over the bits of every sample value recorded so far: equal
+    /// hashes mean bit-identical series (native against wasm, run against run).
+    series_hash: u64,
 }
 
 /// How a parameter change took effect.
@@ -151,6 +154,9 @@ pub enum RunOutcome {
     /// The event budget ran out first; call again to go on.
     BudgetExhausted,
 }
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
     let t = |ms: f64| SimTime::from_ms(ms);
@@ -174,9 +180,14 @@ fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
 }
 
 impl Simulation {
-    /// Parses, validates and builds scenario text.
+    /// Parses, validates and builds scenario text within the default limits.
     pub fn from_json(text: &str) -> Result<Simulation, Vec<ScenarioError>> {
         Ok(Simulation::build(&scenario::parse_scenario(text)?))
+    }
+
+    /// Parses, validates and builds scenario text within `limits`.
+    pub fn from_json_with(text: &str, limits: &scenario::Limits) -> Result<Simulation, Vec<ScenarioError>> {
+        Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
     }
 
     /// Builds a validated scenario (scenario → simulation in one step).
@@ -325,6 +336,7 @@ impl Simulation {
             last_sample: SimTime::ZERO,
             events: 0,
             source_cells: 0,
+            series_hash: FNV_OFFSET,
         };
         for vc in 0..sim.vcs.len() {
             let start = sim.vcs[vc].source.traffic.start();
@@ -351,6 +363,16 @@ impl Simulation {
     /// The current simulated time.
     pub fn now(&self) -> SimTime {
         self.queue.now()
+    }
+
+    /// Events waiting in the future event list.
+    pub fn pending_events(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// The hash of every sample value recorded so far, as 16 hex digits.
+    pub fn series_hash(&self) -> String {
+        format!("{:016x}", self.series_hash)
     }
 
     /// Events handled so far.
@@ -532,25 +554,26 @@ impl Simulation {
         let p = &mut self.ports[port as usize];
         let view = p.view(now);
         p.algorithm.on_arrival(&view, &mut cell);
-        if p.enqueue(now, cell) && !p.is_busy() {
-            self.start_tx(now, port);
-        }
-    }
-
-    /// Starts sending the next queued cell of `port`.
-    fn start_tx(&mut self, now: SimTime, port: u32) {
-        if let Some(done) = self.ports[port as usize].start_tx(now) {
-            self.queue.schedule(done, Event::PortTxDone { port });
+        match p.offer(now, cell) {
+            Offer::Sent { wire_was_empty: true } => {
+                let arrival = p.wire.back().expect("just sent").0;
+                self.queue.schedule(arrival, Event::LinkArrive { port });
+            }
+            Offer::Queued { timer: Some(at) } => self.queue.schedule(at, Event::PortTxDone { port }),
+            Offer::Sent { .. } | Offer::Queued { timer: None } | Offer::Lost => {}
         }
     }
 
     fn on_tx_done(&mut self, now: SimTime, port: u32) {
         let p = &mut self.ports[port as usize];
-        if p.finish_tx(now) {
-            let arrival = now + p.delay;
+        let (wire_was_empty, next) = p.on_timer(now);
+        if wire_was_empty {
+            let arrival = p.wire.back().expect("just sent").0;
             self.queue.schedule(arrival, Event::LinkArrive { port });
         }
-        self.start_tx(now, port);
+        if let Some(at) = next {
+            self.queue.schedule(at, Event::PortTxDone { port });
+        }
     }
 
     fn on_link_arrive(&mut self, now: SimTime, port: u32) {
@@ -684,6 +707,11 @@ impl Simulation {
         }
         self.samples.rows.push(probe::jain_index(&means, &shares));
         debug_assert_eq!(self.samples.rows.len() - row_start, self.columns.len());
+        for x in &self.samples.rows[row_start..] {
+            for byte in x.to_bits().to_le_bytes() {
+                self.series_hash = (self.series_hash ^ byte as u64).wrapping_mul(FNV_PRIME);
+            }
+        }
         self.last_sample = now;
         self.next_sample += 1;
         self.queue.schedule(self.sample_time(self.next_sample), Event::Sample);
@@ -705,15 +733,13 @@ impl Simulation {
     /// evenly across the links when there are more.
     pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
         let now = self.now();
-        let total: usize = self.ports.iter().map(|p| p.wire.len() + p.is_busy() as usize).sum();
+        let total: usize = self.ports.iter().map(|p| p.wire.len()).sum();
         let stride = total.div_ceil(max.max(1)).max(1);
         let mut out = Vec::with_capacity(7 * total.min(max));
         let mut k = 0usize;
         for (pi, p) in self.ports.iter().enumerate() {
             let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
-            let cells = p.cell_in_tx().map(|(start, c)| (start, c)).into_iter().chain(
-                p.wire.iter().map(|&(arrive, ref c)| (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c)),
-            );
+            let cells = p.wire.iter().map(|&(arrive, ref c)| (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c));
             for (start, c) in cells {
                 k += 1;
                 if k % stride != 0 || out.len() >= 7 * max {

@@ -39,6 +39,13 @@ pub fn param_registry() -> String {
     registry::registry_json().to_string()
 }
 
+/// The enumerated choices a scenario can make (algorithms, queue disciplines,
+/// traffic models with their keys, start-up options, background kinds) as JSON.
+#[wasm_bindgen]
+pub fn scenario_choices() -> String {
+    scenario::parse::choices_json().to_string()
+}
+
 /// A running simulation.
 #[wasm_bindgen]
 pub struct Engine {
@@ -102,6 +109,11 @@ impl Engine {
     /// Total events handled.
     pub fn events(&self) -> f64 {
         self.sim.events() as f64
+    }
+
+    /// FNV-1a hash of every sample value so far (compare with `abrsim`'s `stats.series_hash`).
+    pub fn series_hash(&self) -> String {
+        self.sim.series_hash()
     }
 
     /// Cells the ABR sources have emitted.

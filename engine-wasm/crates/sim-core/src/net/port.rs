@@ -1,7 +1,13 @@
-//! An output port: the queue in front of one direction of a link, the cell
-//! being transmitted, the cells propagating along the link (an in-order FIFO
-//! with one pending event for its head), the port's switch algorithm and its
-//! statistics. The port keeps the books; the algorithm only decides.
+//! An output port: the queue in front of one direction of a link, the
+//! transmitter, the cells on the link (an in-order FIFO with one pending event
+//! for its head), the port's switch algorithm and its statistics. The port
+//! keeps the books; the algorithm only decides.
+//!
+//! The transmitter is lazy: a cell that finds the port idle goes onto the
+//! wire at once, with the time its last bit reaches the far end (start + cell
+//! time + propagation); the port is then busy until start + cell time. Only
+//! while cells wait does the port need a timer event to start the next one.
+//! A cell being transmitted is therefore already on the wire.
 
 use super::cell::Cell;
 use super::queue::{Discipline, PortQueue};
@@ -21,6 +27,17 @@ pub struct PortStats {
     pub queue_max: u32,
     /// Transmitter busy time within the interval, in ps.
     pub busy: u64,
+}
+
+/// What became of a cell offered to a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// On the wire at once; schedule its arrival if the wire was empty.
+    Sent { wire_was_empty: bool },
+    /// Waiting; schedule the port's timer at this time if given.
+    Queued { timer: Option<SimTime> },
+    /// The buffer was full.
+    Lost,
 }
 
 /// The interval statistics handed to the probe.
@@ -49,9 +66,12 @@ pub struct Port {
     background: VecDeque<Cell>,
     /// ABR cells, ordered by the port's discipline.
     queue: PortQueue,
-    in_tx: Option<Cell>,
-    tx_started: SimTime,
-    /// Cells on the wire, with the time each reaches the far end.
+    /// The transmitter is busy until then.
+    busy_until: SimTime,
+    /// Whether a timer event is pending to start the next queued cell.
+    timer_pending: bool,
+    /// Cells on the wire (including the one being sent), with the time each
+    /// reaches the far end.
     pub wire: VecDeque<(SimTime, Cell)>,
     pub algorithm: AnyAlgorithm,
     pub stats: PortStats,
@@ -87,8 +107,8 @@ impl Port {
             discipline,
             background: VecDeque::new(),
             queue: PortQueue::new(discipline),
-            in_tx: None,
-            tx_started: SimTime::ZERO,
+            busy_until: SimTime::ZERO,
+            timer_pending: false,
             wire: VecDeque::new(),
             algorithm,
             stats: PortStats::default(),
@@ -112,8 +132,9 @@ impl Port {
         self.queue.len() as u32
     }
 
-    pub fn is_busy(&self) -> bool {
-        self.in_tx.is_some()
+    /// Whether the transmitter is sending at `now`.
+    pub fn is_busy(&self, now: SimTime) -> bool {
+        self.busy_until > now
     }
 
     fn account_queue(&mut self, now: SimTime) {
@@ -122,12 +143,16 @@ impl Port {
         self.queue_since = now;
     }
 
-    /// Offers a cell to the queue. Returns false, counting the loss, when the buffer is full.
-    pub fn enqueue(&mut self, now: SimTime, cell: Cell) -> bool {
+    /// Offers a cell to the port at `now`: sent at once when the port is idle,
+    /// queued otherwise, or lost (and counted) when the buffer is full.
+    pub fn offer(&mut self, now: SimTime, cell: Cell) -> Offer {
         self.stats.arrived_total += 1;
+        if self.queue_len() == 0 && !self.is_busy(now) {
+            return Offer::Sent { wire_was_empty: self.transmit(now, cell) };
+        }
         if self.queue_len() >= self.buffer_cells {
             self.stats.lost_total += 1;
-            return false;
+            return Offer::Lost;
         }
         self.account_queue(now);
         if cell.is_abr() {
@@ -136,61 +161,70 @@ impl Port {
             self.background.push_back(cell);
         }
         self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
-        true
+        if self.timer_pending {
+            Offer::Queued { timer: None }
+        } else {
+            self.timer_pending = true;
+            Offer::Queued { timer: Some(self.busy_until.max(now)) }
+        }
     }
 
-    /// Takes the next cell off the queue and starts sending it (the algorithm
-    /// sees it leave); returns when it is done.
-    /// Call only when the port is idle.
-    pub fn start_tx(&mut self, now: SimTime) -> Option<SimTime> {
-        debug_assert!(self.in_tx.is_none(), "port {} started twice", self.id);
+    /// The timer fired: the transmitter is free, so the next queued cell goes
+    /// (background first: strict priority). Returns whether the wire was empty
+    /// before, and when the timer must fire again if cells still wait.
+    pub fn on_timer(&mut self, now: SimTime) -> (bool, Option<SimTime>) {
+        debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
+        self.timer_pending = false;
         self.account_queue(now);
-        let mut cell = self.background.pop_front().or_else(|| self.queue.pop())?;
+        let Some(cell) = self.background.pop_front().or_else(|| self.queue.pop()) else {
+            return (false, None);
+        };
+        let wire_was_empty = self.transmit(now, cell);
+        let next = if self.queue_len() > 0 {
+            self.timer_pending = true;
+            Some(self.busy_until)
+        } else {
+            None
+        };
+        (wire_was_empty, next)
+    }
+
+    /// Starts sending `cell` now (the algorithm sees it leave): it occupies
+    /// the transmitter for one cell time and reaches the far end after the
+    /// propagation delay. Returns whether the wire was empty.
+    fn transmit(&mut self, now: SimTime, mut cell: Cell) -> bool {
         let view = self.view(now);
         crate::switch_alg::SwitchAlgorithm::on_departure(&mut self.algorithm, &view, &mut cell);
-        self.in_tx = Some(cell);
-        self.tx_started = now;
-        Some(now + self.cell_time)
-    }
-
-    /// Finishes the current transmission: the cell goes onto the wire. Returns
-    /// true when the wire was empty, i.e. the caller must schedule the arrival.
-    pub fn finish_tx(&mut self, now: SimTime) -> bool {
-        let cell = self.in_tx.take().expect("finish_tx on an idle port");
-        self.stats.busy += now.0 - self.tx_started.0.max(self.interval_start.0);
+        self.busy_until = now + self.cell_time;
+        self.stats.busy += self.cell_time.0;
         self.stats.sent_total += 1;
         let was_empty = self.wire.is_empty();
-        self.wire.push_back((now + self.delay, cell));
+        self.wire.push_back((self.busy_until + self.delay, cell));
         was_empty
-    }
-
-    /// The cell being transmitted and when its transmission started.
-    pub fn cell_in_tx(&self) -> Option<(SimTime, &Cell)> {
-        self.in_tx.as_ref().map(|c| (self.tx_started, c))
     }
 
     /// Closes the current sample interval at `now` and returns its statistics.
     pub fn take_interval(&mut self, now: SimTime) -> IntervalStats {
         self.account_queue(now);
-        if self.in_tx.is_some() {
-            self.stats.busy += now.0 - self.tx_started.0.max(self.interval_start.0);
-        }
+        // Busy time is booked when a transmission starts; what runs past
+        // `now` belongs to the next interval.
+        let carry = self.busy_until.0.saturating_sub(now.0);
         let span = (now.0 - self.interval_start.0).max(1) as f64;
         let result = IntervalStats {
             queue_mean: self.stats.queue_area as f64 / span,
             queue_max: self.stats.queue_max,
-            utilization: (self.stats.busy as f64 / span).min(1.0),
+            utilization: ((self.stats.busy - carry.min(self.stats.busy)) as f64 / span).min(1.0),
         };
         self.stats.queue_area = 0;
         self.stats.queue_max = self.queue_len();
-        self.stats.busy = 0;
+        self.stats.busy = carry;
         self.interval_start = now;
         result
     }
 
     /// Cells in this port's care: queued, being sent, and on the wire.
     pub fn cells_held(&self) -> u64 {
-        self.queue_len() as u64 + self.in_tx.is_some() as u64 + self.wire.len() as u64
+        self.queue_len() as u64 + self.wire.len() as u64
     }
 }
 
@@ -215,58 +249,60 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_port_sends_at_once_and_a_busy_one_queues() {
+        let mut p = port(10);
+        let ct = SimTime(2_726_337);
+        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { wire_was_empty: true });
+        assert_eq!(p.wire.front().unwrap().0, ct + SimTime::from_ms(5.0));
+        assert_eq!(p.offer(SimTime(10), Cell::data(2)), Offer::Queued { timer: Some(ct) });
+        assert_eq!(p.offer(SimTime(20), Cell::data(3)), Offer::Queued { timer: None });
+        assert_eq!(p.queue_len(), 2);
+        assert_eq!(p.on_timer(ct), (false, Some(ct + ct)));
+        assert_eq!(p.on_timer(ct + ct), (false, None));
+        assert_eq!(p.cells_held(), 3);
+    }
+
+    #[test]
     fn buffer_limit_drops_and_counts() {
         let mut p = port(2);
-        assert!(p.enqueue(SimTime(0), Cell::data(0)));
-        assert!(p.enqueue(SimTime(0), Cell::data(0)));
-        assert!(!p.enqueue(SimTime(0), Cell::data(0)));
+        p.offer(SimTime(0), Cell::data(0)); // on the wire
+        assert!(matches!(p.offer(SimTime(0), Cell::data(0)), Offer::Queued { .. }));
+        assert!(matches!(p.offer(SimTime(0), Cell::data(0)), Offer::Queued { .. }));
+        assert_eq!(p.offer(SimTime(0), Cell::data(0)), Offer::Lost);
         assert_eq!(p.stats.lost_total, 1);
         assert_eq!(p.queue_len(), 2);
     }
 
     #[test]
-    fn transmission_takes_one_cell_time_then_propagates() {
-        let mut p = port(10);
-        p.enqueue(SimTime(0), Cell::data(7));
-        let done = p.start_tx(SimTime(0)).unwrap();
-        assert_eq!(done, SimTime(2_726_337));
-        assert!(p.finish_tx(done));
-        assert_eq!(p.wire.front().unwrap().0, done + SimTime::from_ms(5.0));
-        assert_eq!(p.cells_held(), 1);
-    }
-
-    #[test]
     fn background_cells_go_first() {
         let mut p = port(10);
-        p.enqueue(SimTime(0), Cell::data(1));
-        let bg = Cell { kind: crate::net::CellKind::Background, ..Cell::data(0) };
-        p.enqueue(SimTime(0), bg);
-        p.enqueue(SimTime(0), Cell::data(2));
-        assert_eq!(p.queue_len(), 3);
-        let mut order = vec![];
-        while let Some(done) = p.start_tx(SimTime(0)) {
-            order.push(p.in_tx.unwrap().kind);
-            p.finish_tx(done);
+        p.offer(SimTime(0), Cell::data(9));
+        p.offer(SimTime(0), Cell::data(1));
+        p.offer(SimTime(0), Cell { kind: crate::net::CellKind::Background, ..Cell::data(0) });
+        p.offer(SimTime(0), Cell::data(2));
+        let mut t = p.cell_time;
+        while let (_, Some(next)) = p.on_timer(t) {
+            t = next;
         }
+        let order: Vec<_> = p.wire.iter().map(|(_, c)| c.kind).collect();
         use crate::net::CellKind::*;
-        assert_eq!(order, vec![Background, Data, Data]);
+        assert_eq!(order, vec![Data, Background, Data, Data]);
     }
 
     #[test]
-    fn interval_statistics_integrate_the_queue() {
+    fn interval_statistics_integrate_the_queue_and_split_busy_time() {
         let mut p = port(10);
-        p.enqueue(SimTime(0), Cell::data(0));
-        p.enqueue(SimTime(0), Cell::data(0));
-        // Two cells for the whole interval of 100 ps, transmitter idle.
-        let s = p.take_interval(SimTime(100));
-        assert_eq!(s.queue_mean, 2.0);
-        assert_eq!(s.queue_max, 2);
-        assert_eq!(s.utilization, 0.0);
-        // Busy for the whole of the next interval.
-        let end = p.start_tx(SimTime(100)).unwrap();
-        let s = p.take_interval(SimTime(100 + 1000));
-        assert!(end.0 > 1100);
-        assert_eq!(s.utilization, 1.0);
-        assert_eq!(s.queue_mean, 1.0);
+        let ct = p.cell_time;
+        p.offer(SimTime(0), Cell::data(0));
+        p.offer(SimTime(0), Cell::data(0));
+        p.offer(SimTime(0), Cell::data(0));
+        // Two cells wait for the whole first cell time; the transmitter is busy throughout.
+        let s = p.take_interval(ct);
+        assert_eq!((s.queue_mean, s.queue_max, s.utilization), (2.0, 2, 1.0));
+        p.on_timer(ct);
+        // Half-way through the second cell: busy all along, the rest carried over.
+        let half = SimTime(ct.0 + ct.0 / 2);
+        assert_eq!(p.take_interval(half).utilization, 1.0);
+        assert_eq!(p.stats.busy, ct.0 - ct.0 / 2);
     }
 }

@@ -9,7 +9,7 @@ pub mod reader;
 pub mod registry;
 pub mod set;
 
-pub use parse::parse_scenario;
+pub use parse::{parse_scenario, parse_scenario_with};
 pub use set::{apply_set, apply_variant};
 
 use std::fmt;
@@ -18,6 +18,55 @@ use std::fmt;
 pub const FORMAT: &str = "abr-lab/scenario";
 /// The format version this engine writes and reads.
 pub const VERSION: u64 = 1;
+
+/// Ceilings that keep a run within what a browser tab (or a CI machine) can
+/// do. A scenario over any of them is refused with a message naming the
+/// limit; the embedding program may raise them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// VC loops (a bidirectional VC counts twice).
+    pub max_vcs: usize,
+    pub max_nodes: usize,
+    pub max_links: usize,
+    pub max_background: usize,
+    /// Longest simulated run.
+    pub max_until_ms: f64,
+    /// Σ over ports of link rate × run length, in cells: an upper bound on the
+    /// transmissions a run can make.
+    pub max_cell_slots: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_vcs: 2000,
+            max_nodes: 5000,
+            max_links: 10_000,
+            max_background: 1000,
+            max_until_ms: 600_000.0,
+            max_cell_slots: 2e10,
+        }
+    }
+}
+
+impl Limits {
+    /// Sets one limit by name (`max_vcs=5000`); for the runner's `--limit`.
+    pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
+        if !(value.is_finite() && value > 0.0) {
+            return Err(format!("limit {key}: {value} must be a positive number"));
+        }
+        match key {
+            "max_vcs" => self.max_vcs = value as usize,
+            "max_nodes" => self.max_nodes = value as usize,
+            "max_links" => self.max_links = value as usize,
+            "max_background" => self.max_background = value as usize,
+            "max_until_ms" => self.max_until_ms = value,
+            "max_cell_slots" => self.max_cell_slots = value,
+            _ => return Err(format!("unknown limit '{key}' (max_vcs, max_nodes, max_links, max_background, max_until_ms, max_cell_slots)")),
+        }
+        Ok(())
+    }
+}
 
 /// A problem with a scenario, located by a dotted path such as `vcs.vc2.rif`.
 #[derive(Clone, Debug, PartialEq, Eq)]

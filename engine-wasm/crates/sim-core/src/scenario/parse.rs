@@ -10,17 +10,39 @@ use crate::switch_alg::AlgorithmConfig;
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Parses and validates scenario text.
+/// Parses and validates scenario text within the default [`Limits`].
 pub fn parse_scenario(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
-    scenario_from_value(&value)
+    parse_scenario_with(text, &Limits::default())
 }
 
-/// Validates an already-parsed JSON value.
+/// Parses and validates scenario text within `limits`.
+pub fn parse_scenario_with(text: &str, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
+    scenario_from_value_with(&value, limits)
+}
+
+/// Validates an already-parsed JSON value within the default limits.
 pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>> {
+    scenario_from_value_with(value, &Limits::default())
+}
+
+/// Validates an already-parsed JSON value within `limits`.
+pub fn scenario_from_value_with(value: &Value, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
     let mut errors = Errors::new();
+    // Oversized lists are refused before anything walks them.
+    for (key, max) in [("nodes", limits.max_nodes), ("links", limits.max_links), ("vcs", limits.max_vcs), ("background", limits.max_background)] {
+        if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max) {
+            errors.push(ScenarioError::new(key, format!("{n} entries exceed the limit of {max} (limits.max_{key})")));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let scenario = read_scenario(value, &mut errors);
+    if let Some(s) = &scenario {
+        check_limits(s, limits, &mut errors);
+    }
     match scenario {
         Some(s) if errors.is_empty() => Ok(s),
         _ => {
@@ -413,6 +435,35 @@ fn builtin_vc_params() -> VcParams {
     }
 }
 
+/// The traffic models a scenario may name, with the keys each reads.
+pub const TRAFFIC_MODELS: &[(&str, &[&str])] = &[
+    ("persistent", &["start_ms", "stop_ms"]),
+    ("bottlenecked", &["start_ms", "stop_ms", "rate_mbps", "for_ms"]),
+    ("on_off", &["start_ms", "stop_ms", "on_ms", "off_ms"]),
+    ("request_response", &["start_ms", "stop_ms", "request_cells", "response_cells"]),
+];
+
+/// The start-up options a VC may name (seed 000 §3).
+pub const STARTUP_OPTIONS: &[&str] = &["atm_forum", "rate", "rm"];
+
+/// The queue disciplines a port may name.
+pub const QUEUE_DISCIPLINES: &[&str] = &["fifo"];
+
+/// The kinds a background source may name.
+pub const BACKGROUND_KINDS: &[&str] = &["cbr", "vbr"];
+
+/// Every enumerated choice a scenario can make, for the UI's menus.
+pub fn choices_json() -> Value {
+    serde_json::json!({
+        "algorithms": crate::switch_alg::ALGORITHM_KINDS,
+        "queues": QUEUE_DISCIPLINES,
+        "traffic": TRAFFIC_MODELS.iter().map(|(m, _)| *m).collect::<Vec<_>>(),
+        "traffic_keys": TRAFFIC_MODELS.iter().map(|(m, keys)| (m.to_string(), serde_json::json!(keys))).collect::<serde_json::Map<_, _>>(),
+        "startup": STARTUP_OPTIONS,
+        "background": BACKGROUND_KINDS,
+    })
+}
+
 fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> TrafficSpec {
     let default = TrafficSpec::Persistent { start_ms: 0.0, stop_ms: None };
     let Some(v) = value else { return default };
@@ -632,6 +683,31 @@ pub(crate) fn read_path(
         }
     }
     Some(path)
+}
+
+/// The whole-run ceilings: VC loops, run length, and the cell slots the
+/// network offers over the run.
+fn check_limits(s: &Scenario, limits: &Limits, errors: &mut Errors) {
+    let loops: usize = s.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
+    if loops > limits.max_vcs {
+        errors.push(ScenarioError::new("vcs", format!("{loops} VC loops (bidirectional VCs count twice) exceed the limit of {} (limits.max_vcs)", limits.max_vcs)));
+    }
+    if s.run.until_ms > limits.max_until_ms {
+        errors.push(ScenarioError::new(
+            "run.until_ms",
+            format!("{} ms exceeds the limit of {} ms of simulated time (limits.max_until_ms)", s.run.until_ms, limits.max_until_ms),
+        ));
+    }
+    let slots: f64 = s.links.iter().map(|l| 2.0 * crate::time::mbps_to_cells_per_s(l.rate_mbps)).sum::<f64>() * s.run.until_ms / 1000.0;
+    if slots > limits.max_cell_slots {
+        errors.push(ScenarioError::new(
+            "run.until_ms",
+            format!(
+                "the links could carry {slots:.2e} cells over {} ms, more than the limit of {:.2e} (limits.max_cell_slots): shorten the run or slow the links",
+                s.run.until_ms, limits.max_cell_slots
+            ),
+        ));
+    }
 }
 
 /// Legal but suspicious settings: warn and suggest a fix (Observable Plot warnings).

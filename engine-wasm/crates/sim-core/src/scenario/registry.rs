@@ -18,6 +18,8 @@ pub enum Scope {
     Port,
     /// ERICA's knobs (`…algorithm` with `kind: "erica"`).
     Erica,
+    /// The EFCI binary switch's knobs (`…algorithm` with `kind: "efci"`).
+    Efci,
     /// A link (`links[i]`).
     Link,
     /// The run (`run`).
@@ -32,6 +34,7 @@ impl Scope {
             Scope::Background => "background",
             Scope::Port => "port",
             Scope::Erica => "erica",
+            Scope::Efci => "efci",
             Scope::Link => "link",
             Scope::Run => "run",
         }

@@ -1,6 +1,10 @@
-//! ERICA, the Explicit Rate Indication for Congestion Avoidance scheme, basic
-//! form — seed 004, slide "ERICA Scheme: Basic" (Jain et al., "Switch Algorithm
-//! Testing: A Case Study with ERICA"), as SPEC §5.2 states it:
+//! ERICA, the Explicit Rate Indication for Congestion Avoidance scheme, with
+//! the twelve extensions of seed 004 (Jain, Fahmy, Kalyanaraman & Goyal,
+//! "Switch Algorithm Testing: A Case Study with ERICA", slides "ERICA Scheme:
+//! Basic" and "ERICA Extensions" 1–12), as SPEC §5.2 and §5.3 state them.
+//!
+//! Basic ERICA (slide "ERICA Scheme: Basic"), at the end of each averaging
+//! interval and on each backward RM cell:
 //!
 //! ```text
 //! ABR capacity = target utilisation × link rate − CBR/VBR rate
@@ -11,31 +15,105 @@
 //! ER in cell   = min(ER in cell, ER)
 //! ```
 //!
-//! Measurements are taken over an averaging interval of fixed length; feedback
-//! is written into backward RM cells as they pass the switch. Basic ERICA uses
-//! the CCR the BRM carries (the CCR the source put in the FRM, a whole loop
-//! plus queueing delay old). With extension 1, "forward CCR" (seed 004 slide
-//! "1. Innovation: Use forward CCR"), the switch reads CCR from forward RM
-//! cells into a per-VC table and uses the freshest value. All rates are in
-//! cells per second and include RM cells, as the source's ACR does.
+//! Each extension is an option of the scenario's `algorithm` object (key in
+//! brackets; default in the registry entry below):
+//!
+//! 1. forward CCR (`forward_ccr`, off): read CCR from forward RM cells into a
+//!    per-VC table, give feedback in backward ones;
+//! 2. same feedback in one interval (`same_feedback`, off): the first BRM of a
+//!    VC in an averaging interval gets a freshly computed ER, later ones the same;
+//! 3. fair share first (`fair_share_first`, off): a VC below the fair share is
+//!    taken only up to the fair share;
+//! 4. per-VC CCR measurement (`per_vc_ccr`, off): the switch counts each VC's
+//!    cells and uses the measured rate instead of the CCR the source declares;
+//! 5. time + count averaging (`count_averaging` with `interval_cells`, off):
+//!    the interval ends after `interval_ms` or `interval_cells` ABR cells,
+//!    whichever comes first;
+//! 6. ERICA with VBR (`vbr_aware`, on): ABR capacity = U × link − VBR rate
+//!    (target utilisation applies to the total load); off, the switch does
+//!    not monitor CBR/VBR cells at all;
+//! 7. bi-directional counting (`bidirectional_counting`, off): a VC is active
+//!    if it was seen in the last interval or in this one so far, forward cells
+//!    or backward RM cells alike;
+//! 8. max-min fairness fix (`maxmin_fix` with `delta`, off): when z ≤ 1 + δ the
+//!    ER is at least the largest ER given in the previous interval;
+//! 9. averaging of the number of sources (`average_sources` with `alpha`, off):
+//!    a VC's activity is 1 when seen and decays by α each interval it is not;
+//! 10. boundary cases (`boundary_cases`, on): the table of slide "10. Boundary
+//!     Cases" for zero capacity or zero input, and N < 1 → N = 1;
+//! 11. averaging of the load factor (`average_load` with `load_decay`, off):
+//!     cells and time are averaged separately, then divided;
+//! 12. ERICA+ (`erica_plus` with `a`, `b`, `t0_ms`, `f_min`, off; or `kind:
+//!     "erica_plus"`): the target utilisation becomes f(Tq) of the queueing
+//!     delay (slides "12. Innovation: ERICA with Queue Control" to "ERICA+:
+//!     Parameters").
+//!
+//! The defaults are basic ERICA as SPEC §5.2 writes it: with the CBR/VBR rate
+//! taken out of the capacity (extension 6) and with the boundary-case table
+//! (extension 10), without which the basic formulas divide by zero.
+//!
+//! The order of the feedback steps follows the ERICA+ listing of Jain's group
+//! (ATM Forum 98-0408, "Overview of ERICA+", equations 8–12): VC share,
+//! max-min fix, MaxAllocCurrent update, fair share first, min with capacity.
+//! All rates are in cells per second and include RM cells, as the source's
+//! ACR does.
 
 use super::{PortView, SwitchAlgorithm};
 use crate::net::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Erica as S};
+use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
-/// ERICA's knobs in the parameter registry.
+/// ERICA's and ERICA+'s knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
     p("target_utilization", S, "Target utilisation", "", 0.9, 0.05, 1.0, Real, true,
-      "ERICA fills this fraction of the link (seed 004 'ERICA Scheme: Basic')."),
+      "ERICA fills this fraction of the link (seed 004 'ERICA Scheme: Basic'; 95 % LAN, 90 % WAN in its tests). ERICA+ replaces it by f(Tq)."),
     p("interval_ms", S, "Averaging interval", "ms", 5.0, 0.01, 1000.0, Real, true,
-      "ERICA measures input rate and active VCs over this interval."),
+      "ERICA measures input rate and active VCs over this interval (seed 004 uses 1 ms)."),
     p("forward_ccr", S, "Forward CCR (ext. 1)", "", 0.0, 0.0, 1.0, Bool, true,
       "Extension 1: read CCR from forward RM cells and give feedback in backward ones, shortening the loop (seed 004)."),
+    p("same_feedback", S, "Same feedback in one interval (ext. 2)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 2: a VC gets one ER per averaging interval, however many RM cells it sends, against oscillations of high-rate sources."),
+    p("fair_share_first", S, "Fair share first (ext. 3)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 3: a VC below the fair share is raised only to the fair share, against transient overloads when sources start."),
+    p("per_vc_ccr", S, "Per-VC CCR measurement (ext. 4)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 4: use each VC's measured cell rate instead of the CCR it declares: a switch-based 'use it or lose it'."),
+    p("count_averaging", S, "Time + count averaging (ext. 5)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 5: end the averaging interval after interval_ms or interval_cells ABR cells, whichever comes first."),
+    p("interval_cells", S, "Averaging interval (cells)", "cells", 100.0, 1.0, 1_000_000.0, Integer, true,
+      "With extension 5, the interval also ends after this many ABR cells (seed 004: 50 in LANs, 100 in WANs)."),
+    p("vbr_aware", S, "ERICA with VBR (ext. 6)", "", 1.0, 0.0, 1.0, Bool, true,
+      "Extension 6: ABR capacity = target × link rate − CBR/VBR rate. Off: the switch does not see CBR/VBR cells."),
+    p("bidirectional_counting", S, "Bi-directional counting (ext. 7)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 7: count a VC as active if seen in the last interval or in this one so far, forward cells or backward RM cells."),
+    p("maxmin_fix", S, "Max-min fairness fix (ext. 8)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 8: when overload ≤ 1 + δ, give at least the largest ER of the previous interval, so VCs bottlenecked here converge to max-min."),
+    p("delta", S, "Fairness fix δ", "", 0.1, 0.0, 1.0, Real, true,
+      "Extension 8 applies while overload ≤ 1 + δ (0.1 as in the ERICA+ listing)."),
+    p("average_sources", S, "Averaging of number of sources (ext. 9)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 9: a VC's activity is 1 when seen and decays by α every interval it is not; the active count is their sum."),
+    p("alpha", S, "Activity decay α", "", 0.99, 0.0, 1.0, Real, true,
+      "Extension 9's decay factor per unseen interval (seed 004 gives no value). 0.99 is chosen here: with seed 004's intervals of 50–100 cells, about 0.3 ms at full load, a silent VC still counts half after some 20 ms, a WAN round trip."),
+    p("boundary_cases", S, "Boundary cases (ext. 10)", "", 1.0, 0.0, 1.0, Bool, true,
+      "Extension 10: zero capacity gives ER 0, zero input gives C/N, and N < 1 counts as 1. Off: the bare formulas (zero input gives the whole capacity)."),
+    p("average_load", S, "Averaging of load factor (ext. 11)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 11: average the cells seen and the time separately over past intervals, then divide."),
+    p("load_decay", S, "Load averaging decay", "", 0.8, 0.0, 0.99, Real, true,
+      "Extension 11's weight of the past per interval (seed 004 gives no value). 0.8 is chosen here: a memory of about five intervals, enough to quiet the per-interval noise of 50–100-cell intervals."),
+    p("erica_plus", S, "ERICA+ queue control (ext. 12)", "", 0.0, 0.0, 1.0, Bool, true,
+      "Extension 12: ABR capacity = (link rate − VBR rate) × f(Tq), Tq the queueing delay; replaces the target utilisation."),
+    p("a", S, "ERICA+ a", "", 1.15, 1.0, 4.0, Real, true,
+      "f(Tq) = a·T0/((a−1)·Tq + T0) below T0: the over-allocation with an empty queue (seed 004: 1.15)."),
+    p("b", S, "ERICA+ b", "", 1.05, 1.0, 4.0, Real, true,
+      "f(Tq) = max(Fmin, b·T0/((b−1)·Tq + T0)) above T0 (seed 004: 1.05)."),
+    p("t0_ms", S, "ERICA+ T0", "ms", 0.5, 0.001, 100.0, Real, true,
+      "ERICA+ queueing-delay target (seed 004: 100 µs LAN, 500 µs WAN)."),
+    p("f_min", S, "ERICA+ Fmin", "", 0.5, 0.01, 1.0, Real, true,
+      "Lower bound of f(Tq): at least this share of the capacity stays for data while queues drain (seed 004: 0.5)."),
 ];
 
-/// ERICA's parameters.
+/// ERICA's parameters: the basic two and the options of the twelve extensions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EricaConfig {
     /// Fraction of the link rate ERICA aims to fill (seed 004: "say, at 95 %").
@@ -44,27 +122,190 @@ pub struct EricaConfig {
     pub interval: SimTime,
     /// Extension 1: read CCR from forward RM cells instead of backward ones.
     pub forward_ccr: bool,
+    /// Extension 2: one ER per VC per averaging interval.
+    pub same_feedback: bool,
+    /// Extension 3: VCs below the fair share go only up to the fair share.
+    pub fair_share_first: bool,
+    /// Extension 4: use each VC's measured rate instead of its CCR.
+    pub per_vc_ccr: bool,
+    /// Extension 5: the interval also ends after `interval_cells` ABR cells.
+    pub count_averaging: bool,
+    pub interval_cells: u32,
+    /// Extension 6: take the measured CBR/VBR rate out of the ABR capacity.
+    pub vbr_aware: bool,
+    /// Extension 7: count VCs seen in either direction, last interval or this one.
+    pub bidirectional_counting: bool,
+    /// Extension 8: the max-min fairness fix, applied while z ≤ 1 + `delta`.
+    pub maxmin_fix: bool,
+    pub delta: f64,
+    /// Extension 9: average the number of active sources with decay `alpha`.
+    pub average_sources: bool,
+    pub alpha: f64,
+    /// Extension 10: the boundary-case table.
+    pub boundary_cases: bool,
+    /// Extension 11: average the load factor's numerator and denominator,
+    /// weighting the past by `load_decay` per interval.
+    pub average_load: bool,
+    pub load_decay: f64,
+    /// Extension 12: ERICA+, queue control by f(Tq) with {a, b, T0, Fmin}.
+    pub erica_plus: bool,
+    pub a: f64,
+    pub b: f64,
+    pub t0: SimTime,
+    pub f_min: f64,
+}
+
+impl Default for EricaConfig {
+    /// The registry's defaults.
+    fn default() -> EricaConfig {
+        let d = |k| crate::scenario::registry::spec(S, k).default;
+        let on = |k| d(k) != 0.0;
+        EricaConfig {
+            target_utilization: d("target_utilization"),
+            interval: SimTime::from_ms(d("interval_ms")),
+            forward_ccr: on("forward_ccr"),
+            same_feedback: on("same_feedback"),
+            fair_share_first: on("fair_share_first"),
+            per_vc_ccr: on("per_vc_ccr"),
+            count_averaging: on("count_averaging"),
+            interval_cells: d("interval_cells") as u32,
+            vbr_aware: on("vbr_aware"),
+            bidirectional_counting: on("bidirectional_counting"),
+            maxmin_fix: on("maxmin_fix"),
+            delta: d("delta"),
+            average_sources: on("average_sources"),
+            alpha: d("alpha"),
+            boundary_cases: on("boundary_cases"),
+            average_load: on("average_load"),
+            load_decay: d("load_decay"),
+            erica_plus: on("erica_plus"),
+            a: d("a"),
+            b: d("b"),
+            t0: SimTime::from_ms(d("t0_ms")),
+            f_min: d("f_min"),
+        }
+    }
 }
 
 impl EricaConfig {
-    /// Reads ERICA's keys from an `algorithm` object; absent keys take their defaults.
-    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors) -> EricaConfig {
-        let d = |k| crate::scenario::registry::spec(S, k).default;
-        EricaConfig {
-            target_utilization: obj.param(S, "target_utilization", errors).unwrap_or(d("target_utilization")),
-            interval: SimTime::from_ms(obj.param(S, "interval_ms", errors).unwrap_or(d("interval_ms"))),
-            forward_ccr: obj.flag("forward_ccr", errors).unwrap_or(d("forward_ccr") != 0.0),
+    /// Reads ERICA's keys from an `algorithm` object; absent keys take their
+    /// defaults. `plus` is true for `kind: "erica_plus"`, which always runs
+    /// extension 12.
+    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors, plus: bool) -> EricaConfig {
+        let mut c = EricaConfig::default();
+        macro_rules! real {
+            ($key:literal, $field:ident) => {
+                if let Some(x) = obj.param(S, $key, errors) {
+                    c.$field = x;
+                }
+            };
         }
+        macro_rules! flag {
+            ($key:literal, $field:ident) => {
+                if let Some(x) = obj.flag($key, errors) {
+                    c.$field = x;
+                }
+            };
+        }
+        real!("target_utilization", target_utilization);
+        if let Some(x) = obj.param(S, "interval_ms", errors) {
+            c.interval = SimTime::from_ms(x);
+        }
+        flag!("forward_ccr", forward_ccr);
+        flag!("same_feedback", same_feedback);
+        flag!("fair_share_first", fair_share_first);
+        flag!("per_vc_ccr", per_vc_ccr);
+        flag!("count_averaging", count_averaging);
+        if let Some(x) = obj.param(S, "interval_cells", errors) {
+            c.interval_cells = x as u32;
+        }
+        flag!("vbr_aware", vbr_aware);
+        flag!("bidirectional_counting", bidirectional_counting);
+        flag!("maxmin_fix", maxmin_fix);
+        real!("delta", delta);
+        flag!("average_sources", average_sources);
+        real!("alpha", alpha);
+        flag!("boundary_cases", boundary_cases);
+        flag!("average_load", average_load);
+        real!("load_decay", load_decay);
+        if plus {
+            c.erica_plus = true;
+            if obj.flag("erica_plus", errors) == Some(false) {
+                errors.push(ScenarioError::new(
+                    obj.at("erica_plus"),
+                    "kind \"erica_plus\" always runs queue control; use kind \"erica\" to switch it off",
+                ));
+            }
+        } else {
+            flag!("erica_plus", erica_plus);
+        }
+        real!("a", a);
+        real!("b", b);
+        if let Some(x) = obj.param(S, "t0_ms", errors) {
+            c.t0 = SimTime::from_ms(x);
+        }
+        real!("f_min", f_min);
+        c
+    }
+}
+
+/// ERICA+'s queue-control function f(Tq) (seed 004, "Innovation: Target
+/// Utilization Function" and SPEC §5.3): a·T0/((a−1)·Tq + T0) up to T0, where
+/// it falls from a to 1; above T0, max(Fmin, b·T0/((b−1)·Tq + T0)).
+pub fn queue_control_factor(tq: f64, a: f64, b: f64, t0: f64, f_min: f64) -> f64 {
+    if tq <= t0 {
+        a * t0 / ((a - 1.0) * tq + t0)
+    } else {
+        (b * t0 / ((b - 1.0) * tq + t0)).max(f_min)
     }
 }
 
 /// The measurements of the last complete averaging interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EricaMeasurement {
+    /// Capacity given to ABR traffic, cells/s.
     pub abr_capacity: f64,
+    /// ABR input rate, cells/s (averaged with extension 11).
+    pub input_rate: f64,
+    /// z = input rate / ABR capacity (may be infinite or NaN without extension 10).
     pub overload: f64,
+    /// The fair share at the end of the interval.
     pub fair_share: f64,
-    pub active_vcs: u32,
+    /// ERICA+'s f(Tq), or the target utilisation for plain ERICA.
+    pub utilization_factor: f64,
+}
+
+/// What ERICA remembers about one VC at one port.
+#[derive(Clone, Copy, Debug)]
+struct VcState {
+    /// Interval number in which forward cells of the VC last arrived.
+    seen_forward: u32,
+    /// Interval number in which the VC's BRM last passed (extension 7).
+    seen_backward: u32,
+    /// The VC's weight in the active count, in [0, 1] (1 or 0 without extension 9).
+    activity: f64,
+    /// Forward cells counted in this interval (extension 4).
+    cells: u32,
+    /// The rate measured over the last interval (extension 4).
+    measured_rate: f64,
+    /// CCR from the VC's latest forward RM cell (extension 1); NaN before any.
+    forward_ccr: f64,
+    /// Interval number of the ER stored in `er` (extension 2).
+    er_interval: u32,
+    er: f64,
+}
+
+impl VcState {
+    const NEW: VcState = VcState {
+        seen_forward: 0,
+        seen_backward: 0,
+        activity: 0.0,
+        cells: 0,
+        measured_rate: 0.0,
+        forward_ccr: f64::NAN,
+        er_interval: 0,
+        er: 0.0,
+    };
 }
 
 /// ERICA's state at one output port.
@@ -72,14 +313,20 @@ pub struct EricaMeasurement {
 pub struct Erica {
     pub config: EricaConfig,
     interval_start: SimTime,
-    /// Interval number, starting at 1, stamped into `vc_seen`.
+    /// Interval number, starting at 1, stamped into the per-VC table.
     interval_no: u32,
     abr_cells: u64,
     other_cells: u64,
-    active: u32,
-    vc_seen: Vec<u32>,
-    /// The CCR last read from each VC's forward RM cells (extension 1); NaN before any.
-    forward_ccr: Vec<f64>,
+    /// Extension 11's running sums of ABR cells, CBR/VBR cells and seconds.
+    avg_abr_cells: f64,
+    avg_other_cells: f64,
+    avg_span: f64,
+    /// The number of active VCs now (a sum of activities; see extensions 7 and 9).
+    active: f64,
+    /// Extension 8: the largest ER given in this interval and in the previous one.
+    max_alloc_current: f64,
+    max_alloc_previous: f64,
+    vcs: Vec<VcState>,
     /// None until the first interval has completed: no feedback before then.
     pub measurement: Option<EricaMeasurement>,
 }
@@ -93,46 +340,195 @@ impl Erica {
             interval_no: 1,
             abr_cells: 0,
             other_cells: 0,
-            active: 0,
-            vc_seen: vec![0; vc_count],
-            forward_ccr: vec![f64::NAN; vc_count],
+            avg_abr_cells: 0.0,
+            avg_other_cells: 0.0,
+            avg_span: 0.0,
+            active: 0.0,
+            max_alloc_current: 0.0,
+            max_alloc_previous: 0.0,
+            vcs: vec![VcState::NEW; vc_count],
             measurement: None,
         }
     }
 
-    /// The explicit rate ERICA computes for a VC whose current cell rate is `ccr`.
-    pub fn explicit_rate(&self, ccr: f64) -> Option<f64> {
+    /// The number of active VCs the fair share divides by now.
+    pub fn active_vcs(&self) -> f64 {
+        self.active
+    }
+
+    /// Marks `vc` active now (extension 7: as soon as it is seen, either way).
+    fn count_now(&mut self, vc: usize) {
+        let st = &mut self.vcs[vc];
+        if st.activity < 1.0 {
+            self.active += 1.0 - st.activity;
+            st.activity = 1.0;
+        }
+    }
+
+    /// Ends the averaging interval at `port.now`: measures, then starts the next.
+    fn close_interval(&mut self, port: &PortView) {
+        let c = self.config;
+        let span = (port.now.0 - self.interval_start.0) as f64 / crate::time::PS_PER_S;
+        if span > 0.0 {
+            // Extension 11: add cells and time separately, then divide.
+            let (abr, other, time) = if c.average_load {
+                self.avg_abr_cells = c.load_decay * self.avg_abr_cells + self.abr_cells as f64;
+                self.avg_other_cells = c.load_decay * self.avg_other_cells + self.other_cells as f64;
+                self.avg_span = c.load_decay * self.avg_span + span;
+                (self.avg_abr_cells, self.avg_other_cells, self.avg_span)
+            } else {
+                (self.abr_cells as f64, self.other_cells as f64, span)
+            };
+            let input_rate = abr / time;
+            // Extension 6: the CBR/VBR rate comes out of the capacity.
+            let vbr_rate = if c.vbr_aware { other / time } else { 0.0 };
+            let (abr_capacity, utilization_factor) = if c.erica_plus {
+                // Extension 12: Tq = queue / (link rate − VBR rate), the rate the
+                // queue drains at ("unused bandwidth" of slide 12); capacity =
+                // that bandwidth × f(Tq).
+                let unused = (port.link_cps - vbr_rate).max(0.0);
+                let tq = if unused > 0.0 { port.queue_len as f64 / unused } else { f64::INFINITY };
+                let f = queue_control_factor(tq, c.a, c.b, c.t0.as_secs(), c.f_min);
+                (unused * f, f)
+            } else {
+                ((c.target_utilization * port.link_cps - vbr_rate).max(0.0), c.target_utilization)
+            };
+
+            // Active VCs: seen in the interval just ended (forward; also backward
+            // with extension 7); with extension 9 the unseen ones decay by α.
+            let no = self.interval_no;
+            let mut active = 0.0;
+            for st in &mut self.vcs {
+                let seen = st.seen_forward == no || (c.bidirectional_counting && st.seen_backward == no);
+                st.activity = if seen {
+                    1.0
+                } else if c.average_sources {
+                    st.activity * c.alpha
+                } else {
+                    0.0
+                };
+                active += st.activity;
+                st.measured_rate = st.cells as f64 / span;
+                st.cells = 0;
+            }
+            self.active = active;
+            let overload = input_rate / abr_capacity;
+            let fair_share = abr_capacity / self.divisor();
+            self.measurement =
+                Some(EricaMeasurement { abr_capacity, input_rate, overload, fair_share, utilization_factor });
+            // Extension 8 (98-0408 eqs. 6–7).
+            self.max_alloc_previous = self.max_alloc_current;
+            self.max_alloc_current = fair_share.min(abr_capacity);
+        }
+        self.interval_start = port.now;
+        self.interval_no = self.interval_no.wrapping_add(1).max(1);
+        self.abr_cells = 0;
+        self.other_cells = 0;
+    }
+
+    /// The number the fair share divides by (extension 10: N < 1 counts as 1).
+    fn divisor(&self) -> f64 {
+        if self.config.boundary_cases {
+            self.active.max(1.0)
+        } else {
+            self.active
+        }
+    }
+
+    /// The explicit rate for a VC whose current cell rate is `ccr`, before the
+    /// minimum with the ER already in the cell; None before the first interval.
+    /// With extension 8 it also records the allocation (MaxAllocCurrent).
+    pub fn explicit_rate(&mut self, ccr: f64) -> Option<f64> {
         let m = self.measurement?;
-        let vc_share = if m.overload > 0.0 { ccr / m.overload } else { m.abr_capacity };
-        Some(m.fair_share.max(vc_share).min(m.abr_capacity))
+        let c = self.config;
+        let capacity = m.abr_capacity;
+        let fair_share = capacity / self.divisor();
+        if c.boundary_cases {
+            // Slide "10. Boundary Cases": zero capacity → 0; zero input → C/N.
+            if capacity <= 0.0 {
+                return Some(0.0);
+            }
+            if m.input_rate <= 0.0 {
+                return Some(fair_share.min(capacity));
+            }
+        }
+        let z = m.overload;
+        let vc_share = ccr / z;
+        // f64::max and min skip a NaN operand, so the bare formulas of an
+        // extension-10-free switch end at the capacity rather than at NaN.
+        let mut er = fair_share.max(vc_share);
+        if c.maxmin_fix {
+            if z <= 1.0 + c.delta {
+                er = er.max(self.max_alloc_previous);
+            }
+            self.max_alloc_current = self.max_alloc_current.max(er.min(capacity));
+        }
+        if c.fair_share_first && ccr < fair_share && er > fair_share {
+            er = fair_share;
+        }
+        Some(er.min(capacity))
+    }
+
+    /// The ER for `vc` with the CCR chosen by extensions 4 and 1, held for
+    /// the interval by extension 2.
+    fn feedback(&mut self, vc: usize, cell_ccr: f64) -> Option<f64> {
+        let c = self.config;
+        let st = self.vcs[vc];
+        if c.same_feedback && st.er_interval == self.interval_no && self.measurement.is_some() {
+            return Some(st.er);
+        }
+        let ccr = if c.per_vc_ccr {
+            st.measured_rate
+        } else if c.forward_ccr && !st.forward_ccr.is_nan() {
+            st.forward_ccr
+        } else {
+            cell_ccr
+        };
+        let er = self.explicit_rate(ccr)?;
+        if c.same_feedback {
+            let st = &mut self.vcs[vc];
+            st.er_interval = self.interval_no;
+            st.er = er;
+        }
+        Some(er)
     }
 }
 
 impl SwitchAlgorithm for Erica {
-    fn on_arrival(&mut self, _port: &PortView, cell: &mut Cell) {
+    fn on_arrival(&mut self, port: &PortView, cell: &mut Cell) {
         if !cell.is_abr() {
-            // CBR/VBR: its rate is taken out of the ABR capacity.
+            // CBR/VBR: its rate is taken out of the ABR capacity (extension 6).
             self.other_cells += 1;
             return;
         }
         self.abr_cells += 1;
-        // A VC is active at this port when its forward cells pass through it.
+        let vc = cell.vc as usize;
         if cell.kind == CellKind::Frm {
-            self.forward_ccr[cell.vc as usize] = cell.rm.ccr;
+            self.vcs[vc].forward_ccr = cell.rm.ccr;
         }
+        // A VC is active at this port when its forward cells pass through it;
+        // the BRMs of VCs going the other way load the link but are not counted.
         if cell.kind != CellKind::Brm {
-            let seen = &mut self.vc_seen[cell.vc as usize];
-            if *seen != self.interval_no {
-                *seen = self.interval_no;
-                self.active += 1;
+            let no = self.interval_no;
+            let st = &mut self.vcs[vc];
+            st.seen_forward = no;
+            st.cells += 1;
+            if self.config.bidirectional_counting {
+                self.count_now(vc);
             }
+        }
+        if self.config.count_averaging && self.abr_cells >= self.config.interval_cells as u64 {
+            self.close_interval(port);
         }
     }
 
     fn on_backward_rm(&mut self, _port: &PortView, cell: &mut Cell) {
-        let fresh = self.forward_ccr[cell.vc as usize];
-        let ccr = if self.config.forward_ccr && !fresh.is_nan() { fresh } else { cell.rm.ccr };
-        if let Some(er) = self.explicit_rate(ccr) {
+        let vc = cell.vc as usize;
+        if self.config.bidirectional_counting {
+            self.vcs[vc].seen_backward = self.interval_no;
+            self.count_now(vc);
+        }
+        if let Some(er) = self.feedback(vc, cell.rm.ccr) {
             cell.rm.er = cell.rm.er.min(er);
         }
     }
@@ -142,29 +538,21 @@ impl SwitchAlgorithm for Erica {
     }
 
     fn on_tick(&mut self, port: &PortView) -> Option<SimTime> {
-        let span = (port.now.0 - self.interval_start.0) as f64 / crate::time::PS_PER_S;
-        if span > 0.0 {
-            let input_rate = self.abr_cells as f64 / span;
-            let other_rate = self.other_cells as f64 / span;
-            let abr_capacity =
-                (self.config.target_utilization * port.link_cps - other_rate).max(port.link_cps * 1e-6);
-            self.measurement = Some(EricaMeasurement {
-                abr_capacity,
-                overload: input_rate / abr_capacity,
-                fair_share: abr_capacity / self.active.max(1) as f64,
-                active_vcs: self.active,
-            });
+        // With extension 5 a count may have ended the interval early; the
+        // timer then only re-arms for the interval now running.
+        if port.now >= self.interval_start + self.config.interval {
+            self.close_interval(port);
         }
-        self.interval_start = port.now;
-        self.interval_no = self.interval_no.wrapping_add(1).max(1);
-        self.abr_cells = 0;
-        self.other_cells = 0;
-        self.active = 0;
-        Some(port.now + self.config.interval)
+        Some(self.interval_start + self.config.interval)
     }
 
     fn abr_capacity_cps(&self, link_cps: f64) -> f64 {
-        self.config.target_utilization * link_cps
+        if self.config.erica_plus {
+            // ERICA+ settles with f(Tq) = 1: the whole link.
+            link_cps
+        } else {
+            self.config.target_utilization * link_cps
+        }
     }
 }
 
@@ -179,8 +567,18 @@ mod tests {
         PortView { now: SimTime::from_ms(ms), link_cps: LINK, queue_len: 0, buffer_cells: 1000 }
     }
 
+    fn config() -> EricaConfig {
+        EricaConfig { target_utilization: 0.9, interval: SimTime::from_ms(1.0), ..EricaConfig::default() }
+    }
+
     fn erica(vcs: usize) -> Erica {
-        Erica::new(EricaConfig { target_utilization: 0.9, interval: SimTime::from_ms(1.0), forward_ccr: false }, vcs)
+        Erica::new(config(), vcs)
+    }
+
+    fn with(vcs: usize, f: impl Fn(&mut EricaConfig)) -> Erica {
+        let mut c = config();
+        f(&mut c);
+        Erica::new(c, vcs)
     }
 
     fn feed(e: &mut Erica, vc: u32, cells: u32) {
@@ -189,8 +587,33 @@ mod tests {
         }
     }
 
+    fn frm(vc: u32, ccr: f64) -> Cell {
+        Cell { kind: CellKind::Frm, rm: RmFields { ccr, ..RmFields::EMPTY }, ..Cell::data(vc) }
+    }
+
     fn brm(vc: u32, ccr: f64, er: f64) -> Cell {
         Cell { kind: CellKind::Brm, rm: RmFields { ccr, er, ..RmFields::EMPTY }, ..Cell::data(vc) }
+    }
+
+    /// The ER a BRM of `vc` carrying `ccr` leaves with.
+    fn er_for(e: &mut Erica, at_ms: f64, vc: u32, ccr: f64) -> f64 {
+        let mut c = brm(vc, ccr, LINK);
+        e.on_backward_rm(&view(at_ms), &mut c);
+        c.rm.er
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+    }
+
+    /// Runs `case` with the extension on and off: the result must equal `on`
+    /// when on and differ from it when off, so the test fails with the
+    /// extension switched off (issue 4 item 5).
+    fn on_off(case: impl Fn(bool) -> f64, on: f64) {
+        let with_it = case(true);
+        let without = case(false);
+        assert!(close(with_it, on), "extension on: {with_it} != {on}");
+        assert!(!close(without, on), "extension off gave the same {without}");
     }
 
     #[test]
@@ -210,9 +633,7 @@ mod tests {
         let m = e.measurement.unwrap();
         assert!((m.abr_capacity - 0.9 * LINK).abs() < 1e-6);
         assert!((m.overload - 400_000.0 / (0.9 * LINK)).abs() < 1e-9);
-        let mut c = brm(0, 400_000.0, LINK);
-        e.on_backward_rm(&view(1.5), &mut c);
-        assert!((c.rm.er - 0.9 * LINK).abs() < 1e-6);
+        assert!(close(er_for(&mut e, 1.5, 0, 400_000.0), 0.9 * LINK));
     }
 
     #[test]
@@ -223,34 +644,11 @@ mod tests {
         e.on_tick(&view(1.0));
         let fair = 0.9 * LINK / 2.0;
         assert!((e.measurement.unwrap().fair_share - fair).abs() < 1e-6);
-        let mut c = brm(1, 300_000.0, LINK);
-        e.on_backward_rm(&view(1.2), &mut c);
         // VC share = 300,000 / (600,000 / 330,113) ≈ 165,057 = fair share.
-        assert!((c.rm.er - fair).abs() < 1.0);
+        assert!((er_for(&mut e, 1.2, 1, 300_000.0) - fair).abs() < 1.0);
         let mut low = brm(1, 300_000.0, 1000.0);
         e.on_backward_rm(&view(1.2), &mut low);
         assert_eq!(low.rm.er, 1000.0);
-    }
-
-    #[test]
-    fn extension_1_forward_ccr_uses_the_freshest_ccr() {
-        for forward in [false, true] {
-            let mut e = erica(2);
-            e.config.forward_ccr = forward;
-            feed(&mut e, 0, 300);
-            feed(&mut e, 1, 300);
-            // VC 0's latest FRM says it already slowed to 60,000 cells/s.
-            let mut frm = Cell { kind: CellKind::Frm, rm: RmFields { ccr: 60_000.0, ..RmFields::EMPTY }, ..Cell::data(0) };
-            e.on_arrival(&view(0.9), &mut frm);
-            e.on_tick(&view(1.0));
-            // Its BRM still carries the stale CCR of 400,000.
-            let mut c = brm(0, 400_000.0, LINK);
-            e.on_backward_rm(&view(1.2), &mut c);
-            let z = 601.0 / 1000.0 * 1e6 / (0.9 * LINK);
-            let fair = 0.9 * LINK / 2.0;
-            let expect = if forward { fair.max(60_000.0 / z) } else { fair.max(400_000.0 / z) };
-            assert!((c.rm.er - expect).abs() < 1e-6, "forward={forward}: {} != {expect}", c.rm.er);
-        }
     }
 
     #[test]
@@ -258,9 +656,343 @@ mod tests {
         let mut e = erica(2);
         feed(&mut e, 0, 10);
         e.on_tick(&view(1.0));
-        let mut c = brm(0, 10_000.0, LINK);
-        e.on_backward_rm(&view(1.2), &mut c);
         // z = 10,000 / 330,113: VC share = 330,113 = capacity; fair share of one VC too.
-        assert!((c.rm.er - 0.9 * LINK).abs() < 1e-6);
+        assert!(close(er_for(&mut e, 1.2, 0, 10_000.0), 0.9 * LINK));
+    }
+
+    #[test]
+    fn extension_1_forward_ccr_uses_the_freshest_ccr() {
+        // VC 0's latest FRM says it already slowed to 60,000 cells/s; its BRM
+        // still carries the stale CCR of 400,000.
+        let z = 601.0 / 1000.0 * 1e6 / (0.9 * LINK);
+        let fair = 0.9 * LINK / 2.0;
+        on_off(
+            |on| {
+                let mut e = with(2, |c| c.forward_ccr = on);
+                feed(&mut e, 0, 300);
+                feed(&mut e, 1, 300);
+                e.on_arrival(&view(0.9), &mut frm(0, 60_000.0));
+                e.on_tick(&view(1.0));
+                er_for(&mut e, 1.2, 0, 400_000.0)
+            },
+            fair.max(60_000.0 / z),
+        );
+    }
+
+    #[test]
+    fn extension_2_gives_one_feedback_per_interval() {
+        // Two BRMs of one VC in one interval with different CCRs: the second
+        // gets the ER computed for the first.
+        let z = 500.0 / 1000.0 * 1e6 / (0.9 * LINK);
+        on_off(
+            |on| {
+                let mut e = with(2, |c| c.same_feedback = on);
+                feed(&mut e, 0, 250);
+                feed(&mut e, 1, 250);
+                e.on_tick(&view(1.0));
+                er_for(&mut e, 1.1, 0, 400_000.0);
+                er_for(&mut e, 1.2, 0, 300_000.0)
+            },
+            400_000.0 / z,
+        );
+        // The next interval computes afresh.
+        let mut e = with(2, |c| c.same_feedback = true);
+        feed(&mut e, 0, 250);
+        feed(&mut e, 1, 250);
+        e.on_tick(&view(1.0));
+        er_for(&mut e, 1.1, 0, 400_000.0);
+        feed(&mut e, 0, 250);
+        feed(&mut e, 1, 250);
+        e.on_tick(&view(2.0));
+        assert!(close(er_for(&mut e, 2.1, 0, 300_000.0), 300_000.0 / z));
+    }
+
+    #[test]
+    fn extension_3_raises_a_slow_vc_only_to_the_fair_share() {
+        // Underload, z = 66,000 / 330,113 = 0.2: VC 1 at 60,000 cells/s, below
+        // the fair share of 165,057, would get its VC share of 300,000; fair
+        // share first holds it at the fair share for now.
+        let fair = 0.9 * LINK / 2.0;
+        on_off(
+            |on| {
+                let mut e = with(2, |c| c.fair_share_first = on);
+                feed(&mut e, 0, 6);
+                feed(&mut e, 1, 60);
+                e.on_tick(&view(1.0));
+                er_for(&mut e, 1.2, 1, 60_000.0)
+            },
+            fair,
+        );
+    }
+
+    #[test]
+    fn extension_4_uses_the_measured_rate_not_the_declared_ccr() {
+        // VC 0 declares 300,000 cells/s but only 50 of its cells arrive in
+        // 1 ms: the switch sees a source bottlenecked at 50,000 cells/s.
+        let z = 350.0 / 1000.0 * 1e6 / (0.9 * LINK);
+        let fair = 0.9 * LINK / 2.0;
+        on_off(
+            |on| {
+                let mut e = with(2, |c| c.per_vc_ccr = on);
+                feed(&mut e, 0, 50);
+                feed(&mut e, 1, 300);
+                e.on_tick(&view(1.0));
+                er_for(&mut e, 1.2, 0, 300_000.0)
+            },
+            fair.max(50_000.0 / z),
+        );
+    }
+
+    #[test]
+    fn extension_5_ends_the_interval_after_n_cells() {
+        // 100 cells by 0.2 ms end the interval at once with the count on; with
+        // time only, nothing is measured before 1 ms.
+        let measured_rate = |on: bool| {
+            let mut e = with(1, |c| {
+                c.count_averaging = on;
+                c.interval_cells = 100;
+            });
+            for _ in 0..100 {
+                e.on_arrival(&view(0.2), &mut Cell::data(0));
+            }
+            e.measurement.map_or(0.0, |m| m.input_rate)
+        };
+        on_off(measured_rate, 100.0 / 0.2e-3);
+        // The timer then re-arms for the interval now running.
+        let mut e = with(1, |c| c.count_averaging = true);
+        feed(&mut e, 0, 100);
+        let mut e2 = e.clone();
+        e2.interval_start = SimTime::from_ms(0.2);
+        assert_eq!(e2.on_tick(&view(1.0)), Some(SimTime::from_ms(1.2)));
+    }
+
+    #[test]
+    fn extension_6_takes_vbr_out_of_the_target_not_the_link() {
+        // 100 VBR cells and 100 ABR cells in 1 ms.
+        on_off(
+            |on| {
+                let mut e = with(1, |c| c.vbr_aware = on);
+                for _ in 0..100 {
+                    e.on_arrival(&view(0.5), &mut Cell { kind: CellKind::Background, ..Cell::data(0) });
+                }
+                feed(&mut e, 0, 100);
+                e.on_tick(&view(1.0));
+                e.measurement.unwrap().abr_capacity
+            },
+            // Target utilisation applies to the total load: 0.9 × L − VBR.
+            0.9 * LINK - 100_000.0,
+        );
+    }
+
+    #[test]
+    fn extension_7_counts_vcs_seen_only_backward() {
+        // VC 1 sent nothing forward in the last interval, but its BRM passes:
+        // it counts, and the fair share halves.
+        on_off(
+            |on| {
+                let mut e = with(2, |c| c.bidirectional_counting = on);
+                feed(&mut e, 0, 300);
+                e.on_tick(&view(1.0));
+                er_for(&mut e, 1.1, 1, 1.0);
+                er_for(&mut e, 1.2, 1, 1.0)
+            },
+            0.9 * LINK / 2.0,
+        );
+        // A VC seen last interval still counts in this one; one seen in neither
+        // does not.
+        let mut e = with(3, |c| c.bidirectional_counting = true);
+        feed(&mut e, 0, 300);
+        feed(&mut e, 1, 10);
+        e.on_tick(&view(1.0));
+        feed(&mut e, 0, 300);
+        e.on_arrival(&view(1.5), &mut Cell::data(2));
+        assert_eq!(e.active_vcs(), 3.0);
+        e.on_tick(&view(2.0));
+        assert_eq!(e.active_vcs(), 2.0);
+    }
+
+    #[test]
+    fn extension_8_lifts_vcs_bottlenecked_here_to_the_largest_allocation() {
+        // Seed 004 "Fairness Fix" on a 150 Mbit/s ABR capacity: VCs at
+        // {10, 60, 80}, load 1, fair share 50. Without the fix ER stays 60
+        // for the 60 Mbit/s VC; with it, it gets the 80 given the previous interval.
+        let cap = crate::time::mbps_to_cells_per_s(150.0);
+        let mbps = crate::time::mbps_to_cells_per_s;
+        let interval_ms = 1.0;
+        let cells = |rate: f64| (rate * interval_ms / 1000.0).round() as u32;
+        let run = |on: bool| {
+            let mut e = with(3, |c| {
+                c.maxmin_fix = on;
+                c.target_utilization = cap / LINK;
+            });
+            let mut t = 0.0;
+            let mut er = 0.0;
+            for _ in 0..3 {
+                feed(&mut e, 0, cells(mbps(10.0)));
+                feed(&mut e, 1, cells(mbps(60.0)));
+                feed(&mut e, 2, cells(mbps(80.0)));
+                t += interval_ms;
+                e.on_tick(&view(t));
+                er_for(&mut e, t + 0.1, 2, mbps(80.0));
+                er = er_for(&mut e, t + 0.2, 1, mbps(60.0));
+            }
+            er
+        };
+        let z = (cells(mbps(10.0)) + cells(mbps(60.0)) + cells(mbps(80.0))) as f64 * 1000.0 / cap;
+        on_off(run, mbps(80.0) / z);
+        // Overloaded beyond 1 + δ the fix stands aside.
+        let mut e = with(2, |c| c.maxmin_fix = true);
+        feed(&mut e, 0, 200);
+        feed(&mut e, 1, 200);
+        e.on_tick(&view(1.0));
+        er_for(&mut e, 1.1, 0, 300_000.0);
+        feed(&mut e, 0, 200);
+        feed(&mut e, 1, 200);
+        e.on_tick(&view(2.0));
+        let z = 400_000.0 / (0.9 * LINK);
+        assert!(close(er_for(&mut e, 2.1, 1, 100_000.0), (0.9 * LINK / 2.0).max(100_000.0 / z)));
+    }
+
+    #[test]
+    fn extension_9_lets_an_unseen_vc_fade_out_of_the_count() {
+        on_off(
+            |on| {
+                let mut e = with(2, |c| {
+                    c.average_sources = on;
+                    c.alpha = 0.5;
+                });
+                feed(&mut e, 0, 100);
+                feed(&mut e, 1, 100);
+                e.on_tick(&view(1.0));
+                feed(&mut e, 0, 100);
+                e.on_tick(&view(2.0));
+                e.active_vcs()
+            },
+            1.5,
+        );
+    }
+
+    #[test]
+    fn extension_10_zero_input_gives_the_fair_share_not_the_capacity() {
+        // Two VCs were active; in the last interval no ABR cell arrived, but
+        // extension 9 still counts them (N = 2 × 0.9). The table gives C/N;
+        // the bare formulas give z = 0, VC share ∞, ER = the whole capacity.
+        let cap = 0.9 * LINK;
+        on_off(
+            |on| {
+                let mut e = with(2, |c| {
+                    c.boundary_cases = on;
+                    c.average_sources = true;
+                    c.alpha = 0.9;
+                });
+                feed(&mut e, 0, 100);
+                feed(&mut e, 1, 100);
+                e.on_tick(&view(1.0));
+                e.on_tick(&view(2.0));
+                er_for(&mut e, 2.1, 0, 10_000.0)
+            },
+            cap / 1.8,
+        );
+        // N < 1 counts as 1: one VC faded to 0.5 shares the capacity once.
+        on_off(
+            |on| {
+                let mut e = with(1, |c| {
+                    c.boundary_cases = on;
+                    c.average_sources = true;
+                    c.alpha = 0.5;
+                });
+                feed(&mut e, 0, 100);
+                e.on_tick(&view(1.0));
+                e.on_tick(&view(2.0));
+                e.measurement.unwrap().fair_share
+            },
+            cap,
+        );
+        // Zero capacity: ER zero, never NaN.
+        let mut e = with(1, |c| c.target_utilization = 0.05);
+        for _ in 0..100 {
+            e.on_arrival(&view(0.5), &mut Cell { kind: CellKind::Background, ..Cell::data(0) });
+        }
+        e.on_tick(&view(1.0));
+        assert_eq!(er_for(&mut e, 1.1, 0, 1000.0), 0.0);
+    }
+
+    #[test]
+    fn extension_11_averages_cells_and_time_separately() {
+        // 300 cells in the first 1 ms, 0 in the next 1 ms: with decay 0.5 the
+        // load is (0.5·300 + 0)/(0.5·1 + 1) ms = 100,000 cells/s, not 0.
+        on_off(
+            |on| {
+                let mut e = with(1, |c| {
+                    c.average_load = on;
+                    c.load_decay = 0.5;
+                });
+                feed(&mut e, 0, 300);
+                e.on_tick(&view(1.0));
+                e.on_tick(&view(2.0));
+                e.measurement.unwrap().input_rate
+            },
+            150.0 / 1.5e-3,
+        );
+    }
+
+    #[test]
+    fn extension_12_erica_plus_follows_the_queue_delay() {
+        let t0 = SimTime::from_us(500.0);
+        let f = |tq_us: f64| queue_control_factor(tq_us * 1e-6, 1.15, 1.05, 500e-6, 0.5);
+        // f(0) = a, f(T0) = 1, decreasing, never below Fmin.
+        assert!(close(f(0.0), 1.15));
+        assert!(close(f(500.0), 1.0));
+        assert!(f(250.0) < 1.15 && f(250.0) > 1.0);
+        assert!(close(f(1000.0), 1.05 / 1.1));
+        assert_eq!(f(1e6), 0.5);
+        // At the port: an empty queue lets ABR have a × link; the plain
+        // ERICA capacity is the target utilisation × link.
+        on_off(
+            |on| {
+                let mut e = with(1, |c| {
+                    c.erica_plus = on;
+                    c.t0 = t0;
+                });
+                feed(&mut e, 0, 100);
+                e.on_tick(&view(1.0));
+                e.measurement.unwrap().abr_capacity
+            },
+            1.15 * LINK,
+        );
+        // A queue of 2·T0 × link rate cuts it to b·T0/((b−1)·2T0 + T0) = 1.05/1.1 of the link.
+        let mut e = with(1, |c| {
+            c.erica_plus = true;
+            c.t0 = t0;
+        });
+        feed(&mut e, 0, 100);
+        let queue = (2.0 * 500e-6 * LINK).round() as u32;
+        e.on_tick(&PortView { queue_len: queue, ..view(1.0) });
+        let expect = LINK * queue_control_factor(queue as f64 / LINK, 1.15, 1.05, 500e-6, 0.5);
+        assert!(close(e.measurement.unwrap().abr_capacity, expect));
+        assert!((expect / LINK - 1.05 / 1.1).abs() < 1e-3);
+    }
+
+    #[test]
+    fn config_reads_every_key_and_refuses_bad_ones() {
+        use serde_json::json;
+        let v = json!({"kind": "erica", "same_feedback": true, "interval_cells": 50, "delta": 0.2, "t0_ms": 0.1, "vbr_aware": false});
+        let mut errors = Vec::new();
+        let mut obj = Obj::new(&v, "alg", &mut errors).unwrap();
+        obj.get("kind");
+        let c = EricaConfig::read(&mut obj, &mut errors, false);
+        obj.finish(&mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(c.same_feedback && !c.vbr_aware && !c.erica_plus);
+        assert_eq!((c.interval_cells, c.delta, c.t0), (50, 0.2, SimTime::from_us(100.0)));
+
+        let v = json!({"kind": "erica_plus", "erica_plus": false, "alpha": 2, "same_feedback": 1});
+        let mut errors = Vec::new();
+        let mut obj = Obj::new(&v, "alg", &mut errors).unwrap();
+        obj.get("kind");
+        let c = EricaConfig::read(&mut obj, &mut errors, true);
+        assert!(c.erica_plus);
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["alg.same_feedback", "alg.alpha", "alg.erica_plus"], "{errors:?}");
     }
 }

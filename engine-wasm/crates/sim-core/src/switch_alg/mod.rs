@@ -3,8 +3,10 @@
 //! owns queueing and statistics; an algorithm reads the cells passing through
 //! and may write RM-cell fields (SPEC §5).
 
+pub mod efci;
 pub mod erica;
 
+pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
 
 use crate::net::Cell;
@@ -15,16 +17,18 @@ use crate::time::SimTime;
 use serde_json::Value;
 
 /// Every algorithm's registry entries, each list kept beside its algorithm.
-pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS];
+pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS, efci::PARAMS];
 
 /// The names a scenario may give in `algorithm.kind`.
-pub const ALGORITHM_KINDS: &[&str] = &["none", "erica"];
+pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "erica_plus", "efci"];
 
 /// A port's algorithm as a scenario configures it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AlgorithmConfig {
     None,
+    /// ERICA; also `kind: "erica_plus"`, ERICA with extension 12 on.
     Erica(EricaConfig),
+    Efci(EfciConfig),
 }
 
 impl AlgorithmConfig {
@@ -33,7 +37,9 @@ impl AlgorithmConfig {
         let mut obj = Obj::new(value, path, errors)?;
         let config = match obj.get("kind").map(|v| v.as_str()) {
             Some(Some("none")) => Some(AlgorithmConfig::None),
-            Some(Some("erica")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors))),
+            Some(Some("erica")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, false))),
+            Some(Some("erica_plus")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, true))),
+            Some(Some("efci")) => Some(AlgorithmConfig::Efci(EfciConfig::read(&mut obj, errors))),
             Some(other) => {
                 let given = other.map_or_else(|| describe(obj.map.get("kind").unwrap_or(&Value::Null)), |s| format!("\"{s}\""));
                 let expected: Vec<String> = ALGORITHM_KINDS.iter().map(|k| format!("\"{k}\"")).collect();
@@ -54,6 +60,7 @@ impl AlgorithmConfig {
         match self {
             AlgorithmConfig::None => AnyAlgorithm::None,
             AlgorithmConfig::Erica(c) => AnyAlgorithm::Erica(Erica::new(*c, vc_count)),
+            AlgorithmConfig::Efci(c) => AnyAlgorithm::Efci(Efci::new(*c)),
         }
     }
 }
@@ -124,18 +131,23 @@ pub trait SwitchAlgorithm {
 }
 
 /// Every algorithm a port can run.
+// One per port, a few hundred bytes: boxing the large variants buys nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyAlgorithm {
     /// No feedback: the port only queues and forwards (hosts, plain ports).
     None,
     Erica(Erica),
+    Efci(Efci),
 }
 
 impl AnyAlgorithm {
     pub fn name(&self) -> &'static str {
         match self {
             AnyAlgorithm::None => "none",
+            AnyAlgorithm::Erica(a) if a.config.erica_plus => "erica_plus",
             AnyAlgorithm::Erica(_) => "erica",
+            AnyAlgorithm::Efci(_) => "efci",
         }
     }
 
@@ -149,6 +161,10 @@ impl AnyAlgorithm {
                 a.config = b.config;
                 true
             }
+            (AnyAlgorithm::Efci(a), AnyAlgorithm::Efci(b)) => {
+                a.config = b.config;
+                true
+            }
             _ => false,
         }
     }
@@ -157,6 +173,7 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
+            AnyAlgorithm::Efci(a) => Some(a),
         }
     }
 
@@ -164,6 +181,7 @@ impl AnyAlgorithm {
         match self {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
+            AnyAlgorithm::Efci(a) => Some(a),
         }
     }
 }

@@ -1,0 +1,66 @@
+//! Seed 003 (Ohsaki, Murata & Miyahara) §III-B: the parking lot with binary
+//! (EFCI) switches in a WAN (1 ms between switches), for the RIF/RDF pairs of
+//! Table 2, checked through the same code path `abrsim run` uses.
+
+mod common;
+
+use common::{opts, port_stat, report, total_lost, vc_stat};
+use serde_json::Value;
+use sim_core::probe::jain_index;
+
+const VCS: [&str; 4] = ["vc1", "vc2", "vc3", "vc4"];
+const BOTTLENECK: &str = "x45";
+/// After the start-up transient: the rates have gone round their cycle several times.
+const STEADY: (f64, f64) = (1000.0, 2000.0);
+
+fn throughputs(r: &Value) -> Vec<f64> {
+    VCS.iter().map(|vc| vc_stat(r, 0, vc, "throughput_mbps")).collect()
+}
+
+fn jain(r: &Value) -> f64 {
+    jain_index(&throughputs(r), &[1.0; 4])
+}
+
+fn run(file: &str, rif_rdf: Option<(&str, &str)>) -> Value {
+    let sets: Vec<(&str, &str)> = match rif_rdf {
+        Some((rif, rdf)) => vec![("defaults.vc.rif", rif), ("defaults.vc.rdf", rdf)],
+        None => vec![],
+    };
+    report(file, &opts(None, &[STEADY], &sets))
+}
+
+#[test]
+fn moderate_decrease_avoids_loss_with_rif_1_512_but_stays_unfair() {
+    // Fig. 10: RIF 1/512, RDF 1/16 (Schemes 2 and 3).
+    let r = run("ohsaki-wan-moderate-decrease.json", None);
+    assert_eq!(total_lost(&r), 0, "cell loss can be avoided by setting RIF = 1/512");
+    let t = throughputs(&r);
+    assert!(jain(&r) < 0.9, "fairness among connections is not still accomplished: {t:?}");
+    assert!(t[0] > t[1] && t[1] > t[2].max(t[3]), "the longer the VC, the more it gets: {t:?}");
+}
+
+#[test]
+fn moderate_decrease_with_scheme_1_rif_loses_cells() {
+    // Fig. 9: RIF 1/256, RDF 1/16 (Scheme 1) — only Schemes 2 and 3 avoid loss.
+    let r = run("ohsaki-wan-moderate-decrease.json", Some(("1/256", "1/16")));
+    assert!(total_lost(&r) > 0);
+    assert!(jain(&r) < 0.9, "{:?}", throughputs(&r));
+}
+
+#[test]
+fn slow_decrease_is_fair_and_lossless_for_every_scheme() {
+    // Figs. 11 and 12: (1/512, 1/64) for Scheme 1, (1/1024, 1/64) for Schemes 2 and 3.
+    let moderate = run("ohsaki-wan-moderate-decrease.json", None);
+    for pair in [None, Some(("1/512", "1/64"))] {
+        let r = run("ohsaki-wan-slow-decrease.json", pair);
+        assert_eq!(total_lost(&r), 0, "{pair:?}");
+        assert!(jain(&r) > 0.99, "{pair:?}: {:?}", throughputs(&r));
+        // The paper reads full utilisation off its figures; in this model the
+        // rates cycle every ~140 ms and SW4's queue runs empty for part of each
+        // cycle (0.90 and 0.93 — see the scenario's explanation). What holds is
+        // the improvement over RDF 1/16 (0.71).
+        let util = port_stat(&r, 0, BOTTLENECK, "utilization");
+        assert!(util > port_stat(&moderate, 0, BOTTLENECK, "utilization") + 0.1, "{pair:?}: {util}");
+        assert!(util > 0.85, "{pair:?}: {util}");
+    }
+}

@@ -1,0 +1,339 @@
+/**
+ * The lab bench's state: the scenario document being edited, its undo history, the selection,
+ * and the one running simulation kept in step with the document.
+ *
+ * Every change to the document goes through `apply`: the engine validates the whole result first
+ * (a refused edit changes nothing and says why), then the change is recorded for undo and carried
+ * to the run. How it reaches the run depends on what changed:
+ *   - node positions only (dragging): nothing to tell the engine, the run goes on untouched;
+ *   - parameter values, mid-run: `Engine.set_param` for each changed value — "live" when the model
+ *     took it, otherwise the scenario is rebuilt and the run restarts (and keeps playing);
+ *   - anything else (topology, VCs, before the run has started): the scenario is rebuilt.
+ * The page says which of these happened.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { formatScenarioError } from '../engine/protocol'
+import { emptyHistory, record, redo as redoStep, undo as undoStep, type History } from '../editor/history'
+import type { Edit } from '../editor/ops'
+import { docNodes, docVcs, docLinks } from '../scenario/doc'
+import { loadEngineInfo, type EngineInfo } from '../scenario/engineInfo'
+import { isObject, leafChanges, type Json, type JsonObject } from '../scenario/paths'
+import { restoreFromHash, type Notice, type Origin } from '../scenario/restore'
+import { shareHash, type Selection, type ViewState } from '../scenario/shareLink'
+import { useSimulation, type Simulation } from './useSimulation'
+
+/** What the last change did to the run, in words. */
+export interface Announcement {
+  text: string
+  /** live: taken by the running simulation; restart: the run started again; info: neither. */
+  tone: 'live' | 'restart' | 'info' | 'error'
+  /** Bumped on every announcement, so repeating the same words is still announced. */
+  serial: number
+}
+
+export interface Bench {
+  info: EngineInfo | null
+  sim: Simulation
+  scenario: JsonObject | null
+  origin: Origin | null
+  notice: Notice | null
+  dismissNotice(): void
+  announcement: Announcement | null
+  selection: Selection | null
+  select(selection: Selection | null): void
+  tab: 'params' | 'about'
+  setTab(tab: 'params' | 'about'): void
+  /**
+   * Validates and applies an edit; returns null when applied, or the reason it was refused.
+   * `key` groups a quick run of the same change into one undo step.
+   */
+  apply(edit: Edit, key?: string): string | null
+  undo(): void
+  redo(): void
+  undoLabel: string | null
+  redoLabel: string | null
+  /**
+   * Opens a scenario afresh (library, file): new history, the run rebuilt. `edited` marks it as
+   * differing from what the URL names (a library file with a variant applied).
+   */
+  open(scenario: JsonObject, origin: Origin, view?: ViewState, edited?: boolean): void
+  /** The share link's hash for the scenario and view as they are now. */
+  shareHash(): Promise<string>
+}
+
+export interface BenchOptions {
+  /** Play as soon as the scenario is built (embed `&autoplay`). */
+  autoplay?: boolean
+  /** Keep the URL hash up to date with the edited scenario (not in embed mode). */
+  trackUrl?: boolean
+}
+
+/** The document without what the engine does not use (positions, view state). */
+function forEngine(scenario: JsonObject): JsonObject {
+  const { view: _view, ...rest } = scenario
+  void _view
+  const nodes = Array.isArray(rest.nodes)
+    ? rest.nodes.map((n): Json => (isObject(n) ? { ...n, x: 0, y: 0 } : n))
+    : rest.nodes
+  return { ...rest, nodes }
+}
+
+function sameForEngine(a: JsonObject, b: JsonObject): boolean {
+  return JSON.stringify(forEngine(a)) === JSON.stringify(forEngine(b))
+}
+
+/** A selection that still names something in the scenario, else null. */
+function validSelection(scenario: JsonObject, selection: Selection | null | undefined): Selection | null {
+  if (!selection) return null
+  const ids =
+    selection.kind === 'node'
+      ? docNodes(scenario).map((n) => n.id)
+      : selection.kind === 'link'
+        ? docLinks(scenario).map((l) => l.id)
+        : docVcs(scenario).map((v) => v.id)
+  return ids.includes(selection.id) ? selection : null
+}
+
+export function useBench(options: BenchOptions = {}): Bench {
+  const sim = useSimulation()
+  const simRef = useRef(sim)
+  simRef.current = sim
+
+  const [info, setInfo] = useState<EngineInfo | null>(null)
+  const [scenario, setScenario] = useState<JsonObject | null>(null)
+  const [origin, setOrigin] = useState<Origin | null>(null)
+  const [notice, setNotice] = useState<Notice | null>(null)
+  const [history, setHistory] = useState<History>(emptyHistory)
+  const [selection, setSelection] = useState<Selection | null>(null)
+  const [tab, setTab] = useState<'params' | 'about'>('about')
+  const [announcement, setAnnouncement] = useState<Announcement | null>(null)
+  const [edited, setEdited] = useState(false)
+
+  const scenarioRef = useRef<JsonObject | null>(null)
+  scenarioRef.current = scenario
+  const historyRef = useRef(history)
+  historyRef.current = history
+  const infoRef = useRef<EngineInfo | null>(null)
+  infoRef.current = info
+
+  /** The document the engine's run was built from, with the live changes made since. */
+  const engineDocRef = useRef<JsonObject | null>(null)
+  /** The latest document waiting to be carried to the run, and whether a carry is under way. */
+  const pendingRef = useRef<{ scenario: JsonObject; label: string } | null>(null)
+  const syncingRef = useRef(false)
+  const serialRef = useRef(0)
+  /** Bumped when a scenario is opened afresh: a carry still under way for the old one stops. */
+  const epochRef = useRef(0)
+
+  const announce = useCallback((text: string, tone: Announcement['tone']) => {
+    serialRef.current += 1
+    setAnnouncement({ text, tone, serial: serialRef.current })
+  }, [])
+
+  /** Brings the run in step with one document (see the file comment). */
+  const syncOnce = useCallback(
+    async (next: JsonObject, label: string) => {
+      const epoch = epochRef.current
+      const current = simRef.current
+      const engineDoc = engineDocRef.current
+      if (engineDoc !== null && sameForEngine(engineDoc, next)) return
+      const running = current.status === 'running'
+      const midRun = (running || current.status === 'paused') && current.nowMs > 0
+      const changes = engineDoc !== null && midRun ? leafChanges(forEngine(engineDoc), forEngine(next)) : null
+      if (changes !== null && changes.length > 0 && changes.every((c) => c.after !== undefined)) {
+        let restart = false
+        let at = 0
+        for (const change of changes) {
+          const result = await simRef.current.setParam(change.path, JSON.stringify(change.after))
+          if (epochRef.current !== epoch) return
+          if (!result.ok) {
+            announce(`${label}: the engine refused it — ${result.errors.map(formatScenarioError).join('; ')}`, 'error')
+            restart = true
+            break
+          }
+          if (result.applied === 'restart') restart = true
+          at = result.nowMs
+        }
+        if (!restart) {
+          engineDocRef.current = next
+          announce(`${label}: applied live at t = ${at.toFixed(1)} ms, the run goes on.`, 'live')
+          return
+        }
+        engineDocRef.current = next
+        await simRef.current.load(JSON.stringify(next), { play: running })
+        announce(`${label}: the model cannot change this mid-run, so the run restarted from 0 ms.`, 'restart')
+        return
+      }
+      engineDocRef.current = next
+      await simRef.current.load(JSON.stringify(next), { play: running })
+      if (midRun) announce(`${label}: the network changed, so the run restarted from 0 ms.`, 'restart')
+      else announce(`${label}.`, 'info')
+    },
+    [announce],
+  )
+
+  const requestSync = useCallback(
+    (next: JsonObject, label: string) => {
+      pendingRef.current = { scenario: next, label }
+      if (syncingRef.current) return
+      syncingRef.current = true
+      void (async () => {
+        try {
+          while (pendingRef.current !== null) {
+            const job = pendingRef.current
+            pendingRef.current = null
+            await syncOnce(job.scenario, job.label)
+          }
+        } finally {
+          syncingRef.current = false
+        }
+      })()
+    },
+    [syncOnce],
+  )
+
+  const open = useCallback(
+    (next: JsonObject, nextOrigin: Origin, view: ViewState = {}, isEdited = false) => {
+      pendingRef.current = null
+      epochRef.current += 1
+      setScenario(next)
+      setOrigin(nextOrigin)
+      setHistory(emptyHistory)
+      setEdited(isEdited)
+      setSelection(validSelection(next, view.selection))
+      if (view.tab) setTab(view.tab)
+      if (view.speed !== undefined) simRef.current.setSpeed(view.speed)
+      engineDocRef.current = next
+      void simRef.current.load(JSON.stringify(next), { play: options.autoplay })
+    },
+    [options.autoplay],
+  )
+
+  // The engine's registry and validator, then whatever the URL hash names; again on hashchange.
+  useEffect(() => {
+    let cancelled = false
+    const restore = async () => {
+      const engineInfo = await loadEngineInfo()
+      if (cancelled) return
+      setInfo(engineInfo)
+      const restored = await restoreFromHash(window.location.hash, engineInfo.validate)
+      if (cancelled) return
+      setNotice(restored.notice)
+      open(restored.scenario, restored.origin, restored.view)
+    }
+    const run = () => {
+      restore().catch((error: unknown) => {
+        if (cancelled) return
+        setNotice({ title: 'ABR Lab could not start', message: error instanceof Error ? error.message : String(error), errors: [] })
+      })
+    }
+    run()
+    window.addEventListener('hashchange', run)
+    return () => {
+      cancelled = true
+      window.removeEventListener('hashchange', run)
+    }
+  }, [open])
+
+  const apply = useCallback(
+    (edit: Edit, key?: string): string | null => {
+      const current = scenarioRef.current
+      const engineInfo = infoRef.current
+      if (!edit.ok) return capitalise(edit.message)
+      if (!current || !engineInfo) return 'the scenario is still loading'
+      // Setting what is already there (a slider let go where it was) changes nothing.
+      if (JSON.stringify(edit.scenario) === JSON.stringify(current)) return null
+      const verdict = engineInfo.validate(JSON.stringify(edit.scenario))
+      if (!verdict.ok) return verdict.errors.map(formatScenarioError).join('; ')
+      setHistory((h) => record(h, current, edit.label, key ?? null, performance.now()))
+      setScenario(edit.scenario)
+      setEdited(true)
+      if (edit.select !== undefined) setSelection(edit.select)
+      else setSelection((sel) => validSelection(edit.scenario, sel))
+      const detail = edit.detail ? ` (${edit.detail})` : ''
+      requestSync(edit.scenario, `${edit.label}${detail}`)
+      return null
+    },
+    [requestSync],
+  )
+
+  const travel = useCallback(
+    (step: typeof undoStep, verb: string) => {
+      const current = scenarioRef.current
+      if (!current) return
+      const result = step(historyRef.current, current)
+      if (!result) return
+      setHistory(result.history)
+      setScenario(result.scenario)
+      setEdited(true)
+      setSelection((sel) => validSelection(result.scenario, sel))
+      requestSync(result.scenario, `${verb} ${lowerFirst(result.label)}`)
+    },
+    [requestSync],
+  )
+  const undo = useCallback(() => travel(undoStep, 'Undo:'), [travel])
+  const redo = useCallback(() => travel(redoStep, 'Redo:'), [travel])
+
+  const select = useCallback((next: Selection | null) => {
+    setSelection(next)
+    if (next) setTab('params')
+  }, [])
+
+  const makeShareHash = useCallback(async () => {
+    const current = scenarioRef.current
+    if (!current) throw new Error('no scenario is open')
+    return shareHash({ scenario: current, view: { selection, speed: simRef.current.speed, tab } })
+  }, [selection, tab])
+
+  // Once edited, the URL carries the scenario as edited, so a reload or a bookmark keeps it.
+  useEffect(() => {
+    if (!options.trackUrl || !edited || !scenario) return
+    let cancelled = false
+    const timer = window.setTimeout(() => {
+      makeShareHash()
+        .then((hash) => {
+          if (!cancelled) window.history.replaceState(null, '', hash)
+        })
+        .catch(() => undefined)
+    }, 400)
+    return () => {
+      cancelled = true
+      window.clearTimeout(timer)
+    }
+  }, [options.trackUrl, edited, scenario, makeShareHash, sim.speed])
+
+  const undoLabel = history.past.length > 0 ? history.past[history.past.length - 1].label : null
+  const redoLabel = history.future.length > 0 ? history.future[history.future.length - 1].label : null
+
+  return useMemo(
+    () => ({
+      info,
+      sim,
+      scenario,
+      origin,
+      notice,
+      dismissNotice: () => setNotice(null),
+      announcement,
+      selection,
+      select,
+      tab,
+      setTab,
+      apply,
+      undo,
+      redo,
+      undoLabel,
+      redoLabel,
+      open,
+      shareHash: makeShareHash,
+    }),
+    [info, sim, scenario, origin, notice, announcement, selection, select, tab, apply, undo, redo, undoLabel, redoLabel, open, makeShareHash],
+  )
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
+}

@@ -1,0 +1,83 @@
+/**
+ * Beside the charts: what the open scenario reproduces, what the paper saw, things to try, and the
+ * scenario's variants as buttons. A variant is applied to the scenario as it stands, like any other
+ * edit: live when the run can take it, otherwise by restarting.
+ */
+import { memo, useState } from 'react'
+import type { Edit } from '../editor/ops'
+import { formatScenarioError, type ScenarioError } from '../engine/protocol'
+import { applyVariant, isObject, PathError, type JsonObject } from '../scenario/paths'
+
+interface ScenarioAboutProps {
+  scenario: JsonObject
+  warnings: readonly ScenarioError[]
+  onApply(edit: Edit, key?: string): string | null
+}
+
+export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply }: ScenarioAboutProps) {
+  const text = (key: string) => (typeof scenario[key] === 'string' ? (scenario[key] as string) : '')
+  const things = Array.isArray(scenario.things_to_try) ? scenario.things_to_try.filter((t): t is string => typeof t === 'string') : []
+  const variants = Array.isArray(scenario.variants) ? scenario.variants.filter(isObject) : []
+  const [whole, setWhole] = useState(false)
+  const explanation = text('explanation')
+  /** Long explanations start folded to a few lines, so the variants and things to try stay in view. */
+  const long = explanation.length > 420
+  const useVariant = (id: string, label: string) => {
+    let edit: Edit
+    try {
+      edit = { ok: true, scenario: applyVariant(scenario, id), label: `Variant “${label}”` }
+    } catch (error) {
+      edit = { ok: false, message: error instanceof PathError ? error.message : String(error) }
+    }
+    onApply(edit)
+  }
+  return (
+    <section className="about" aria-label="About this scenario">
+      {text('paper') && <p className="paper">{text('paper')}</p>}
+      <p className={`explanation${long && !whole ? ' folded' : ''}`} id="scenario-explanation">
+        {explanation}
+      </p>
+      {long && (
+        <button type="button" className="link-button" aria-expanded={whole} aria-controls="scenario-explanation" onClick={() => setWhole(!whole)}>
+          {whole ? 'Show less' : 'Read the whole explanation'}
+        </button>
+      )}
+      {variants.length > 0 && (
+        <section className="variants">
+          <h2>Variants</h2>
+          <div className="variant-buttons" role="group" aria-label="Variants of this scenario">
+            {variants.map((v) => {
+              const id = String(v.id)
+              const label = typeof v.label === 'string' ? v.label : id
+              return (
+                <button key={id} type="button" onClick={() => useVariant(id, label)}>
+                  {label}
+                </button>
+              )
+            })}
+          </div>
+        </section>
+      )}
+      {warnings.length > 0 && (
+        <section className="warnings" aria-label="Scenario warnings">
+          <h2>The engine notes</h2>
+          <ul>
+            {warnings.map((w, i) => (
+              <li key={i}>{formatScenarioError(w)}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {things.length > 0 && (
+        <section className="things-to-try">
+          <h2>Things to try</h2>
+          <ul>
+            {things.map((thing) => (
+              <li key={thing}>{thing}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </section>
+  )
+})

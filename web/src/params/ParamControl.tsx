@@ -1,0 +1,261 @@
+/**
+ * One parameter: a slider and a number field with its unit (or a toggle, or a menu), where the
+ * value in force comes from, whether a change applies live, and — at the spot — why a value was
+ * refused or how it was snapped.
+ */
+import { useEffect, useId, useMemo, useState } from 'react'
+import type { Edit } from '../editor/ops'
+import type { JsonObject } from '../scenario/paths'
+import type { ChoiceField, NumberField } from './fields'
+import { formatValue, scaleFor, valueFromText } from './scale'
+
+/** Validates and applies an edit; returns null when applied, else the reason it was refused. */
+export type ApplyEdit = (edit: Edit, key?: string) => string | null
+
+interface Message {
+  text: string
+  tone: 'error' | 'note'
+}
+
+function LiveTag({ live }: { live: boolean }) {
+  return (
+    <span className={`live-tag ${live ? 'is-live' : 'is-restart'}`} title={live ? 'Changes apply to the running simulation' : 'A change restarts the run'}>
+      {live ? 'live' : 'restarts'}
+    </span>
+  )
+}
+
+function FieldMessage({ id, message }: { id: string; message: Message | null }) {
+  return (
+    <p id={id} className={`param-message ${message?.tone ?? ''}`} role={message?.tone === 'error' ? 'alert' : undefined} hidden={!message}>
+      {message?.text}
+    </p>
+  )
+}
+
+function withUnit(text: string, unit: string): string {
+  return unit ? `${text} ${unit}` : text
+}
+
+export function NumberControl({
+  field,
+  scenario,
+  subject,
+  onApply,
+}: {
+  field: NumberField
+  scenario: JsonObject
+  /** What the field belongs to, for the undo label: "vc1", "port SW1→SW2". */
+  subject: string
+  onApply: ApplyEdit
+}) {
+  const { spec } = field
+  const scale = useMemo(() => scaleFor(spec, field.softMax), [spec, field.softMax])
+  const shown = field.value === null ? '' : formatValue(field.value, spec.kind)
+  const [text, setText] = useState(shown)
+  const [editing, setEditing] = useState(false)
+  const [message, setMessage] = useState<Message | null>(null)
+  const base = useId()
+  const numberId = `${base}-number`
+  const messageId = `${base}-message`
+  const docId = `${base}-doc`
+
+  useEffect(() => {
+    if (!editing) setText(shown)
+  }, [shown, editing])
+
+  const apply = (edit: Edit, value: number, note?: string, all = false) => {
+    const refusal = onApply(edit, all ? undefined : field.id)
+    if (refusal) {
+      setMessage({ text: refusal, tone: 'error' })
+      return false
+    }
+    setMessage(note ? { text: note, tone: 'note' } : null)
+    void value
+    return true
+  }
+
+  const label = (value: number, all = false) =>
+    `${spec.label} ${all ? 'of every VC' : `of ${subject}`} = ${withUnit(formatValue(value, spec.kind), spec.unit)}`
+
+  const set = (value: number, note?: string) => {
+    const edit: Edit = { ok: true, scenario: field.write(scenario, value), label: label(value) }
+    return apply(edit, value, note)
+  }
+
+  const commitText = () => {
+    setEditing(false)
+    if (text.trim() === shown) return
+    if (text.trim() === '' && field.clear) {
+      apply({ ok: true, scenario: field.clear(scenario), label: `${spec.label} of ${subject}: back to the default` }, 0)
+      return
+    }
+    const parsed = valueFromText(text, spec)
+    if ('error' in parsed) {
+      setMessage({ text: parsed.error, tone: 'error' })
+      return
+    }
+    if (!set(parsed.value, parsed.note)) setText(text)
+  }
+
+  if (spec.kind === 'bool') {
+    const on = (field.value ?? 0) !== 0
+    return (
+      <div className="param param-bool">
+        <label className="param-toggle">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={on}
+            aria-describedby={`${docId} ${messageId}`}
+            onChange={(e) => set(e.target.checked ? 1 : 0)}
+          />
+          <span className="param-label">{spec.label}</span>
+          <LiveTag live={spec.live} />
+        </label>
+        <p id={docId} className="param-doc">
+          {spec.doc} <span className="param-origin">({field.originText})</span>
+        </p>
+        <FieldMessage id={messageId} message={message} />
+      </div>
+    )
+  }
+
+  const position = field.value === null ? 0 : scale.toPosition(field.value)
+  return (
+    <div className="param param-number" data-param={spec.key}>
+      <div className="param-head">
+        <label htmlFor={numberId} className="param-label">
+          {spec.label}
+        </label>
+        {spec.unit && <span className="param-unit">{spec.unit}</span>}
+        <LiveTag live={spec.live} />
+        <span className="param-origin">{field.originText}</span>
+      </div>
+      <div className="param-inputs">
+        <input
+          type="range"
+          min={0}
+          max={scale.max}
+          step={1}
+          value={position}
+          aria-label={`${spec.label} slider`}
+          aria-valuetext={field.value === null ? (field.unsetText ?? 'unset') : withUnit(formatValue(field.value, spec.kind), spec.unit)}
+          aria-describedby={`${docId} ${messageId}`}
+          onChange={(e) => {
+            const value = scale.toValue(Number(e.target.value))
+            setEditing(false)
+            set(value)
+          }}
+        />
+        <input
+          id={numberId}
+          className="param-value"
+          type="text"
+          inputMode="decimal"
+          value={text}
+          placeholder={field.unsetText}
+          aria-describedby={`${docId} ${messageId}`}
+          aria-invalid={message?.tone === 'error'}
+          onFocus={() => setEditing(true)}
+          onChange={(e) => {
+            setEditing(true)
+            setText(e.target.value)
+          }}
+          onBlur={commitText}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault()
+              commitText()
+            } else if (e.key === 'Escape') {
+              setText(shown)
+              setEditing(false)
+              setMessage(null)
+            }
+          }}
+        />
+        {field.clear && (
+          <button type="button" className="param-clear" onClick={() => field.clear && apply({ ok: true, scenario: field.clear(scenario), label: `${spec.label} of ${subject}: back to the default` }, 0)} title="Remove this setting and use the inherited or default value">
+            {field.unsetText ? `Reset to ${field.unsetText}` : 'Use default'}
+          </button>
+        )}
+        {field.applyAll && field.value !== null && (
+          <button
+            type="button"
+            className="param-all"
+            onClick={() => {
+              const value = field.value ?? 0
+              if (field.applyAll) apply({ ok: true, scenario: field.applyAll(scenario, value), label: label(value, true) }, value, undefined, true)
+            }}
+            title={`Give every VC this ${spec.label}`}
+          >
+            Apply to all VCs
+          </button>
+        )}
+      </div>
+      <p id={docId} className="param-doc">
+        {spec.doc}
+      </p>
+      <FieldMessage id={messageId} message={message} />
+    </div>
+  )
+}
+
+export function ChoiceControl({
+  field,
+  scenario,
+  subject,
+  onApply,
+}: {
+  field: ChoiceField
+  scenario: JsonObject
+  subject: string
+  onApply: ApplyEdit
+}) {
+  const id = useId()
+  const [message, setMessage] = useState<Message | null>(null)
+  const options = field.options.includes(field.value) ? field.options : [field.value, ...field.options]
+  if (options.length === 1) {
+    // Nothing to choose between: say what is in force rather than offer a menu of one.
+    return (
+      <div className="param param-choice">
+        <div className="param-head">
+          <span className="param-label">{field.label}</span>
+          <span className="param-fixed">{field.value}</span>
+          <span className="param-origin">the only one the engine has</span>
+        </div>
+        <p className="param-doc">{field.doc}</p>
+      </div>
+    )
+  }
+  return (
+    <div className="param param-choice">
+      <div className="param-head">
+        <label htmlFor={`${id}-select`} className="param-label">
+          {field.label}
+        </label>
+        <LiveTag live={field.live} />
+      </div>
+      <select
+        id={`${id}-select`}
+        value={field.value}
+        aria-describedby={`${id}-doc ${id}-message`}
+        onChange={(e) => {
+          const value = e.target.value
+          const refusal = onApply({ ok: true, scenario: field.write(scenario, value), label: `${field.label} of ${subject} = ${value}` })
+          setMessage(refusal ? { text: refusal, tone: 'error' } : null)
+        }}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+      <p id={`${id}-doc`} className="param-doc">
+        {field.doc}
+      </p>
+      <FieldMessage id={`${id}-message`} message={message} />
+    </div>
+  )
+}

@@ -1,0 +1,76 @@
+/**
+ * The parameter panel: every registry parameter of the selected VC, port or link (or of the run,
+ * with nothing selected), grouped in sections, each with a slider and a number field.
+ */
+import './params.css'
+import { memo, useMemo } from 'react'
+import type { Layout } from '../engine/layout'
+import { docVcs } from '../scenario/doc'
+import type { EngineInfo } from '../scenario/engineInfo'
+import type { JsonObject } from '../scenario/paths'
+import type { Selection } from '../scenario/shareLink'
+import { sectionsFor, type Section } from './fields'
+import { ChoiceControl, NumberControl, type ApplyEdit } from './ParamControl'
+
+interface ParamsPanelProps {
+  scenario: JsonObject
+  info: EngineInfo
+  layout: Layout | null
+  selection: Selection | null
+  colors: ReadonlyMap<string, string>
+  onSelect(selection: Selection | null): void
+  onApply: ApplyEdit
+}
+
+function subjectOf(section: Section, selection: Selection | null): string {
+  if (section.title.startsWith('Port ')) return `port ${section.title.slice(5)}`
+  if (selection?.kind === 'link') return `link ${selection.id}`
+  if (selection?.kind === 'vc') return selection.id
+  return section.id === 'run' ? 'the run' : section.title
+}
+
+/** Memoised: the page re-renders at the display rate while running; the panel only when its inputs change. */
+export const ParamsPanel = memo(function ParamsPanel({ scenario, info, layout, selection, colors, onSelect, onApply }: ParamsPanelProps) {
+  const buffers = useMemo(() => new Map((layout?.ports ?? []).map((p) => [p.id, (p as { buffer_cells?: number }).buffer_cells ?? 0])), [layout])
+  const sections = useMemo(() => sectionsFor(scenario, info, selection, buffers), [scenario, info, selection, buffers])
+  const vcs = docVcs(scenario)
+  return (
+    <section className="params-panel" aria-label="Parameters">
+      <div className="vc-picker" role="group" aria-label="Select a VC">
+        <span className="muted">VCs:</span>
+        {vcs.map((vc) => (
+          <button
+            key={vc.id}
+            type="button"
+            className="vc-chip"
+            aria-pressed={selection?.kind === 'vc' && selection.id === vc.id}
+            style={{ borderColor: colors.get(vc.id) }}
+            onClick={() => onSelect(selection?.kind === 'vc' && selection.id === vc.id ? null : { kind: 'vc', id: vc.id })}
+          >
+            <span className="swatch" style={{ background: colors.get(vc.id) }} aria-hidden="true" />
+            {vc.id} <span className="muted">{vc.path[0]}→{vc.path[vc.path.length - 1]}</span>
+          </button>
+        ))}
+        {selection && (
+          <button type="button" className="vc-chip plain" onClick={() => onSelect(null)}>
+            Run settings
+          </button>
+        )}
+      </div>
+      {sections.length === 0 && <p className="muted">This element has no parameters of its own.</p>}
+      {sections.map((section) => (
+        <section key={section.id} className="param-section" aria-labelledby={`params-${section.id}`}>
+          <h3 id={`params-${section.id}`}>{section.title}</h3>
+          {section.note && <p className="muted param-section-note">{section.note}</p>}
+          {section.fields.map((field) =>
+            field.type === 'number' ? (
+              <NumberControl key={field.id} field={field} scenario={scenario} subject={subjectOf(section, selection)} onApply={onApply} />
+            ) : (
+              <ChoiceControl key={field.id} field={field} scenario={scenario} subject={subjectOf(section, selection)} onApply={onApply} />
+            ),
+          )}
+        </section>
+      ))}
+    </section>
+  )
+})

@@ -1,0 +1,128 @@
+/**
+ * Sliders over registry parameters: how a slider position maps to a value, how values are written
+ * and read back, and power-of-two snapping.
+ *
+ * - `pow2` and `zero_or_pow2` parameters (Nrm, RIF, RDF, CDF — seed 001 Table 1) move in whole
+ *   powers of two; `zero_or_pow2` has one more stop, 0, at the bottom.
+ * - A range spanning more than three decades moves logarithmically (PCR from 1 kbit/s to
+ *   7 Gbit/s), starting at 0 through log(1 + x) when the minimum is zero (TBE, start times).
+ * - Anything else moves linearly.
+ */
+import type { ParamSpec } from '../scenario/engineInfo'
+
+/** Positions of a continuous slider. */
+const STEPS = 1000
+
+export interface SliderScale {
+  /** The slider's position range is 0..max, in whole steps. */
+  max: number
+  toPosition(value: number): number
+  toValue(position: number): number
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, x))
+}
+
+/** The exponents of the powers of two within [min, max]. */
+function exponentRange(min: number, max: number): [number, number] {
+  return [Math.ceil(Math.log2(Math.max(min, Number.MIN_VALUE)) - 1e-9), Math.floor(Math.log2(max) + 1e-9)]
+}
+
+/** The slider for one parameter; `softMax` lowers the slider's top (the number field keeps the full range). */
+export function scaleFor(spec: Pick<ParamSpec, 'kind' | 'min' | 'max'>, softMax?: number): SliderScale {
+  const max = softMax !== undefined ? Math.max(spec.min, Math.min(spec.max, softMax)) : spec.max
+  const { min, kind } = spec
+  if (kind === 'pow2' || kind === 'zero_or_pow2') {
+    const [lo, hi] = exponentRange(min, max)
+    const zero = kind === 'zero_or_pow2' ? 1 : 0
+    return {
+      max: hi - lo + zero,
+      toPosition: (value) => (zero && value <= 0 ? 0 : clamp(Math.round(Math.log2(value)), lo, hi) - lo + zero),
+      toValue: (position) => (zero && position <= 0 ? 0 : 2 ** (lo + position - zero)),
+    }
+  }
+  const round = kind === 'integer' ? Math.round : (x: number) => x
+  if (kind === 'bool') {
+    return { max: 1, toPosition: (v) => (v ? 1 : 0), toValue: (p) => (p >= 1 ? 1 : 0) }
+  }
+  if (min > 0 && max / min > 1000) {
+    const span = Math.log(max / min)
+    return {
+      max: STEPS,
+      toPosition: (value) => Math.round((clamp(Math.log(Math.max(value, min) / min) / span, 0, 1)) * STEPS),
+      toValue: (position) => round(clamp(min * Math.exp((span * position) / STEPS), min, max)),
+    }
+  }
+  if (min === 0 && max > 1000) {
+    const span = Math.log1p(max)
+    return {
+      max: STEPS,
+      toPosition: (value) => Math.round(clamp(Math.log1p(Math.max(value, 0)) / span, 0, 1) * STEPS),
+      toValue: (position) => round(clamp(Math.expm1((span * position) / STEPS), 0, max)),
+    }
+  }
+  if (kind === 'integer' && max - min <= STEPS) {
+    return { max: max - min, toPosition: (v) => clamp(Math.round(v - min), 0, max - min), toValue: (p) => min + p }
+  }
+  return {
+    max: STEPS,
+    toPosition: (value) => Math.round(clamp((value - min) / (max - min), 0, 1) * STEPS),
+    toValue: (position) => round(min + ((max - min) * position) / STEPS),
+  }
+}
+
+/** The power of two nearest `value` (in ratio), or 0 for 0 when zero is allowed. */
+export function snapPow2(value: number, allowZero: boolean): number {
+  if (allowZero && value === 0) return 0
+  if (!(value > 0)) return value
+  return 2 ** Math.round(Math.log2(value))
+}
+
+/**
+ * A value as a person reads it: powers of two below one as fractions ("1/16"), other numbers with
+ * up to six significant digits and no trailing zeros.
+ */
+export function formatValue(value: number, kind: ParamSpec['kind']): string {
+  if ((kind === 'pow2' || kind === 'zero_or_pow2') && value > 0 && value < 1) {
+    const denominator = Math.round(1 / value)
+    if (2 ** Math.round(Math.log2(denominator)) === denominator) return `1/${denominator}`
+  }
+  if (Number.isInteger(value)) return String(value)
+  return String(Number(value.toPrecision(6)))
+}
+
+/** What a person typed, as a number: "0.25", "1/16", "2^-4", "1e3"; NaN when it is none of these. */
+export function parseValue(text: string): number {
+  const t = text.trim().replace(/\s+/g, '').replace(/,/g, '')
+  if (t === '') return Number.NaN
+  const fraction = /^([-+]?[\d.]+(?:e[-+]?\d+)?)\/([\d.]+(?:e[-+]?\d+)?)$/i.exec(t)
+  if (fraction) {
+    const d = Number(fraction[2])
+    return d === 0 ? Number.NaN : Number(fraction[1]) / d
+  }
+  const power = /^2\^([-+]?\d+)$/.exec(t)
+  if (power) return 2 ** Number(power[1])
+  return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) ? Number(t) : Number.NaN
+}
+
+/**
+ * Turns typed text into the value to set: parsed, rounded for integers and snapped to a power of
+ * two where the spec demands one. `note` says when the value was changed on the way.
+ */
+export function valueFromText(text: string, spec: Pick<ParamSpec, 'kind' | 'label'>): { value: number; note?: string } | { error: string } {
+  const value = parseValue(text)
+  if (Number.isNaN(value)) return { error: `"${text}" is not a number (fractions such as 1/16 are fine)` }
+  if (spec.kind === 'pow2' || spec.kind === 'zero_or_pow2') {
+    const snapped = snapPow2(value, spec.kind === 'zero_or_pow2')
+    if (snapped !== value && value > 0) {
+      return { value: snapped, note: `${spec.label} is a power of two: ${text.trim()} snapped to ${formatValue(snapped, spec.kind)}` }
+    }
+    return { value: snapped }
+  }
+  if (spec.kind === 'integer' && !Number.isInteger(value)) {
+    const rounded = Math.round(value)
+    return { value: rounded, note: `${spec.label} is a whole number: rounded to ${rounded}` }
+  }
+  return { value }
+}

@@ -1,0 +1,113 @@
+/**
+ * What the engine knows about scenarios, on the page's own thread: its parameter registry (every
+ * knob's label, unit, range, step kind and whether it can change mid-run), its validation, and the
+ * choices it accepts for algorithms, queue disciplines, traffic models and start-up options. The
+ * editor, the parameter panel and the scenario loader all ask here, so no range or choice is
+ * written twice (STYLE: "One parameter registry").
+ *
+ * The worker runs the simulation; this is a second, idle instance of the same wasm module used
+ * only for these quick synchronous questions.
+ */
+import { parseEngineErrors, parseEngineWarnings, type ScenarioError } from '../engine/protocol'
+
+export type ParamKind = 'real' | 'integer' | 'pow2' | 'zero_or_pow2' | 'bool'
+
+/** One entry of `param_registry()` (engine-wasm/crates/sim-core/src/scenario/registry.rs). */
+export interface ParamSpec {
+  key: string
+  /** vc | traffic | background | port | link | run, or an algorithm kind for its knobs ("erica"). */
+  scope: string
+  label: string
+  unit: string
+  /** Null when the default is derived (ICR defaults to PCR) or means "absent" (no stop time). */
+  default: number | null
+  min: number
+  max: number
+  kind: ParamKind
+  /** Whether `set_param` can change it in a running simulation. */
+  live: boolean
+  doc: string
+}
+
+/** The enumerated choices a scenario may make, as the engine states them. */
+export interface Choices {
+  algorithms: string[]
+  queues: string[]
+  traffic: string[]
+  startup: string[]
+  /** The traffic-scope keys each traffic model reads, by model. */
+  trafficKeys: Record<string, string[]>
+}
+
+export type Validation = { ok: true; warnings: ScenarioError[] } | { ok: false; errors: ScenarioError[] }
+
+/** The free functions of the generated bindings this module uses. */
+export interface EngineInfoModule {
+  param_registry(): string
+  scenario_choices(): string
+  validate_scenario(json: string): string
+}
+
+export interface EngineInfo {
+  registry: readonly ParamSpec[]
+  choices: Choices
+  /** The registry entries of one scope, in registry order. */
+  params(scope: string): ParamSpec[]
+  /** One entry, or undefined. */
+  param(scope: string, key: string): ParamSpec | undefined
+  validate(json: string): Validation
+}
+
+/** Scopes of the registry that are not a switch algorithm's knobs. */
+const NON_ALGORITHM_SCOPES = new Set(['vc', 'traffic', 'background', 'port', 'link', 'run'])
+
+/** True for a registry scope that holds an algorithm's knobs (the scope is the algorithm's kind). */
+export function isAlgorithmScope(scope: string): boolean {
+  return !NON_ALGORITHM_SCOPES.has(scope)
+}
+
+/** The engine's answer to `scenario_choices()`. */
+interface EngineChoices {
+  algorithms: string[]
+  queues: string[]
+  traffic: string[]
+  traffic_keys: Record<string, string[]>
+  startup: string[]
+}
+
+/** Reads the engine's lists of accepted choices (scenario/parse.rs `choices_json`). */
+export function readChoices(json: string): Choices {
+  const c = JSON.parse(json) as EngineChoices
+  const choices = { algorithms: c.algorithms, queues: c.queues, traffic: c.traffic, startup: c.startup }
+  for (const [name, list] of Object.entries(choices)) {
+    if (!Array.isArray(list) || list.length === 0) throw new Error(`the engine did not say which ${name} it accepts`)
+  }
+  return { ...choices, trafficKeys: c.traffic_keys }
+}
+
+export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
+  const registry = JSON.parse(mod.param_registry()) as ParamSpec[]
+  const choices = readChoices(mod.scenario_choices())
+  return {
+    registry,
+    choices,
+    params: (scope) => registry.filter((p) => p.scope === scope),
+    param: (scope, key) => registry.find((p) => p.scope === scope && p.key === key),
+    validate(json) {
+      const text = mod.validate_scenario(json)
+      const errors = parseEngineErrors(text)
+      return errors.length > 0 ? { ok: false, errors } : { ok: true, warnings: parseEngineWarnings(text) }
+    },
+  }
+}
+
+let loading: Promise<EngineInfo> | null = null
+
+/** Loads the wasm module on the page's thread once and answers from it. */
+export function loadEngineInfo(): Promise<EngineInfo> {
+  loading ??= import('../engine/pkg/sim_wasm.js').then(async (mod) => {
+    await mod.default()
+    return createEngineInfo(mod)
+  })
+  return loading
+}

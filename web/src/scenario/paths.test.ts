@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { applyVariant, deletePath, getPath, leafChanges, PathError, setPath, type JsonObject } from './paths'
+
+const doc = (): JsonObject => ({
+  vcs: [{ id: 'vc1', rif: 1 }, { id: 'vc2' }],
+  links: [{ id: 'l1', a: 'S', b: 'D' }],
+  defaults: { vc: { nrm: 32 } },
+})
+
+describe('dotted paths (the engine’s --set grammar)', () => {
+  it('sets by id, by index, and creates the objects a scenario may leave out', () => {
+    const d = doc()
+    setPath(d, 'vcs.vc1.rif', 0.0625)
+    setPath(d, 'vcs.1.nrm', 8)
+    setPath(d, 'links.l1.a_to_b.algorithm.kind', 'erica')
+    setPath(d, 'run.until_ms', 100)
+    expect(getPath(d, 'vcs.vc1.rif')).toBe(0.0625)
+    expect(getPath(d, 'vcs.vc2.nrm')).toBe(8)
+    expect(getPath(d, 'links.l1.a_to_b.algorithm')).toEqual({ kind: 'erica' })
+    expect(getPath(d, 'run')).toEqual({ until_ms: 100 })
+    expect(getPath(d, 'vcs.vc9.rif')).toBeUndefined()
+  })
+
+  it('refuses paths through things that do not exist, naming where', () => {
+    const d = doc()
+    expect(() => setPath(d, 'vcs.vc9.rif', 1)).toThrow(PathError)
+    expect(() => setPath(d, 'nodes.x.y', 1)).toThrow('nodes: does not exist')
+    expect(() => setPath(d, 'vcs..rif', 1)).toThrow('is not a dotted path')
+    expect(() => setPath(d, 'vcs.vc1.id.x', 1)).toThrow(PathError)
+  })
+
+  it('deletes a key', () => {
+    const d = doc()
+    deletePath(d, 'vcs.vc1.rif')
+    deletePath(d, 'vcs.vc1.nothing')
+    deletePath(d, 'defaults')
+    expect(d.vcs).toEqual([{ id: 'vc1' }, { id: 'vc2' }])
+    expect(d.defaults).toBeUndefined()
+  })
+
+  it('applies a variant to a copy', () => {
+    const d: JsonObject = { ...doc(), variants: [{ id: 'fast', label: 'RIF 1', set: { 'vcs.vc2.rif': 1, 'defaults.vc.nrm': 8 } }] }
+    const v = applyVariant(d, 'fast')
+    expect(getPath(v, 'vcs.vc2.rif')).toBe(1)
+    expect(getPath(v, 'defaults.vc.nrm')).toBe(8)
+    expect(getPath(d, 'vcs.vc2.rif')).toBeUndefined()
+    expect(() => applyVariant(d, 'nope')).toThrow(PathError)
+  })
+})
+
+describe('leafChanges', () => {
+  it('lists changed values by path, array elements by id', () => {
+    const a = doc()
+    const b = doc()
+    setPath(b, 'vcs.vc1.rif', 0.5)
+    setPath(b, 'vcs.vc2.nrm', 8)
+    expect(leafChanges(a, b)).toEqual([
+      { path: 'vcs.vc1.rif', before: 1, after: 0.5 },
+      { path: 'vcs.vc2.nrm', before: undefined, after: 8 },
+    ])
+    expect(leafChanges(a, doc())).toEqual([])
+  })
+
+  it('spells out a new object leaf by leaf, kind first', () => {
+    const a = doc()
+    const b = doc()
+    setPath(b, 'links.l1.a_to_b', { algorithm: { target_utilization: 0.8, kind: 'erica' } })
+    expect(leafChanges(a, b)?.map((c) => c.path)).toEqual(['links.l1.a_to_b.algorithm.kind', 'links.l1.a_to_b.algorithm.target_utilization'])
+  })
+
+  it('is null when the structure changed', () => {
+    const a = doc()
+    const more = doc()
+    ;(more.vcs as JsonObject[]).push({ id: 'vc3' })
+    expect(leafChanges(a, more)).toBeNull()
+    const renamed = doc()
+    ;(renamed.vcs as JsonObject[])[1] = { id: 'vcX' }
+    expect(leafChanges(a, renamed)).toBeNull()
+    const gone = doc()
+    delete gone.defaults
+    expect(leafChanges(a, gone)).toBeNull()
+  })
+})

@@ -1,0 +1,203 @@
+/**
+ * Dotted paths into a scenario, the grammar `abrsim --set`, scenario variants and
+ * `Engine.set_param` use (engine-wasm/crates/sim-core/src/scenario/set.rs): `vcs.vc1.rif`,
+ * `defaults.vc.nrm`, `links.l3.a_to_b.algorithm.target_utilization`. An array element is named by
+ * its `id` or by its index. A path through something missing is an error, except for the few
+ * objects a scenario may leave out (`defaults`, `traffic`, `a_to_b`, …), which are created on the
+ * way, exactly as the engine does, so a path applied here and in the engine gives the same file.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type JsonObject = { [key: string]: Json }
+
+/** Objects a set may create when a scenario leaves them out (set.rs `CREATABLE`). */
+const CREATABLE = new Set(['defaults', 'vc', 'switch_port', 'host_port', 'a_to_b', 'b_to_a', 'run', 'traffic', 'algorithm'])
+
+export class PathError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`${path}: ${message}`)
+    this.name = 'PathError'
+  }
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function segmentsOf(path: string): string[] {
+  const segments = path.split('.')
+  if (path === '' || segments.some((s) => s === '')) throw new PathError(path, 'is not a dotted path such as vcs.vc1.rif')
+  return segments
+}
+
+/** The index of the array element a segment names: by id first, then by index. */
+function elementIndex(items: Json[], segment: string): number {
+  const byId = items.findIndex((item) => isObject(item) && item.id === segment)
+  if (byId >= 0) return byId
+  if (/^\d+$/.test(segment)) {
+    const i = Number(segment)
+    if (i < items.length) return i
+  }
+  return -1
+}
+
+/** The value at `path`, or undefined when any part of it is missing. */
+export function getPath(root: Json, path: string): Json | undefined {
+  let here: Json | undefined = root
+  for (const segment of path.split('.')) {
+    if (Array.isArray(here)) {
+      const i = elementIndex(here, segment)
+      here = i >= 0 ? here[i] : undefined
+    } else if (isObject(here)) {
+      here = Object.prototype.hasOwnProperty.call(here, segment) ? here[segment] : undefined
+    } else {
+      return undefined
+    }
+    if (here === undefined) return undefined
+  }
+  return here
+}
+
+/**
+ * Sets `path` to `value` in `root`, in place (callers pass a copy). Throws a PathError naming the
+ * first segment that does not exist, as the engine would.
+ */
+export function setPath(root: Json, path: string, value: Json): void {
+  const segments = segmentsOf(path)
+  let here: Json = root
+  let walked = ''
+  segments.forEach((segment, i) => {
+    const last = i === segments.length - 1
+    const at = walked === '' ? segment : `${walked}.${segment}`
+    if (Array.isArray(here)) {
+      const index = elementIndex(here, segment)
+      if (index < 0) throw new PathError(at, `no element with id or index '${segment}' in ${walked}`)
+      if (last) here[index] = value
+      else here = here[index]
+    } else if (isObject(here)) {
+      if (last) {
+        here[segment] = value
+      } else {
+        if (!Object.prototype.hasOwnProperty.call(here, segment)) {
+          if (!CREATABLE.has(segment)) throw new PathError(at, 'does not exist')
+          here[segment] = {}
+        }
+        here = here[segment]
+      }
+    } else {
+      throw new PathError(at, `${walked} is not an object or array`)
+    }
+    walked = at
+  })
+}
+
+/** Removes the key at `path` (an object member); does nothing when it is already absent. */
+export function deletePath(root: Json, path: string): void {
+  const segments = segmentsOf(path)
+  const container = segments.length === 1 ? root : getPath(root, segments.slice(0, -1).join('.'))
+  if (isObject(container)) delete container[segments[segments.length - 1]]
+}
+
+/** A deep copy of JSON data. */
+export function cloneJson<T extends Json>(value: T): T {
+  return structuredClone(value)
+}
+
+/**
+ * Applies a scenario variant (`variants[].set`, dotted paths to values) to a copy of the scenario,
+ * the same way the engine's `apply_variant` does; the variant list itself is kept.
+ */
+export function applyVariant(scenario: JsonObject, variantId: string): JsonObject {
+  const variants = Array.isArray(scenario.variants) ? scenario.variants : []
+  const variant = variants.find((v) => isObject(v) && v.id === variantId)
+  if (!isObject(variant)) throw new PathError('variants', `no variant '${variantId}'`)
+  const copy = cloneJson(scenario)
+  const sets = isObject(variant.set) ? variant.set : {}
+  for (const [path, value] of Object.entries(sets)) setPath(copy, path, value)
+  return copy
+}
+
+/** One difference between two scenarios: the value at `path` was `before` and is now `after`. */
+export interface LeafChange {
+  path: string
+  before: Json | undefined
+  after: Json | undefined
+}
+
+/** The key an array element is addressed by in a path: its id when it has one. */
+function elementKey(item: Json, index: number): string {
+  return isObject(item) && typeof item.id === 'string' ? item.id : String(index)
+}
+
+/**
+ * The differences between two scenarios as leaf changes, or null when they differ in structure
+ * (an array gained, lost or reordered elements, an object or array disappeared, or a value
+ * changed type between object, array and scalar). Leaf changes can be replayed one by one with
+ * `Engine.set_param`; structure cannot. An object that appears (a port given its own `algorithm`)
+ * is spelled out as the setting of each of its leaves, `kind` first, since that is how the
+ * engine's path grammar builds one.
+ */
+export function leafChanges(before: Json, after: Json, prefix = ''): LeafChange[] | null {
+  const join = (key: string) => (prefix === '' ? key : `${prefix}.${key}`)
+  if (Array.isArray(before) && Array.isArray(after)) {
+    if (before.length !== after.length) return null
+    const changes: LeafChange[] = []
+    for (let i = 0; i < before.length; i++) {
+      const key = elementKey(before[i], i)
+      if (key !== elementKey(after[i], i)) return null
+      const inner = leafChanges(before[i], after[i], join(key))
+      if (inner === null) return null
+      changes.push(...inner)
+    }
+    return changes
+  }
+  if (isObject(before) && isObject(after)) {
+    const changes: LeafChange[] = []
+    const keys = new Set([...Object.keys(before), ...Object.keys(after)])
+    for (const key of keys) {
+      const b = before[key]
+      const a = after[key]
+      if (b === undefined && isObject(a)) {
+        const added = addedLeaves(a, join(key))
+        if (added === null) return null
+        changes.push(...added)
+        continue
+      }
+      if (b === undefined || a === undefined) {
+        const present = b ?? a
+        if (isObject(present) || Array.isArray(present)) return null
+        changes.push({ path: join(key), before: b, after: a })
+        continue
+      }
+      const inner = leafChanges(b, a, join(key))
+      if (inner === null) return null
+      changes.push(...inner)
+    }
+    return changes
+  }
+  const composite = (v: Json) => isObject(v) || Array.isArray(v)
+  if (composite(before) || composite(after)) return null
+  return before === after ? [] : [{ path: prefix, before, after }]
+}
+
+/** The leaves of a new object as settings, `kind` first; null if it holds an array. */
+function addedLeaves(value: JsonObject, prefix: string): LeafChange[] | null {
+  const keys = Object.keys(value).sort((x, y) => Number(y === 'kind') - Number(x === 'kind'))
+  const changes: LeafChange[] = []
+  for (const key of keys) {
+    const v = value[key]
+    const path = `${prefix}.${key}`
+    if (Array.isArray(v)) return null
+    if (isObject(v)) {
+      const inner = addedLeaves(v, path)
+      if (inner === null) return null
+      changes.push(...inner)
+    } else {
+      changes.push({ path, before: undefined, after: v })
+    }
+  }
+  return changes
+}

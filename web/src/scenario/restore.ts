@@ -1,0 +1,118 @@
+/**
+ * What the page opens, from its URL hash. Restore never throws (excalidraw `data/restore.ts`):
+ * a link that cannot be read, or holds a scenario the engine rejects, opens the default scenario
+ * with a notice that says what was wrong, so the page is never blank.
+ *
+ *   (no hash)                     the default scenario
+ *   #scenario=<id>                a scenario of the library by file name
+ *   #scenario-json=<base64url>    a whole scenario file (plain base64url UTF-8 JSON)
+ *   #lab=<version>.<payload>      a share link: scenario and view state, compressed (shareLink.ts)
+ */
+import type { ScenarioError } from '../engine/protocol'
+import type { Validation } from './engineInfo'
+import { DEFAULT_SCENARIO_ID, library, scenarioFromHash } from './library'
+import { isObject, type JsonObject } from './paths'
+import { decodeShare, SHARE_PARAM, type ViewState } from './shareLink'
+
+/** Something the reader of the page should know about what was opened. */
+export interface Notice {
+  title: string
+  message: string
+  errors: ScenarioError[]
+}
+
+export type Origin =
+  | { kind: 'library'; id: string; variant?: string }
+  | { kind: 'link' }
+  | { kind: 'file'; name: string }
+
+export interface Restored {
+  scenario: JsonObject
+  origin: Origin
+  view: ViewState
+  /** Set when the hash could not be honoured and the default scenario opened instead. */
+  notice: Notice | null
+}
+
+type Validate = (json: string) => Validation
+
+/** Parses scenario text and has the engine check it: the object, or the problems found. */
+export function readScenario(json: string, validate: Validate): { ok: true; scenario: JsonObject } | { ok: false; errors: ScenarioError[] } {
+  const verdict = validate(json)
+  if (!verdict.ok) return { ok: false, errors: verdict.errors }
+  const value: unknown = JSON.parse(json)
+  if (!isObject(value)) return { ok: false, errors: [{ path: '', message: 'the scenario is not a JSON object' }] }
+  return { ok: true, scenario: value }
+}
+
+/** The default scenario of the library, parsed. */
+export function defaultScenario(scenarios: ReadonlyMap<string, string> = library): JsonObject {
+  const text = scenarios.get(DEFAULT_SCENARIO_ID)
+  if (text === undefined) throw new Error(`the library has no default scenario "${DEFAULT_SCENARIO_ID}"`)
+  return JSON.parse(text) as JsonObject
+}
+
+function fallback(notice: Notice, scenarios: ReadonlyMap<string, string>): Restored {
+  return {
+    scenario: defaultScenario(scenarios),
+    origin: { kind: 'library', id: DEFAULT_SCENARIO_ID },
+    view: {},
+    notice: { ...notice, message: `${notice.message} The default scenario is open instead.` },
+  }
+}
+
+/** Reads a URL hash into a scenario to open; never throws (apart from a missing default). */
+export async function restoreFromHash(
+  hash: string,
+  validate: Validate,
+  scenarios: ReadonlyMap<string, string> = library,
+): Promise<Restored> {
+  const params = new URLSearchParams(hash.replace(/^#/, ''))
+  const shared = params.get(SHARE_PARAM)
+  if (shared !== null) {
+    let decoded
+    try {
+      decoded = await decodeShare(shared)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      return fallback({ title: 'This share link could not be opened', message: `The link is damaged: ${reason}.`, errors: [] }, scenarios)
+    }
+    const checked = readScenario(JSON.stringify(decoded.scenario), validate)
+    if (!checked.ok) {
+      return fallback(
+        {
+          title: 'The engine rejected this scenario',
+          message: `The share link holds a scenario with ${problems(checked.errors)}, each named by its path:`,
+          errors: checked.errors,
+        },
+        scenarios,
+      )
+    }
+    return { scenario: checked.scenario, origin: { kind: 'link' }, view: decoded.view, notice: null }
+  }
+
+  const source = scenarioFromHash(hash, scenarios)
+  if (!source.ok) return fallback({ title: 'Could not open the scenario', message: `${capitalise(source.message)}.`, errors: [] }, scenarios)
+  const checked = readScenario(source.json, validate)
+  if (!checked.ok) {
+    const where = source.origin === 'library' ? `The library file ${source.id}.json has` : 'The link holds a scenario with'
+    return fallback(
+      {
+        title: 'The engine rejected this scenario',
+        message: `${where} ${problems(checked.errors)}, each named by its path in the scenario file:`,
+        errors: checked.errors,
+      },
+      scenarios,
+    )
+  }
+  const origin: Origin = source.origin === 'library' ? { kind: 'library', id: source.id } : { kind: 'link' }
+  return { scenario: checked.scenario, origin, view: {}, notice: null }
+}
+
+function problems(errors: readonly ScenarioError[]): string {
+  return errors.length === 1 ? 'one problem' : `${errors.length} problems`
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
