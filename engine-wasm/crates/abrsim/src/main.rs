@@ -117,8 +117,12 @@ fn run(args: &[String]) -> Result<(), String> {
             return Err(format!("{}: {e}", path.display()));
         }
     }
-    println!("{}", serde_json::to_string_pretty(&report).expect("report serialises"));
-    Ok(())
+    // A closed stdout (`abrsim run … | head`) ends the program quietly, not with a panic.
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{}", serde_json::to_string_pretty(&report).expect("report serialises")) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
 }
 
 fn main() -> ExitCode {

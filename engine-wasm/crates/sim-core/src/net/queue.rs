@@ -1,5 +1,8 @@
 //! Queue disciplines of an output port. The port keeps the books (buffer limit,
 //! loss, statistics); a discipline only orders the cells (ns-3 `QueueDisc`).
+//!
+//! Two disciplines, as seed 000 §3 compares them: one common first-in
+//! first-out queue, and per-VC queues served round-robin (seed 000 §3.1.2).
 
 use super::cell::Cell;
 use std::collections::VecDeque;
@@ -9,13 +12,71 @@ use std::collections::VecDeque;
 pub enum Discipline {
     /// One first-in first-out queue.
     Fifo,
+    /// One queue per VC, the non-empty ones served in round-robin order, one
+    /// cell per turn (seed 000 §3.1.2).
+    PerVc,
 }
 
 impl Discipline {
+    /// Every discipline a scenario may name in `queue`.
+    pub const ALL: [Discipline; 2] = [Discipline::Fifo, Discipline::PerVc];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Discipline::Fifo => "fifo",
+            Discipline::PerVc => "per_vc",
         }
+    }
+
+    /// The discipline a scenario names `name`.
+    pub fn from_name(name: &str) -> Option<Discipline> {
+        Discipline::ALL.into_iter().find(|d| d.as_str() == name)
+    }
+}
+
+/// Per-VC queues served round-robin. Each operation is O(1): the VCs with
+/// cells waiting are kept in a ring in service order, so a turn never scans
+/// empty queues. (Background cells never get here: the port keeps them apart
+/// and serves them first.)
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobin {
+    /// Waiting ABR cells of each VC, indexed by VC; grown on first use.
+    per_vc: Vec<VecDeque<Cell>>,
+    /// VCs with at least one cell waiting, in the order they will be served.
+    ring: VecDeque<u32>,
+    len: usize,
+}
+
+impl RoundRobin {
+    fn push(&mut self, cell: Cell) {
+        self.len += 1;
+        let vc = cell.vc as usize;
+        if vc >= self.per_vc.len() {
+            self.per_vc.resize_with(vc + 1, VecDeque::new);
+        }
+        let queue = &mut self.per_vc[vc];
+        if queue.is_empty() {
+            // A VC that had nothing waiting joins the end of the round.
+            self.ring.push_back(cell.vc);
+        }
+        queue.push_back(cell);
+    }
+
+    fn pop(&mut self) -> Option<Cell> {
+        let vc = self.ring.pop_front()?;
+        let queue = &mut self.per_vc[vc as usize];
+        let cell = queue.pop_front().expect("a VC in the ring has a cell waiting");
+        if !queue.is_empty() {
+            // One cell per turn: the VC goes to the back of the round.
+            self.ring.push_back(vc);
+        }
+        self.len -= 1;
+        Some(cell)
+    }
+
+    /// Cells of `vc` waiting.
+    pub fn vc_len(&self, vc: u32) -> usize {
+        self.per_vc.get(vc as usize).map_or(0, VecDeque::len)
     }
 }
 
@@ -23,18 +84,21 @@ impl Discipline {
 #[derive(Clone, Debug)]
 pub enum PortQueue {
     Fifo(VecDeque<Cell>),
+    PerVc(RoundRobin),
 }
 
 impl PortQueue {
     pub fn new(discipline: Discipline) -> PortQueue {
         match discipline {
             Discipline::Fifo => PortQueue::Fifo(VecDeque::new()),
+            Discipline::PerVc => PortQueue::PerVc(RoundRobin::default()),
         }
     }
 
     pub fn len(&self) -> usize {
         match self {
             PortQueue::Fifo(q) => q.len(),
+            PortQueue::PerVc(q) => q.len,
         }
     }
 
@@ -45,12 +109,14 @@ impl PortQueue {
     pub fn push(&mut self, cell: Cell) {
         match self {
             PortQueue::Fifo(q) => q.push_back(cell),
+            PortQueue::PerVc(q) => q.push(cell),
         }
     }
 
     pub fn pop(&mut self) -> Option<Cell> {
         match self {
             PortQueue::Fifo(q) => q.pop_front(),
+            PortQueue::PerVc(q) => q.pop(),
         }
     }
 }
@@ -58,6 +124,11 @@ impl PortQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::CellKind;
+
+    fn drain(q: &mut PortQueue) -> Vec<u32> {
+        std::iter::from_fn(|| q.pop()).map(|c| c.vc).collect()
+    }
 
     #[test]
     fn fifo_keeps_arrival_order() {
@@ -65,8 +136,49 @@ mod tests {
         for vc in [3, 1, 2] {
             q.push(Cell::data(vc));
         }
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|c| c.vc).collect();
-        assert_eq!(order, vec![3, 1, 2]);
+        assert_eq!(drain(&mut q), vec![3, 1, 2]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn per_vc_queues_are_served_one_cell_per_turn() {
+        let mut q = PortQueue::new(Discipline::PerVc);
+        // VC 0 has a backlog of four cells when VCs 1 and 2 arrive.
+        for vc in [0, 0, 0, 0, 1, 2, 1] {
+            q.push(Cell::data(vc));
+        }
+        assert_eq!(q.len(), 7);
+        assert_eq!(drain(&mut q), vec![0, 1, 2, 0, 1, 0, 0]);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_marked_cell_waits_for_later_arrivals_of_other_vcs() {
+        // Seed 000 §3.1.2: a cell arriving at a non-empty per-VC queue is
+        // delayed by cells of other VCs that arrive after it.
+        let mut q = PortQueue::new(Discipline::PerVc);
+        q.push(Cell::data(0));
+        q.push(Cell { kind: CellKind::Frm, ..Cell::data(0) }); // the "marked" arrival
+        q.push(Cell::data(1));
+        q.push(Cell::data(1));
+        let order: Vec<(u32, CellKind)> = std::iter::from_fn(|| q.pop()).map(|c| (c.vc, c.kind)).collect();
+        assert_eq!(order[..3], [(0, CellKind::Data), (1, CellKind::Data), (0, CellKind::Frm)]);
+        // FIFO would have sent the FRM second.
+        let mut f = PortQueue::new(Discipline::Fifo);
+        f.push(Cell::data(0));
+        f.push(Cell { kind: CellKind::Frm, ..Cell::data(0) });
+        f.push(Cell::data(1));
+        assert_eq!(f.pop().map(|c| c.kind), Some(CellKind::Data));
+        assert_eq!(f.pop().map(|c| c.kind), Some(CellKind::Frm));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for d in Discipline::ALL {
+            assert_eq!(Discipline::from_name(d.as_str()), Some(d));
+        }
+        assert_eq!(Discipline::from_name("wfq"), None);
+        let names: Vec<&str> = Discipline::ALL.iter().map(|d| d.as_str()).collect();
+        assert_eq!(names, crate::scenario::parse::QUEUE_DISCIPLINES);
     }
 }

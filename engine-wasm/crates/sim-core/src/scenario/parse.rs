@@ -295,10 +295,17 @@ fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Er
     if let Some(x) = obj.param(Scope::Port, "buffer_cells", errors) {
         port.buffer_cells = x as u32;
     }
-    match obj.get("queue").map(|v| v.as_str()) {
-        None => {}
-        Some(Some("fifo")) => port.discipline = Discipline::Fifo,
-        Some(_) => errors.push(ScenarioError::new(obj.at("queue"), "unknown queue discipline (expected \"fifo\")")),
+    if let Some(v) = obj.get("queue") {
+        match v.as_str().and_then(Discipline::from_name) {
+            Some(d) => port.discipline = d,
+            None => {
+                let names: Vec<String> = Discipline::ALL.iter().map(|d| format!("\"{}\"", d.as_str())).collect();
+                errors.push(ScenarioError::new(
+                    obj.at("queue"),
+                    format!("unknown queue discipline {} (expected one of: {})", describe(v), names.join(", ")),
+                ));
+            }
+        }
     }
     if let Some(a) = obj.get("algorithm") {
         if let Some(alg) = AlgorithmConfig::read(a, &obj.at("algorithm"), errors) {
@@ -446,8 +453,8 @@ pub const TRAFFIC_MODELS: &[(&str, &[&str])] = &[
 /// The start-up options a VC may name (seed 000 §3).
 pub const STARTUP_OPTIONS: &[&str] = &["atm_forum", "rate", "rm"];
 
-/// The queue disciplines a port may name.
-pub const QUEUE_DISCIPLINES: &[&str] = &["fifo"];
+/// The queue disciplines a port may name (the names of `Discipline::ALL`).
+pub const QUEUE_DISCIPLINES: &[&str] = &["fifo", "per_vc"];
 
 /// The kinds a background source may name.
 pub const BACKGROUND_KINDS: &[&str] = &["cbr", "vbr"];
@@ -507,14 +514,16 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
     spec
 }
 
-fn read_startup(obj: &mut Obj, errors: &mut Errors) -> Startup {
+/// A VC's start-up option; `base` when absent (`defaults.vc.startup`, else ATM Forum).
+fn read_startup(obj: &mut Obj, base: Startup, errors: &mut Errors) -> Startup {
     match obj.get("startup").map(|v| v.as_str()) {
-        None | Some(Some("atm_forum")) => Startup::AtmForum,
+        None => base,
+        Some(Some("atm_forum")) => Startup::AtmForum,
         Some(Some("rate")) => Startup::Rate,
         Some(Some("rm")) => Startup::Rm,
         Some(_) => {
             errors.push(ScenarioError::new(obj.at("startup"), "must be \"atm_forum\", \"rate\" or \"rm\" (seed 000 §3)"));
-            Startup::AtmForum
+            base
         }
     }
 }
@@ -572,9 +581,11 @@ fn read_vcs(
 ) -> Vec<VcSpec> {
     let mut base = builtin_vc_params();
     let mut icr_default_given = false;
+    let mut base_startup = Startup::AtmForum;
     if let Some(v) = defaults.vc {
         if let Some(mut obj) = Obj::new(v, "defaults.vc", errors) {
             base = read_vc_params(&mut obj, &base, &mut icr_default_given, errors);
+            base_startup = read_startup(&mut obj, Startup::AtmForum, errors);
             obj.finish(errors);
         }
     }
@@ -597,7 +608,7 @@ fn read_vcs(
             ));
         }
         let traffic = read_traffic(obj.get("traffic"), &obj.at("traffic"), errors);
-        let startup = read_startup(&mut obj, errors);
+        let startup = read_startup(&mut obj, base_startup, errors);
         let mut bidirectional = obj.flag("bidirectional", errors).unwrap_or(false);
         let reverse_traffic = obj.get("reverse_traffic").map(|v| read_traffic(Some(v), &obj.at("reverse_traffic"), errors));
         if matches!(traffic, TrafficSpec::RequestResponse { .. }) {

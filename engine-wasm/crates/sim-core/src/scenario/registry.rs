@@ -20,6 +20,8 @@ pub enum Scope {
     Erica,
     /// The EFCI binary switch's knobs (`…algorithm` with `kind: "efci"`).
     Efci,
+    /// The explicit-rate max-min switch's knobs (`kind: "explicit_maxmin"`, seed 000).
+    ExplicitMaxMin,
     /// A link (`links[i]`).
     Link,
     /// The run (`run`).
@@ -35,6 +37,7 @@ impl Scope {
             Scope::Port => "port",
             Scope::Erica => "erica",
             Scope::Efci => "efci",
+            Scope::ExplicitMaxMin => "explicit_maxmin",
             Scope::Link => "link",
             Scope::Run => "run",
         }

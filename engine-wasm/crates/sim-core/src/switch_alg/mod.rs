@@ -5,9 +5,11 @@
 
 pub mod efci;
 pub mod erica;
+pub mod explicit_maxmin;
 
 pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
+pub use explicit_maxmin::{ExplicitMaxMin, ExplicitMaxMinConfig};
 
 use crate::net::Cell;
 use crate::scenario::reader::{describe, Errors, Obj};
@@ -17,10 +19,10 @@ use crate::time::SimTime;
 use serde_json::Value;
 
 /// Every algorithm's registry entries, each list kept beside its algorithm.
-pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS, efci::PARAMS];
+pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS, efci::PARAMS, explicit_maxmin::PARAMS];
 
 /// The names a scenario may give in `algorithm.kind`.
-pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "erica_plus", "efci"];
+pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "erica_plus", "efci", "explicit_maxmin"];
 
 /// A port's algorithm as a scenario configures it.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +31,7 @@ pub enum AlgorithmConfig {
     /// ERICA; also `kind: "erica_plus"`, ERICA with extension 12 on.
     Erica(EricaConfig),
     Efci(EfciConfig),
+    ExplicitMaxMin(ExplicitMaxMinConfig),
 }
 
 impl AlgorithmConfig {
@@ -40,6 +43,9 @@ impl AlgorithmConfig {
             Some(Some("erica")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, false))),
             Some(Some("erica_plus")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, true))),
             Some(Some("efci")) => Some(AlgorithmConfig::Efci(EfciConfig::read(&mut obj, errors))),
+            Some(Some("explicit_maxmin")) => {
+                Some(AlgorithmConfig::ExplicitMaxMin(ExplicitMaxMinConfig::read(&mut obj, errors)))
+            }
             Some(other) => {
                 let given = other.map_or_else(|| describe(obj.map.get("kind").unwrap_or(&Value::Null)), |s| format!("\"{s}\""));
                 let expected: Vec<String> = ALGORITHM_KINDS.iter().map(|k| format!("\"{k}\"")).collect();
@@ -61,6 +67,7 @@ impl AlgorithmConfig {
             AlgorithmConfig::None => AnyAlgorithm::None,
             AlgorithmConfig::Erica(c) => AnyAlgorithm::Erica(Erica::new(*c, vc_count)),
             AlgorithmConfig::Efci(c) => AnyAlgorithm::Efci(Efci::new(*c)),
+            AlgorithmConfig::ExplicitMaxMin(c) => AnyAlgorithm::ExplicitMaxMin(ExplicitMaxMin::new(*c)),
         }
     }
 }
@@ -139,6 +146,7 @@ pub enum AnyAlgorithm {
     None,
     Erica(Erica),
     Efci(Efci),
+    ExplicitMaxMin(ExplicitMaxMin),
 }
 
 impl AnyAlgorithm {
@@ -148,6 +156,7 @@ impl AnyAlgorithm {
             AnyAlgorithm::Erica(a) if a.config.erica_plus => "erica_plus",
             AnyAlgorithm::Erica(_) => "erica",
             AnyAlgorithm::Efci(_) => "efci",
+            AnyAlgorithm::ExplicitMaxMin(_) => "explicit_maxmin",
         }
     }
 
@@ -165,6 +174,10 @@ impl AnyAlgorithm {
                 a.config = b.config;
                 true
             }
+            (AnyAlgorithm::ExplicitMaxMin(a), AnyAlgorithm::ExplicitMaxMin(b)) => {
+                a.config = b.config;
+                true
+            }
             _ => false,
         }
     }
@@ -174,6 +187,7 @@ impl AnyAlgorithm {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
             AnyAlgorithm::Efci(a) => Some(a),
+            AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
         }
     }
 
@@ -182,6 +196,7 @@ impl AnyAlgorithm {
             AnyAlgorithm::None => None,
             AnyAlgorithm::Erica(a) => Some(a),
             AnyAlgorithm::Efci(a) => Some(a),
+            AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
         }
     }
 }

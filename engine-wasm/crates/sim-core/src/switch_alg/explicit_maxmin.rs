@@ -1,0 +1,911 @@
+//! The explicit-rate max-min switch with queue management of Ma & Ramakrishnan,
+//! "Queue Management for Explicit Rate Based Congestion Control" (seed 000).
+//!
+//! Two parts, one per section of the paper:
+//!
+//! * **Local max-min allocation** (§2.2). On each forward RM cell of VC i the
+//!   port computes the bottleneck share of equation 1,
+//!   `A_B = (C − Σ_{j∈S} A_j) / (N − |S|)`, where S is the set of VCs
+//!   satisfied elsewhere (or by their own rate) and A_j the allocations
+//!   recorded when their own RM cells passed. The iteration of §2.2 (steps
+//!   1–5) drops from S every VC whose recorded rate is not below the share.
+//!   Then VC i is marked: bottlenecked with `A_i = A_B` when
+//!   `A_B ≤ min(ER_i, CCR_i)`, else satisfied with `A_i = min(ER_i, CCR_i)`;
+//!   and `A_B` is written into the RM cell's ER field when it is lower.
+//!   [`MaxMinTable`] keeps the count of bottlenecked VCs and the sum of the
+//!   satisfied allocations, so a bottlenecked VC's RM cell costs O(1) and a
+//!   satisfied VC's O(log N) (its entry in the ordered set moves); the
+//!   iteration visits only the satisfied VCs whose rates reach the share,
+//!   none in the steady state.
+//!
+//! * **Queue management** (§4.2 and the pseudo-code of Figure 14): when the
+//!   queue exceeds the set-point S, the capacity shared by the VCs
+//!   bottlenecked here is reduced by the quadratic `R(x)` of equation 2
+//!   through (S, 0), (2S, M/4), (3S, M), capped at M; how much queue the
+//!   reduction has already removed is tracked per regeneration cycle as a
+//!   "virtual queue" (equation 3); when the queue is back under S the
+//!   capacity is given back slowly, at most one maximum RTT long.
+//!   [`ExplicitMaxMin::rate_reduction`] is Figure 14 line by line: each
+//!   line's number is in a comment beside it.
+//!
+//! Where the figure leaves something open, this reading is taken (each is
+//! noted again at its line):
+//! * RTT_clock (lines 5–10) is a time stamp: started (← t) when the queue
+//!   falls below S after a reduction, reset when the queue is at or above S;
+//!   "stopped" (← 0) means every later RM cell clears its VC's reduction.
+//!   With many VCs a VC's window lasts until it has taken one bounded step,
+//!   the §5.3 enhancement for RM intervals longer than the RTT.
+//! * vc.prev_rm_time is kept at every RM cell of the VC (equation 3's t_vc),
+//!   not only in the reducing branch (line 33).
+//! * Lines 40–46 bound the ER while the port reduces and during each VC's
+//!   recovery window, not outside them (vc.reducing_cap = 0 there would
+//!   freeze the ER for good); inside them a VC with no part in the
+//!   reduction is bounded by inc2 alone, and a satisfied VC whose ER the
+//!   bound lowered is booked at that ER rather than its lagging CCR.
+//! * The set-up of the RM start-up option runs the same procedure as an RM
+//!   cell; the RATE option only computes the share (seed 000 §3).
+//!
+//! All rates are in cells per second, as the source's ACR is.
+
+use super::{PortView, Setup, SwitchAlgorithm};
+use crate::net::{Cell, CellKind};
+use crate::scenario::reader::{Errors, Obj};
+use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::ExplicitMaxMin as S};
+use crate::time::SimTime;
+use std::collections::BTreeSet;
+
+/// The explicit max-min switch's knobs in the parameter registry.
+pub static PARAMS: &[ParamSpec] = &[
+    p("queue_management", S, "Queue management", "", 1.0, 0.0, 1.0, Bool, true,
+      "Reduce the capacity given to VCs bottlenecked here while the queue is above the set-point (seed 000 §4, Figure 14). Off: plain max-min allocation of the full capacity (seed 000 §3)."),
+    p("set_point_cells", S, "Set-point S", "cells", 600.0, 1.0, 1_000_000.0, Integer, true,
+      "Queue length above which the capacity is reduced; 600 cells (about 2 ms at 155 Mbit/s) in seed 000 §4.2.1."),
+    p("max_reduction", S, "Maximum reduction M", "", 0.1, 0.0, 0.5, Real, true,
+      "Ceiling M of the reduction R(x), as a fraction of the ABR capacity; 10 % in seed 000 §4.2.1."),
+    p("max_rtt_ms", S, "Maximum RTT", "ms", 20.0, 0.001, 10_000.0, Real, true,
+      "The longest round trip of the VCs through this port, as known from set-up: capacity is given back over one such RTT (seed 000 §4.2.3, Figure 14 lines 7 and 41)."),
+    p("capacity_interval_ms", S, "Capacity interval", "ms", 1.0, 0.01, 1000.0, Real, true,
+      "The ABR capacity is the link rate minus the CBR/VBR rate measured over this interval (Figure 14 line 1, ABR_capacity)."),
+    p("vc_timeout_ms", S, "Idle VC timeout", "ms", 1000.0, 0.0, 36_000_000.0, Real, true,
+      "A VC that sends no RM cell for this long stops being counted in the max-min share; 0 keeps every VC for ever. Not in seed 000, whose VCs never stop."),
+];
+
+/// The explicit max-min switch's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExplicitMaxMinConfig {
+    /// Whether Figure 14's rate reduction runs (seed 000 §4) or the full capacity is shared (§3).
+    pub queue_management: bool,
+    /// Set-point S, in cells.
+    pub set_point: f64,
+    /// M as a fraction of the ABR capacity.
+    pub max_reduction: f64,
+    /// p.max_RTT of Figure 14.
+    pub max_rtt: SimTime,
+    /// Interval over which the background rate is measured.
+    pub capacity_interval: SimTime,
+    /// Idle time after which a VC is forgotten; zero: never.
+    pub vc_timeout: SimTime,
+}
+
+impl ExplicitMaxMinConfig {
+    /// Reads the keys from an `algorithm` object; absent keys take their defaults.
+    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors) -> ExplicitMaxMinConfig {
+        let d = |k| crate::scenario::registry::spec(S, k).default;
+        let mut num = |k: &'static str| obj.param(S, k, errors).unwrap_or(d(k));
+        let set_point = num("set_point_cells");
+        let max_reduction = num("max_reduction");
+        let max_rtt = SimTime::from_ms(num("max_rtt_ms"));
+        let capacity_interval = SimTime::from_ms(num("capacity_interval_ms"));
+        let vc_timeout = SimTime::from_ms(num("vc_timeout_ms"));
+        ExplicitMaxMinConfig {
+            queue_management: obj.flag("queue_management", errors).unwrap_or(d("queue_management") != 0.0),
+            set_point,
+            max_reduction,
+            max_rtt,
+            capacity_interval,
+            vc_timeout,
+        }
+    }
+}
+
+impl Default for ExplicitMaxMinConfig {
+    fn default() -> Self {
+        ExplicitMaxMinConfig {
+            queue_management: true,
+            set_point: 600.0,
+            max_reduction: 0.1,
+            max_rtt: SimTime::from_ms(20.0),
+            capacity_interval: SimTime::from_ms(1.0),
+            vc_timeout: SimTime::from_ms(1000.0),
+        }
+    }
+}
+
+/// The quadratic rate reduction of equation 2, `R(x) = a(x−S)² + b(x−S) + c`
+/// through (S, 0), (2S, M/4) and (3S, M) (seed 000 §4.2.1, Figure 8). Those
+/// points give c = 0, b = 0 and a = M/(4S²); R is 0 below S and held at M
+/// above 3S.
+pub fn reduction(queue: f64, set_point: f64, max: f64) -> f64 {
+    if queue <= set_point {
+        return 0.0;
+    }
+    let over = queue - set_point;
+    (max * over * over / (4.0 * set_point * set_point)).min(max)
+}
+
+/// How a VC stands at this port (seed 000 §2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Not counted: no RM cell yet, or idle past the timeout.
+    Idle,
+    /// Bottlenecked here: counted in N − |S| of equation 1.
+    Bottlenecked,
+    /// In S: its recorded allocation A_i is subtracted from C.
+    Satisfied,
+}
+
+/// What the port remembers of one VC.
+#[derive(Clone, Copy, Debug)]
+struct VcState {
+    class: Class,
+    /// A_i: the allocation recorded at its last RM cell.
+    allocation: f64,
+    /// When its last RM cell passed (t_vc, vc.prev_rm_time).
+    last_rm: Option<SimTime>,
+    /// Seconds between its last two RM cells (vc.rm_intval); 0 before two.
+    rm_interval: f64,
+    /// vc.reducing_cap: its part of the port's capacity reduction (vc_r).
+    reducing_cap: f64,
+    /// vc.prev_ER: the ER this port gave it last; NaN before any.
+    prev_er: f64,
+}
+
+impl Default for VcState {
+    fn default() -> Self {
+        VcState { class: Class::Idle, allocation: 0.0, last_rm: None, rm_interval: 0.0, reducing_cap: 0.0, prev_er: f64::NAN }
+    }
+}
+
+/// The local max-min bookkeeping of seed 000 §2.2: each VC's class and
+/// recorded allocation, the number of bottlenecked VCs, the satisfied VCs
+/// ordered by allocation and their sum.
+#[derive(Clone, Debug, Default)]
+pub struct MaxMinTable {
+    vcs: Vec<VcState>,
+    bottlenecked: u32,
+    /// Σ_{j∈S} A_j.
+    satisfied_sum: f64,
+    /// (A_j as ordered bits, j) for j ∈ S; allocations are ≥ 0, whose IEEE
+    /// bit patterns sort like the numbers.
+    satisfied: BTreeSet<(u64, u32)>,
+    /// Changes since `satisfied_sum` was last summed afresh (float drift).
+    changes: u32,
+}
+
+/// Re-add the satisfied allocations from scratch after this many changes.
+const RESUM_EVERY: u32 = 4096;
+
+fn key(allocation: f64) -> u64 {
+    // Clamp −0 and any negative to +0 so that the bits order as numbers.
+    if allocation > 0.0 { allocation.to_bits() } else { 0 }
+}
+
+impl MaxMinTable {
+    fn state(&mut self, vc: u32) -> &mut VcState {
+        let i = vc as usize;
+        if i >= self.vcs.len() {
+            self.vcs.resize(i + 1, VcState::default());
+        }
+        &mut self.vcs[i]
+    }
+
+    /// The class of `vc` here.
+    pub fn class(&self, vc: u32) -> Class {
+        self.vcs.get(vc as usize).map_or(Class::Idle, |s| s.class)
+    }
+
+    /// The allocation recorded for `vc`.
+    pub fn allocation(&self, vc: u32) -> f64 {
+        self.vcs.get(vc as usize).map_or(0.0, |s| s.allocation)
+    }
+
+    /// p.bottleneck: the number of VCs bottlenecked here.
+    pub fn bottlenecked(&self) -> u32 {
+        self.bottlenecked
+    }
+
+    /// N: the VCs counted here.
+    pub fn active(&self) -> u32 {
+        self.bottlenecked + self.satisfied.len() as u32
+    }
+
+    /// Takes `vc` out of its class (it stays known), ready to be classified again.
+    fn detach(&mut self, vc: u32) {
+        let s = *self.state(vc);
+        match s.class {
+            Class::Idle => {}
+            Class::Bottlenecked => self.bottlenecked -= 1,
+            Class::Satisfied => {
+                self.satisfied.remove(&(key(s.allocation), vc));
+                self.satisfied_sum -= s.allocation;
+                self.note_change();
+            }
+        }
+        self.state(vc).class = Class::Idle;
+    }
+
+    fn attach(&mut self, vc: u32, class: Class, allocation: f64) {
+        debug_assert_eq!(self.class(vc), Class::Idle);
+        let allocation = if allocation > 0.0 { allocation } else { 0.0 };
+        let s = self.state(vc);
+        s.class = class;
+        s.allocation = allocation;
+        match class {
+            Class::Idle => {}
+            Class::Bottlenecked => self.bottlenecked += 1,
+            Class::Satisfied => {
+                self.satisfied.insert((key(allocation), vc));
+                self.satisfied_sum += allocation;
+                self.note_change();
+            }
+        }
+    }
+
+    fn note_change(&mut self) {
+        self.changes += 1;
+        if self.changes >= RESUM_EVERY || self.satisfied.is_empty() {
+            self.satisfied_sum = self.satisfied.iter().map(|&(bits, _)| f64::from_bits(bits)).sum();
+            self.changes = 0;
+        }
+    }
+
+    /// The local max-min share A_B for capacity `cap`, counting `extra` more
+    /// VCs as bottlenecked (the VC being computed, or a newcomer at set-up).
+    ///
+    /// Equation 1 with S the satisfied VCs, then the iteration of §2.2: while
+    /// a VC in S has a recorded rate not below the share, it cannot be
+    /// satisfied (step 2 only admits `A_i < A_B`): take it out of S and
+    /// recompute (step 3). The satisfied VCs are visited from the largest
+    /// allocation down, so the loop stops at the first that stays.
+    pub fn share(&self, cap: f64, extra: u32) -> f64 {
+        let mut sum = self.satisfied_sum;
+        let mut unsatisfied = self.bottlenecked + extra;
+        if unsatisfied == 0 {
+            // Every VC is satisfied: a newcomer could take whatever is left.
+            return (cap - sum).max(0.0);
+        }
+        for &(bits, _) in self.satisfied.iter().rev() {
+            let a = f64::from_bits(bits);
+            if a < (cap - sum) / unsatisfied as f64 {
+                break;
+            }
+            sum -= a;
+            unsatisfied += 1;
+        }
+        ((cap - sum) / unsatisfied as f64).max(0.0)
+    }
+
+    /// MaxMin_FairShare of Figure 14 line 39 for VC `vc` whose RM cell
+    /// carries `er` and `ccr`: computes A_B with the VC counted, marks the VC
+    /// (§2.2, last paragraph) and returns A_B.
+    pub fn allocate(&mut self, vc: u32, cap: f64, er: f64, ccr: f64) -> f64 {
+        self.detach(vc);
+        let share = self.share(cap, 1);
+        let demand = er.min(ccr);
+        if share <= demand {
+            self.attach(vc, Class::Bottlenecked, share);
+        } else {
+            self.attach(vc, Class::Satisfied, demand);
+        }
+        share
+    }
+
+    /// Forgets `vc` (it left or went idle).
+    pub fn remove(&mut self, vc: u32) {
+        self.detach(vc);
+    }
+}
+
+/// Where the port is in a cycle of reduction and recovery: Figure 14's
+/// RTT_clock (lines 5–10) and the phase it implies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RttClock {
+    /// No reduction since the start: nothing to recover from (the figure's
+    /// RTT_clock < 0; starting it here would only freeze the ERs for one RTT).
+    Idle,
+    /// The queue is at or above S: reducing.
+    Reducing,
+    /// The queue fell below S at this time after reducing (RTT_clock ← t):
+    /// slow recovery, one maximum RTT long for each VC.
+    Since(SimTime),
+}
+
+/// The per-port variables of Figure 14 (seed 000 §4.2.2, "The state
+/// maintained at each link").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueueControl {
+    /// p.reducing_cap: capacity taken from the bottlenecked VCs now.
+    pub reducing_cap: f64,
+    /// p.reduced_q: queue removed by the reduction so far in this cycle.
+    pub reduced_q: f64,
+    /// p.max_queue: the largest queue of this regeneration cycle.
+    pub max_queue: f64,
+    /// p.prev_q: the queue at the previous RM cell.
+    pub prev_q: f64,
+    /// RTT_clock.
+    pub rtt_clock: RttClock,
+    /// v_q at the last RM cell of a bottlenecked VC: the virtual queue.
+    pub virtual_queue: f64,
+}
+
+impl Default for QueueControl {
+    fn default() -> Self {
+        QueueControl { reducing_cap: 0.0, reduced_q: 0.0, max_queue: 0.0, prev_q: 0.0, rtt_clock: RttClock::Idle, virtual_queue: 0.0 }
+    }
+}
+
+/// Measures the CBR/VBR rate crossing the port, to give ABR the rest.
+#[derive(Clone, Copy, Debug, Default)]
+struct CapacityMeter {
+    window_start: SimTime,
+    background_cells: u64,
+    background_cps: f64,
+}
+
+impl CapacityMeter {
+    /// Closes the measurement window when it has run its length.
+    fn roll(&mut self, now: SimTime, interval: SimTime) {
+        let span = now.0.saturating_sub(self.window_start.0);
+        if span >= interval.0 && span > 0 {
+            self.background_cps = self.background_cells as f64 / (span as f64 / crate::time::PS_PER_S);
+            self.background_cells = 0;
+            self.window_start = now;
+        }
+    }
+}
+
+/// The explicit max-min switch at one output port.
+#[derive(Clone, Debug)]
+pub struct ExplicitMaxMin {
+    pub config: ExplicitMaxMinConfig,
+    pub table: MaxMinTable,
+    pub control: QueueControl,
+    meter: CapacityMeter,
+}
+
+impl ExplicitMaxMin {
+    /// The switch at a port, with no VC known yet.
+    pub fn new(config: ExplicitMaxMinConfig) -> ExplicitMaxMin {
+        ExplicitMaxMin { config, table: MaxMinTable::default(), control: QueueControl::default(), meter: CapacityMeter::default() }
+    }
+
+    /// ABR_capacity(p) of Figure 14 line 1: the link rate less the measured
+    /// CBR/VBR rate (which has strict priority), never below 0.1 % of the link.
+    pub fn abr_capacity(&self, link_cps: f64) -> f64 {
+        (link_cps - self.meter.background_cps).max(link_cps * 1e-3)
+    }
+
+    /// Figure 14, Rate_Reduction(p, vc), for an RM cell of `vc` carrying
+    /// `er` and `ccr` that finds `queue` cells at the port at `now`. Returns
+    /// the ER this port allows the VC (vc.ER after line 46).
+    pub fn rate_reduction(&mut self, now: SimTime, queue: u32, link_cps: f64, vc: u32, er: f64, ccr: f64) -> f64 {
+        let s = self.config.set_point;
+        let cap = self.abr_capacity(link_cps); // line 1
+        let q = queue as f64; // line 2
+        let t = now; // line 3
+        let max_red = self.config.max_reduction * cap; // MAX_RED = M
+        // vc.rm_intval and t − vc.prev_rm_time (line 19). Equation 3 and the
+        // state list of §4.2.2 define t_vc as the time of the VC's previous
+        // RM cell, whichever branch it took, so it is kept at every RM cell
+        // (Figure 14 updates it only at line 33, inside the reducing branch;
+        // the two agree while a VC stays bottlenecked above S).
+        let v = self.table.state(vc);
+        let rm_intval = v.last_rm.map_or(0.0, |prev| (t.0 - prev.0) as f64 / crate::time::PS_PER_S);
+        if v.last_rm.is_some() {
+            v.rm_interval = rm_intval;
+        }
+        v.last_rm = Some(t);
+        let bottlenecked = v.class == Class::Bottlenecked;
+        let p = &mut self.control;
+        let mut num_b = self.table.bottlenecked().max(1) as f64;
+
+        // Whether lines 40–46 bound this VC's ER: while the port reduces,
+        // and after the drain for the VC's recovery window (§4.2.3: "a
+        // ceiling function is applied to this increase for an interval of up
+        // to one maximum round-trip time").
+        let mut bounded = false;
+        let new_cap = if !self.config.queue_management {
+            cap
+        } else if q < s {
+            // line 4: the queue is below the set-point
+            match p.rtt_clock {
+                RttClock::Idle => {}
+                RttClock::Reducing => {
+                    // lines 5–6: the queue has just drained: start the clock
+                    p.rtt_clock = RttClock::Since(t);
+                    bounded = true;
+                }
+                RttClock::Since(start) => {
+                    // line 7: one maximum RTT since the queue drained. With
+                    // many VCs the time between a VC's RM cells exceeds the
+                    // RTT (§5.3): the VC's recovery then lasts until its
+                    // previous RM cell too came after the drain, so that it
+                    // has taken at least one bounded step before its
+                    // reduction is forgotten.
+                    let window = self.config.max_rtt.as_secs().max(rm_intval);
+                    if (t.0 - start.0) as f64 / crate::time::PS_PER_S > window {
+                        self.table.state(vc).reducing_cap = 0.0; // line 8
+                    } else {
+                        bounded = true;
+                    }
+                    // line 9: the figure then stops the clock (RTT_clock ← 0),
+                    // so that every later RM cell below S clears its VC; the
+                    // start time is kept instead, to time each VC's window.
+                }
+            } // lines 10–11
+            p.reducing_cap = 0.0; // line 12
+            p.reduced_q = 0.0; // line 13
+            p.max_queue = q; // line 14
+            p.prev_q = q; // line 14
+            cap // line 15
+        } else {
+            // At or above S: reducing. The recovery clock starts afresh when
+            // the queue next falls below S (the figure leaves the reset of
+            // RTT_clock implicit).
+            p.rtt_clock = RttClock::Reducing;
+            bounded = true;
+            if !bottlenecked {
+                // line 16: the VC is not bottlenecked here
+                cap - p.reducing_cap // line 17
+            } else {
+                // line 18
+                let vc_reducing_cap = self.table.state(vc).reducing_cap;
+                let v_red_q = rm_intval * vc_reducing_cap; // lines 19–20 (equation 3)
+                p.reduced_q += v_red_q; // line 21
+                let r_red_q = q - p.prev_q; // line 22
+                let v_q = p.max_queue - p.reduced_q; // line 23
+                if r_red_q > v_red_q && v_q < q {
+                    // line 24: the real queue grew past the virtual one: new cycle
+                    p.max_queue = q; // line 25
+                    p.reduced_q = 0.0; // line 26
+                } // line 27
+                if v_q <= s {
+                    // line 28: the virtual queue reached the set-point; what
+                    // is left in the real queue (b_rem, §4.2.2) is the next
+                    // amount to reduce
+                    p.max_queue = q; // line 29
+                    p.reduced_q = 0.0; // line 30
+                } // line 31
+                p.virtual_queue = v_q;
+                p.reducing_cap = reduction(v_q, s, max_red); // line 32 (equation 2)
+                // line 33: vc.prev_rm_time ← t, done above for every RM cell
+                num_b = self.table.bottlenecked().max(1) as f64; // line 34
+                self.table.state(vc).reducing_cap = p.reducing_cap / num_b; // line 35
+                p.prev_q = q; // line 36
+                cap - p.reducing_cap // line 37
+            } // line 38
+        };
+        let mut vc_er = self.table.allocate(vc, new_cap, er, ccr); // line 39
+        if self.config.queue_management {
+            let v = self.table.state(vc);
+            // Outside a cycle the bound is off: once line 8 has cleared
+            // vc.reducing_cap, inc1 = 0 would freeze the ER for good. Inside
+            // one, a VC that took no part in the reduction (inc1 = 0) is held
+            // to inc2 alone, so that it is not frozen either. A VC's first ER
+            // is not bounded.
+            if bounded && v.prev_er.is_finite() {
+                let inc1 = if v.reducing_cap > 0.0 { v.reducing_cap } else { f64::INFINITY }; // line 40
+                let rtts = if v.rm_interval > 0.0 { self.config.max_rtt.as_secs() / v.rm_interval } else { 1.0 };
+                let n = rtts.max(1.0); // line 41
+                let inc2 = max_red / (num_b * n); // line 42
+                let max_er = v.prev_er + inc1.min(inc2); // line 43
+                if vc_er > max_er {
+                    // line 44
+                    vc_er = max_er; // line 45
+                    // The VC will now take up to this ER: a satisfied VC is
+                    // recorded at it rather than at its lagging CCR, so that
+                    // the capacity held back from it is not handed to the
+                    // next VC in one lump.
+                    let granted = er.min(vc_er);
+                    if self.table.class(vc) == Class::Satisfied && granted > self.table.allocation(vc) {
+                        self.table.detach(vc);
+                        self.table.attach(vc, Class::Satisfied, granted);
+                    }
+                } // line 46
+            }
+            self.table.state(vc).prev_er = vc_er;
+        }
+        vc_er
+    }
+
+    /// The share a VC joining now would get, computed but not allocated
+    /// (the RATE start-up option of seed 000 §3).
+    pub fn share_for_newcomer(&self, link_cps: f64, vc: u32) -> f64 {
+        let cap = self.abr_capacity(link_cps);
+        let new_cap = if self.config.queue_management { cap - self.control.reducing_cap } else { cap };
+        let extra = u32::from(self.table.class(vc) != Class::Bottlenecked);
+        match self.table.class(vc) {
+            // Already counted as satisfied: it would leave S to take the share.
+            Class::Satisfied => {
+                let mut t = self.table.clone();
+                t.remove(vc);
+                t.share(new_cap, 1)
+            }
+            _ => self.table.share(new_cap, extra),
+        }
+    }
+}
+
+impl SwitchAlgorithm for ExplicitMaxMin {
+    fn on_arrival(&mut self, port: &PortView, cell: &mut Cell) {
+        self.meter.roll(port.now, self.config.capacity_interval);
+        match cell.kind {
+            CellKind::Background => self.meter.background_cells += 1,
+            CellKind::Frm => {
+                // The allocation is computed on the forward RM cell and the
+                // ER field overwritten when lower (seed 000 §2).
+                let er = self.rate_reduction(port.now, port.queue_len, port.link_cps, cell.vc, cell.rm.er, cell.rm.ccr);
+                cell.rm.er = cell.rm.er.min(er);
+            }
+            CellKind::Data | CellKind::Brm => {}
+        }
+    }
+
+    fn on_setup(&mut self, port: &PortView, vc: u32, setup: &mut Setup) {
+        self.meter.roll(port.now, self.config.capacity_interval);
+        let er = if setup.allocate {
+            // RM option: the set-up is treated as an RM cell, so the
+            // allocation is made now and the other VCs are warned early.
+            self.rate_reduction(port.now, port.queue_len, port.link_cps, vc, setup.er, setup.ccr)
+        } else {
+            // RATE option: the share is computed for the set-up message; the
+            // allocation waits for the first RM cell.
+            self.share_for_newcomer(port.link_cps, vc)
+        };
+        setup.er = setup.er.min(er);
+    }
+
+    fn supports_setup(&self) -> bool {
+        true
+    }
+
+    fn first_tick(&self, now: SimTime) -> Option<SimTime> {
+        (self.config.vc_timeout.0 > 0).then(|| now + SimTime(self.config.vc_timeout.0 / 2))
+    }
+
+    /// Forgets VCs idle for longer than the timeout, so a VC that stopped no
+    /// longer holds a share.
+    fn on_tick(&mut self, port: &PortView) -> Option<SimTime> {
+        let timeout = self.config.vc_timeout.0;
+        if timeout == 0 {
+            return None;
+        }
+        for vc in 0..self.table.vcs.len() as u32 {
+            let s = self.table.vcs[vc as usize];
+            if s.class != Class::Idle && s.last_rm.is_none_or(|t| port.now.0.saturating_sub(t.0) > timeout) {
+                self.table.remove(vc);
+                let v = self.table.state(vc);
+                v.reducing_cap = 0.0;
+                v.prev_er = f64::NAN;
+            }
+        }
+        Some(port.now + SimTime(timeout / 2))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::RmFields;
+
+    const LINK: f64 = 366_792.45;
+
+    fn view(ms: f64, queue: u32) -> PortView {
+        PortView { now: SimTime::from_ms(ms), link_cps: LINK, queue_len: queue, buffer_cells: 1_000_000 }
+    }
+
+    fn frm(vc: u32, er: f64, ccr: f64) -> Cell {
+        Cell { kind: CellKind::Frm, rm: RmFields { er, ccr, ..RmFields::EMPTY }, ..Cell::data(vc) }
+    }
+
+    fn send(a: &mut ExplicitMaxMin, ms: f64, queue: u32, vc: u32, er: f64, ccr: f64) -> f64 {
+        let mut c = frm(vc, er, ccr);
+        a.on_arrival(&view(ms, queue), &mut c);
+        c.rm.er
+    }
+
+    fn plain() -> ExplicitMaxMin {
+        ExplicitMaxMin::new(ExplicitMaxMinConfig { queue_management: false, ..Default::default() })
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn reduction_passes_through_the_three_points_and_is_capped() {
+        let (s, m) = (600.0, 1000.0);
+        assert_eq!(reduction(0.0, s, m), 0.0);
+        assert_eq!(reduction(s, s, m), 0.0);
+        assert!(close(reduction(2.0 * s, s, m), m / 4.0));
+        assert!(close(reduction(3.0 * s, s, m), m));
+        assert_eq!(reduction(10.0 * s, s, m), m);
+        // Smooth near S, steeper further up (Figure 8).
+        assert!(reduction(1.5 * s, s, m) < reduction(2.5 * s, s, m) - reduction(2.0 * s, s, m));
+    }
+
+    #[test]
+    fn one_vc_gets_the_whole_link() {
+        let mut a = plain();
+        assert!(close(send(&mut a, 0.0, 0, 0, LINK, LINK), LINK));
+        assert_eq!(a.table.class(0), Class::Bottlenecked);
+    }
+
+    #[test]
+    fn equation_1_divides_what_the_satisfied_vcs_leave() {
+        let mut a = plain();
+        // VC 0 is held at 50,000 elsewhere (ER already lowered upstream).
+        send(&mut a, 0.0, 0, 0, 50_000.0, LINK);
+        send(&mut a, 0.1, 0, 1, LINK, LINK);
+        let er2 = send(&mut a, 0.2, 0, 2, LINK, LINK);
+        assert_eq!(a.table.class(0), Class::Satisfied);
+        // VC 1 counts as bottlenecked, so VC 2 is offered half of what VC 0 leaves.
+        assert!(close(er2, (LINK - 50_000.0) / 2.0), "{er2}");
+        // Once every VC has been seen: (C − 50,000)/2 each for VCs 1 and 2.
+        let e1 = send(&mut a, 0.3, 0, 1, LINK, LINK);
+        let e2 = send(&mut a, 0.4, 0, 2, LINK, LINK);
+        let fair = (LINK - 50_000.0) / 2.0;
+        assert!(close(e1, fair) && close(e2, fair), "{e1} {e2} {fair}");
+        assert_eq!(a.table.bottlenecked(), 2);
+    }
+
+    #[test]
+    fn a_vc_ramping_from_icr_is_satisfied_at_its_ccr() {
+        // §3.1.1: a short VC starting at a small ICR is allocated its CCR; the
+        // long VC is left C − CCR and gives up only what the short one took.
+        let mut a = plain();
+        send(&mut a, 0.0, 0, 0, LINK, LINK);
+        let short = send(&mut a, 1.0, 0, 1, LINK, 500.0);
+        // It may climb to the equal share, but is recorded at the 500 cells/s it sends.
+        assert!(close(short, LINK / 2.0), "{short}");
+        assert_eq!(a.table.class(1), Class::Satisfied);
+        assert_eq!(a.table.allocation(1), 500.0);
+        let long = send(&mut a, 2.0, 0, 0, LINK, LINK);
+        assert!(close(long, LINK - 500.0), "{long}");
+    }
+
+    #[test]
+    fn the_iteration_drops_satisfied_vcs_at_or_above_the_share() {
+        let mut t = MaxMinTable::default();
+        // Three VCs recorded as satisfied at 100, 40, 10 on a link of 150,
+        // plus one bottlenecked VC.
+        t.attach(0, Class::Satisfied, 100.0);
+        t.attach(1, Class::Satisfied, 40.0);
+        t.attach(2, Class::Satisfied, 10.0);
+        t.attach(3, Class::Bottlenecked, 0.0);
+        // Counting one more: (150 − 150)/2 = 0 < 100 → drop 100: (150 − 50)/3 ≈ 33 < 40
+        // → drop 40: (150 − 10)/4 = 35 > 10 → stop.
+        assert!(close(t.share(150.0, 1), 35.0));
+        // Global water-filling of {100, 40, 10, ∞, ∞} over 150 gives the same.
+        let oracle = crate::probe::max_min_fair(
+            &[150.0],
+            &[100.0, 40.0, 10.0, 1e9, 1e9].map(|d| crate::probe::Flow { resources: vec![0], demand: d }),
+        );
+        assert!(close(oracle[3], 35.0));
+        // The table was not changed by computing.
+        assert_eq!(t.class(0), Class::Satisfied);
+        assert_eq!(t.active(), 4);
+    }
+
+    #[test]
+    fn every_vc_satisfied_leaves_the_rest_to_a_newcomer() {
+        let mut t = MaxMinTable::default();
+        t.attach(0, Class::Satisfied, 30.0);
+        assert!(close(t.share(100.0, 0), 70.0));
+        assert!(close(t.share(100.0, 1), 70.0));
+    }
+
+    #[test]
+    fn the_satisfied_sum_survives_many_changes() {
+        let mut t = MaxMinTable::default();
+        for i in 0..20_000u32 {
+            let vc = i % 7;
+            t.detach(vc);
+            t.attach(vc, Class::Satisfied, 1.0 + (i as f64 * 0.37) % 1000.0);
+        }
+        let exact: f64 = (0..7).map(|vc| t.allocation(vc)).sum();
+        assert!((t.satisfied_sum - exact).abs() < 1e-6);
+    }
+
+    #[test]
+    fn above_the_set_point_bottlenecked_vcs_share_a_reduced_capacity() {
+        let mut a = ExplicitMaxMin::new(ExplicitMaxMinConfig::default());
+        let half = LINK / 2.0;
+        for vc in 0..2 {
+            send(&mut a, 0.0, 0, vc, LINK, LINK);
+        }
+        for vc in 0..2 {
+            assert!(close(send(&mut a, 1.0, 0, vc, LINK, half), half));
+        }
+        // The queue jumps to 3S: the first RM cell above S opens a cycle
+        // (the virtual queue starts at the real one), and from then on the
+        // capacity shrinks by M = 10 %.
+        send(&mut a, 2.0, 1800, 0, LINK, half);
+        send(&mut a, 2.1, 1800, 1, LINK, half);
+        let e0 = send(&mut a, 2.2, 1800, 0, LINK, half);
+        let m = 0.1 * LINK;
+        assert!(close(a.control.reducing_cap, m), "{}", a.control.reducing_cap);
+        assert!(close(e0, (LINK - m) / 2.0), "{e0}");
+        // Max-min is kept while draining: both bottlenecked VCs get an equal
+        // share of what is left (VC 1's RM cell 0.2 ms later finds the
+        // virtual queue 3.7 cells lower, so the reduction is 0.6 % smaller).
+        let e1 = send(&mut a, 2.3, 1800, 1, LINK, half);
+        assert!(close(e1, (LINK - a.control.reducing_cap) / 2.0), "{e1}");
+        assert!((e0 - e1).abs() < 0.005 * e0, "{e0} {e1}");
+    }
+
+    #[test]
+    fn the_virtual_queue_counts_down_what_the_reduction_removed() {
+        let mut a = ExplicitMaxMin::new(ExplicitMaxMinConfig::default());
+        let half = LINK / 2.0;
+        for (ms, vc) in [(0.0, 0), (0.0, 1), (1.0, 0), (1.0, 1)] {
+            send(&mut a, ms, 0, vc, LINK, half);
+        }
+        // Open a cycle at a real queue of 1800 cells (3S) and let it reduce.
+        send(&mut a, 2.0, 1800, 0, LINK, half);
+        send(&mut a, 2.0, 1800, 1, LINK, half);
+        send(&mut a, 2.0, 1800, 0, LINK, half);
+        let vc_r = a.table.vcs[0].reducing_cap;
+        assert!(close(vc_r, 0.1 * LINK / 2.0));
+        // 10 ms later VC 0's next RM cell: it reduced 10 ms × vc_r cells.
+        send(&mut a, 12.0, 1800, 0, LINK, half);
+        let removed = 0.010 * vc_r;
+        assert!(close(a.control.virtual_queue, 1800.0 - removed), "{} vs {}", a.control.virtual_queue, 1800.0 - removed);
+        // The virtual queue, not the real one, drives the reduction.
+        assert!(close(a.control.reducing_cap, reduction(1800.0 - removed, 600.0, 0.1 * LINK)));
+    }
+
+    #[test]
+    fn the_real_queue_outgrowing_the_virtual_one_starts_a_new_cycle() {
+        let mut a = ExplicitMaxMin::new(ExplicitMaxMinConfig::default());
+        for (ms, vc) in [(0.0, 0), (1.0, 0)] {
+            send(&mut a, ms, 0, vc, LINK, LINK);
+        }
+        send(&mut a, 2.0, 1000, 0, LINK, LINK);
+        send(&mut a, 3.0, 1000, 0, LINK, LINK);
+        assert_eq!(a.control.max_queue, 1000.0);
+        // Lines 24–26: the queue grew by 1000 cells, far more than the
+        // reduction removed; the cycle restarts at the real queue.
+        send(&mut a, 4.0, 2000, 0, LINK, LINK);
+        assert_eq!(a.control.max_queue, 2000.0);
+        assert_eq!(a.control.reduced_q, 0.0);
+    }
+
+    #[test]
+    fn not_bottlenecked_vcs_see_the_reduced_capacity_but_are_not_charged() {
+        let mut a = ExplicitMaxMin::new(ExplicitMaxMinConfig::default());
+        send(&mut a, 0.0, 0, 0, LINK, LINK);
+        send(&mut a, 0.0, 0, 1, 10_000.0, 10_000.0); // satisfied elsewhere
+        send(&mut a, 1.0, 0, 0, LINK, LINK);
+        for ms in [2.0, 3.0, 4.0] {
+            send(&mut a, ms, 1800, 0, LINK, LINK);
+        }
+        let before = a.control;
+        send(&mut a, 5.0, 1800, 1, 10_000.0, 10_000.0);
+        // Lines 16–17 leave the port's books alone.
+        assert_eq!(a.control.reduced_q, before.reduced_q);
+        assert_eq!(a.table.vcs[1].reducing_cap, 0.0);
+    }
+
+    #[test]
+    fn slow_recovery_then_full_share_after_one_max_rtt() {
+        let cfg = ExplicitMaxMinConfig { max_rtt: SimTime::from_ms(10.0), ..Default::default() };
+        let mut a = ExplicitMaxMin::new(cfg);
+        // One VC sending RM cells every 1 ms: n = 10 steps per max RTT.
+        let mut ms = 0.0;
+        let mut step = |a: &mut ExplicitMaxMin, q: u32| {
+            ms += 1.0;
+            send(a, ms, q, 0, LINK, LINK)
+        };
+        step(&mut a, 0);
+        step(&mut a, 0);
+        for _ in 0..3 {
+            step(&mut a, 5000);
+        }
+        let reduced = step(&mut a, 5000);
+        let m = 0.1 * LINK;
+        assert!(close(reduced, LINK - m), "{reduced}");
+        // The queue drains: the ER climbs back by at most
+        // min(vc.reducing_cap, M/(num_b·n)) = M/10 per RM cell.
+        let mut last = reduced;
+        for _ in 0..5 {
+            let er = step(&mut a, 0);
+            assert!(er - last <= m / 10.0 + 1e-6, "{er} - {last}");
+            assert!(er > last);
+            last = er;
+        }
+        // After one max RTT below S the VC's reduction is cleared: full share.
+        for _ in 0..12 {
+            last = step(&mut a, 0);
+        }
+        assert!(close(last, LINK), "{last}");
+        assert_eq!(a.control.rtt_clock, RttClock::Since(SimTime::from_ms(7.0)));
+        // Out of the cycle, nothing bounds the ER: a VC leaving frees its share at once.
+    }
+
+    #[test]
+    fn while_reducing_a_vc_that_took_no_part_climbs_by_inc2_and_is_booked_at_its_er() {
+        let mut a = ExplicitMaxMin::new(ExplicitMaxMinConfig::default());
+        // VC 0 is held at 300,000 cells/s elsewhere; VC 1 is ramping up from ICR.
+        send(&mut a, 0.0, 0, 0, 300_000.0, 300_000.0);
+        for ms in [1.0, 2.0] {
+            send(&mut a, ms, 5000, 0, 300_000.0, 300_000.0);
+        }
+        let first = send(&mut a, 3.0, 5000, 1, LINK, 500.0);
+        assert_eq!(a.table.class(1), Class::Satisfied);
+        // VC 0's demand falls to 10,000: a large share opens up for VC 1, but
+        // the port is reducing, so VC 1's ER may rise by inc2 = M/(num_b·n) only.
+        send(&mut a, 4.0, 5000, 0, 10_000.0, 10_000.0);
+        let second = send(&mut a, 4.5, 5000, 1, LINK, 600.0);
+        let n = (0.020_f64 / 0.0015).max(1.0);
+        let inc2 = 0.1 * LINK / (1.0 * n);
+        assert!(close(second, first + inc2), "{first} → {second}, inc2 {inc2}");
+        // It is booked at the ER it may now use, not at its 600 cells/s.
+        assert!(close(a.table.allocation(1), second));
+    }
+
+    #[test]
+    fn switched_off_it_never_reduces() {
+        let mut a = plain();
+        send(&mut a, 0.0, 0, 0, LINK, LINK);
+        for ms in 1..10 {
+            assert!(close(send(&mut a, ms as f64, 100_000, 0, LINK, LINK), LINK));
+        }
+        assert_eq!(a.control, QueueControl::default());
+    }
+
+    #[test]
+    fn background_traffic_is_taken_out_of_the_abr_capacity() {
+        let mut a = plain();
+        // 1 ms with half the link's cells being CBR.
+        let n = (LINK / 2.0 / 1000.0) as u32;
+        for i in 0..n {
+            let mut c = Cell { kind: CellKind::Background, ..Cell::data(0) };
+            a.on_arrival(&view(i as f64 / n as f64, 0), &mut c);
+        }
+        let er = send(&mut a, 1.0, 0, 0, LINK, LINK);
+        assert!((er - LINK / 2.0).abs() < 0.01 * LINK, "{er}");
+    }
+
+    #[test]
+    fn set_up_rate_computes_rm_allocates() {
+        let mut a = plain();
+        send(&mut a, 0.0, 0, 0, LINK, LINK);
+        let setup = |allocate| Setup { er: LINK, ccr: LINK, pcr: LINK, mcr: 0.0, allocate };
+        // RATE: the newcomer is offered C/2 but nothing is recorded.
+        let mut s = setup(false);
+        a.on_setup(&view(1.0, 0), 1, &mut s);
+        assert!(close(s.er, LINK / 2.0));
+        assert_eq!(a.table.active(), 1);
+        assert!(close(send(&mut a, 1.1, 0, 0, LINK, LINK), LINK));
+        // RM: the allocation is made at set-up, so VC 0's next RM cell is
+        // told C/2 at once: the "early warning".
+        let mut s = setup(true);
+        a.on_setup(&view(2.0, 0), 1, &mut s);
+        assert!(close(s.er, LINK / 2.0));
+        assert_eq!(a.table.active(), 2);
+        assert!(close(send(&mut a, 2.1, 0, 0, LINK, LINK), LINK / 2.0));
+    }
+
+    #[test]
+    fn idle_vcs_are_forgotten_after_the_timeout() {
+        let mut a = plain();
+        send(&mut a, 0.0, 0, 0, LINK, LINK);
+        send(&mut a, 0.0, 0, 1, LINK, LINK);
+        assert_eq!(a.first_tick(SimTime::ZERO), Some(SimTime::from_ms(500.0)));
+        send(&mut a, 900.0, 0, 0, LINK, LINK);
+        a.on_tick(&view(1500.0, 0));
+        assert_eq!(a.table.active(), 1);
+        assert!(close(send(&mut a, 1501.0, 0, 0, LINK, LINK), LINK));
+    }
+}
