@@ -269,6 +269,7 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     let (tx, rx) = mpsc::channel::<(usize, Result<Value, String>)>();
     let clock = Instant::now();
     let mut write_error = None;
+    let mut closed = false;
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
@@ -300,15 +301,25 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
                     done.insert(i, value);
                 }
                 Err(message) => {
-                    write_error.get_or_insert(message);
+                    if !closed {
+                        write_error.get_or_insert(message);
+                    }
                     continue;
                 }
             }
             while let Some(value) = done.remove(&printed) {
-                if write_error.is_none() {
-                    if let Err(e) = writeln!(out, "{value}").and_then(|_| out.flush()) {
-                        write_error = Some(format!("cannot write the results: {e}"));
-                        failed.store(true, Ordering::Relaxed);
+                if write_error.is_none() && !closed {
+                    match writeln!(out, "{value}").and_then(|_| out.flush()) {
+                        // `abrsim sweep … | head`: the reader has what it wanted; stop quietly.
+                        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                            closed = true;
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        Err(e) => {
+                            write_error = Some(format!("cannot write the results: {e}"));
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        Ok(()) => {}
                     }
                 }
                 printed += 1;
