@@ -96,7 +96,7 @@ test('add a VC by picking its source and destination: it appears in the charts',
   expect(vc3?.path).toEqual(['S1', 'SW1', 'SW2', 'D2'])
 
   // The engine rebuilt the run with it: the legend and the data have vc3.
-  await expect(page.getByRole('list', { name: 'Allowed cell rate per VC legend' })).toContainText('vc3 ACR')
+  await expect(page.getByRole('list', { name: 'Allowed cell rate per VC legend' })).toContainText('vc3')
   await lab.playToEnd()
   await expect(lab.acrChart.locator('path[data-series="vc.vc3.acr"]')).toHaveCount(1)
   const acr = await lab.series('vc.vc3.acr')

@@ -1,19 +1,30 @@
-/** ABR Lab's page: the lab bench (editor, parameters, library, sharing) beside the ACR and queue charts. */
-import { useEffect, useMemo, useRef, useState } from 'react'
+/**
+ * ABR Lab's page: the lab bench (editor with the cell animation over it, parameters, library,
+ * sharing) beside the linked charts, the sweep and the parameter guide.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import './bench.css'
-import { acrChartModel } from '../charts/acrChart'
-import { ChartPanel } from '../charts/ChartPanel'
+import { AnimatedTopology, AnimationLayer, AnimationLegend, type AnimationMode } from '../animation/AnimatedTopology'
+import { ChartsWorkspace } from '../charts/ChartsWorkspace'
+import { TimeCursor } from '../charts/cursor'
+import type { PinnedRun } from '../charts/models'
 import { colorMap } from '../charts/palette'
-import { queueChartModel } from '../charts/queueChart'
+import { ComparePanel } from '../compare/ComparePanel'
 import { EditorCanvas } from '../editor/EditorCanvas'
 import { removeSelected } from '../editor/ops'
 import { fullPageUrl, readEmbedOptions } from '../embed/embed'
 import { ShareDialog } from '../embed/ShareDialog'
-import { column } from '../engine/layout'
+import { column, type Layout } from '../engine/layout'
+import { RunExports } from '../export/RunExports'
+import { ParameterGuide } from '../guide/ParameterGuide'
 import { saveScenario } from '../library/files'
 import { LibraryDialog } from '../library/LibraryDialog'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
+import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
+import type { JsonObject } from '../scenario/paths'
+import { SweepPanel } from '../sweep/SweepPanel'
+import type { Fit } from '../topology/geometry'
 import { TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { ErrorPanel, errorText } from './ErrorPanel'
@@ -98,17 +109,54 @@ export function App() {
   useEffect(() => installTestApi(() => testSource.current), [])
 
   const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
-  // Recomputed when new samples have been drawn in (sim.revision), at most once per frame.
-  const acrModel = useMemo(
-    () => (layout && store ? acrChartModel(layout, store, colors) : null),
-    [layout, store, colors, sim.revision],
+  const cursor = useMemo(() => new TimeCursor(), [])
+  const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
+  const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
+  const [pinned, setPinned] = useState<PinnedRun | null>(null)
+  // Names of runs opened from the compare and sweep panels, by their scenario document.
+  const runLabels = useRef(new WeakMap<JsonObject, string>())
+  // The run to play once it is built: its document, and the layout it replaces.
+  const autoPlay = useRef<{ scenario: JsonObject; replaces: Layout | null } | null>(null)
+  const runLabel = (scenario && runLabels.current.get(scenario)) ?? layout?.scenario.title ?? ''
+  const layoutRef = useRef(layout)
+  layoutRef.current = layout
+  const { open: openScenario, origin } = bench
+  const openRun = useCallback(
+    (json: string, label: string) => {
+      const next = JSON.parse(json) as JsonObject
+      runLabels.current.set(next, label)
+      autoPlay.current = { scenario: next, replaces: layoutRef.current }
+      setView('charts')
+      openScenario(next, origin ?? { kind: 'link' }, {}, true)
+    },
+    [openScenario, origin],
   )
+  // A run opened to compare or from a sweep starts playing as soon as it is built.
+  useEffect(() => {
+    const pending = autoPlay.current
+    if (pending && layout && layout !== pending.replaces && scenario === pending.scenario && status === 'paused' && sim.nowMs === 0) {
+      autoPlay.current = null
+      sim.play()
+    }
+  }, [layout, scenario, status, sim])
+  useTask(!layout && !pageError, 'Building the scenario…')
+  useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
+  const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
+  const onAnimationMode = useCallback((mode: AnimationMode, fastest: number) => setAnimation({ mode, fastest }), [])
+  const animationProps = {
+    store,
+    frame: sim.frame,
+    colors,
+    cells: sim.cells,
+    speed: sim.speed,
+    status,
+    revision: sim.revision,
+    cursor,
+    onCellsWanted: sim.setAnimationCells,
+  }
+  const overlay = (viewLayout: Layout, fit: Fit) => <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
   const started = useMemo(
     () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
-    [layout, store, sim.revision],
-  )
-  const queueModel = useMemo(
-    () => (layout && store ? queueChartModel(layout, store) : null),
     [layout, store, sim.revision],
   )
 
@@ -159,11 +207,14 @@ export function App() {
         />
       </header>
       {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
+      <ProgressIndicator />
       {layout && (
         <main className="workspace">
           <aside className="side">
             {embed || !scenario || !info ? (
-              <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+              <AnimatedTopology layout={layout} {...animationProps}>
+                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+              </AnimatedTopology>
             ) : (
               <>
                 <EditorCanvas
@@ -176,7 +227,9 @@ export function App() {
                   selection={selection}
                   onSelect={bench.select}
                   onApply={bench.apply}
+                  overlay={overlay}
                 />
+                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} />
                 <div className="tabs" role="tablist" aria-label="Side panel">
                   <button type="button" role="tab" id="tab-params" aria-controls="panel-params" aria-selected={bench.tab === 'params'} onClick={() => bench.setTab('params')}>
                     Parameters
@@ -207,8 +260,60 @@ export function App() {
             )}
           </aside>
           <div className="charts">
-            <ChartPanel id="acr-chart" title="Allowed cell rate per VC" model={acrModel} />
-            <ChartPanel id="queue-chart" title="Bottleneck queue" model={queueModel} />
+            {!embed && (
+              <div className="main-tabs" role="tablist" aria-label="Views">
+                {(
+                  [
+                    ['charts', 'Charts'],
+                    ['sweep', 'Sweep'],
+                    ['guide', 'Parameter guide'],
+                  ] as const
+                ).map(([id, label]) => (
+                  <button key={id} type="button" role="tab" id={`view-${id}`} aria-selected={view === id} aria-controls={`view-panel-${id}`} onClick={() => setView(id)}>
+                    {label}
+                  </button>
+                ))}
+                <RunExports store={store} scenarioId={layout.scenario.id} />
+              </div>
+            )}
+            <div className="view-panel" role="tabpanel" id="view-panel-charts" aria-labelledby="view-charts" hidden={view !== 'charts'}>
+              {store && (
+                <ChartsWorkspace
+                  layout={layout}
+                  store={store}
+                  colors={colors}
+                  cursor={cursor}
+                  pinned={pinned}
+                  runLabel={runLabel}
+                  toolbar={
+                    !embed &&
+                    scenarioJson && (
+                      <ComparePanel
+                        layout={layout}
+                        store={store}
+                        status={status}
+                        nowMs={sim.nowMs}
+                        scenarioJson={scenarioJson}
+                        runLabel={runLabel}
+                        pinned={pinned}
+                        onPin={setPinned}
+                        onRunChanged={openRun}
+                      />
+                    )
+                  }
+                />
+              )}
+            </div>
+            {!embed && (
+              <div className="view-panel" role="tabpanel" id="view-panel-sweep" aria-labelledby="view-sweep" hidden={view !== 'sweep'}>
+                {scenarioJson && <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />}
+              </div>
+            )}
+            {!embed && (
+              <div className="view-panel" role="tabpanel" id="view-panel-guide" aria-labelledby="view-guide" hidden={view !== 'guide'}>
+                {scenarioJson && view === 'guide' && <ParameterGuide layout={layout} scenarioJson={scenarioJson} />}
+              </div>
+            )}
           </div>
         </main>
       )}

@@ -92,7 +92,7 @@ export function Transport({ actions, status, nowMs, untilMs, events, speed, onSp
       <div className="clock" aria-live="off">
         <progress max={1} value={progress} aria-label="simulated time" />
         <span data-testid="sim-time">
-          t = {nowMs.toFixed(1)} / {untilMs} ms
+          t = {nowMs.toFixed(speed !== null && speed < 10 ? 3 : 1)} / {untilMs} ms
         </span>
         {!compact && (
           <span className="muted">

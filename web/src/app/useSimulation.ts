@@ -19,6 +19,16 @@ import { parseLayout, type Layout } from '../engine/layout'
 import type { RunStatus, ScenarioError, Speed, WorkerEvent } from '../engine/protocol'
 import { SampleStore } from '../engine/samples'
 
+/** The engine's latest snapshot of cells on the links, for the animation. */
+export interface LiveCells {
+  /** Rows of 7, see `protocol.ts` (`samples.cells`). */
+  rows: Float64Array
+  /** Simulated time of the snapshot, ms. */
+  nowMs: number
+  /** `performance.now()` when it arrived. */
+  wallMs: number
+}
+
 /** Something the page cannot run past, shown as readable text. */
 export interface PageError {
   title: string
@@ -41,6 +51,8 @@ export interface Simulation {
   warnings: ScenarioError[]
   /** Bumped at most once per animation frame when new samples arrived. */
   revision: number
+  /** The latest cells in flight (read by the animation each display frame, outside React). */
+  cells: { readonly current: LiveCells | null }
   /**
    * Builds a scenario (JSON text) in the engine, replacing the current run; with `play`, runs it
    * at once. Resolves with the engine's verdict, or null when a later load superseded this one.
@@ -52,6 +64,8 @@ export interface Simulation {
   step(ms: number): void
   reset(): void
   setSpeed(speed: Speed): void
+  /** Asks the engine for up to `max` cells in flight with every frame (0: none). */
+  setAnimationCells(max: number): void
   /** Changes one parameter of the run by dotted path (`Engine.set_param`). */
   setParam(path: string, valueJson: string): Promise<SetParamResult>
 }
@@ -76,6 +90,8 @@ export function useSimulation(): Simulation {
   const acceptingRef = useRef(false)
   const rafRef = useRef<number | null>(null)
   const speedRef = useRef<Speed>(DEFAULT_SPEED)
+  const cellsRef = useRef<LiveCells | null>(null)
+  const animationCellsRef = useRef(0)
   /** Counts loads; only the latest one's result is adopted. */
   const generationRef = useRef(0)
 
@@ -116,6 +132,7 @@ export function useSimulation(): Simulation {
       layoutRef.current = parsed
       storeRef.current = new SampleStore(parsed.columns)
       frameRef.current = null
+      cellsRef.current = null
       acceptingRef.current = true
       setLayout(parsed)
       setWarnings(result.warnings)
@@ -142,6 +159,7 @@ export function useSimulation(): Simulation {
           try {
             store.append(event.rows)
             frameRef.current = parseFrame(event.frame, current)
+            if (event.cells) cellsRef.current = { rows: event.cells, nowMs: event.nowMs, wallMs: performance.now() }
           } catch (cause) {
             acceptingRef.current = false
             void clientRef.current?.pause().catch(() => undefined)
@@ -195,6 +213,7 @@ export function useSimulation(): Simulation {
       try {
         // A fresh worker (first load, or after a crash) starts with default pacing: set the user's.
         await client.setSpeed(speedRef.current)
+        await client.animate(animationCellsRef.current)
         const result = await client.load(json)
         // A newer load supersedes this one: its result is not shown.
         if (generation !== generationRef.current) return null
@@ -247,6 +266,7 @@ export function useSimulation(): Simulation {
       .then(async (result) => {
         // A fresh worker (after a crash) starts with default pacing: restore the user's.
         await client.setSpeed(speedRef.current)
+        await client.animate(animationCellsRef.current)
         if (generation === generationRef.current) adopt(result)
       })
       .catch((cause: unknown) => {
@@ -264,6 +284,16 @@ export function useSimulation(): Simulation {
     [fail],
   )
 
+  const setAnimationCells = useCallback(
+    (max: number) => {
+      if (animationCellsRef.current === max) return
+      animationCellsRef.current = max
+      if (max === 0) cellsRef.current = null
+      clientRef.current?.animate(max).catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
+    },
+    [fail],
+  )
+
   return {
     layout,
     store: storeRef.current,
@@ -275,12 +305,14 @@ export function useSimulation(): Simulation {
     error,
     warnings,
     revision,
+    cells: cellsRef,
     load,
     play,
     pause,
     step,
     reset,
     setSpeed,
+    setAnimationCells,
     setParam,
   }
 }

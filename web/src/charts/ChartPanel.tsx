@@ -1,6 +1,13 @@
-/** A titled chart with an HTML legend; the plot itself is drawn by D3 (timeSeries.ts). */
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react'
+/**
+ * A titled chart with an HTML legend and an export menu; the plot is drawn by D3
+ * (timeSeries.ts), and the pointer drives the linked read-out and the time brush
+ * (interaction.ts). Hover redraws only the read-out, never the chart.
+ */
+import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
+import { ExportMenu } from '../export/ExportMenu'
 import type { ChartModel } from './acrChart'
+import type { TimeCursor } from './cursor'
+import { renderCursor, renderInteraction } from './interaction'
 import { renderTimeSeries } from './timeSeries'
 
 export interface ChartPanelProps {
@@ -10,6 +17,10 @@ export interface ChartPanelProps {
   model: ChartModel | null
   /** Shown instead of the plot when there is no model yet. */
   placeholder?: string
+  /** The linked hover time shared by every chart and the topology. */
+  cursor?: TimeCursor
+  /** Zoom every chart to a time window (null: the whole run). */
+  onZoom?(window: [number, number] | null): void
 }
 
 interface Size {
@@ -34,22 +45,44 @@ function useSize<T extends HTMLElement>(): [RefObject<T | null>, Size] {
   return [ref, size]
 }
 
-export function ChartPanel({ id, title, model, placeholder }: ChartPanelProps) {
+/** Redraws only when its model, size or handlers change (memo): not on every page render. */
+export const ChartPanel = memo(function ChartPanel({ id, title, model, placeholder, cursor, onZoom }: ChartPanelProps) {
   const [boxRef, { width, height }] = useSize<HTMLDivElement>()
   const svgRef = useRef<SVGSVGElement>(null)
+  const latest = useRef({ model, width, height })
+  latest.current = { model, width, height }
 
   useLayoutEffect(() => {
-    if (!svgRef.current || !model || width <= 0 || height <= 0) return
-    renderTimeSeries(svgRef.current, { ...model.options, width, height })
+    const svg = svgRef.current
+    if (!svg || !model || width <= 0 || height <= 0) return
+    const options = { ...model.options, width, height }
+    renderTimeSeries(svg, options)
+    renderInteraction(svg, options, {
+      onHover: (t) => cursor?.set(t),
+      onBrush: (window) => onZoom?.(window),
+      onResetZoom: () => onZoom?.(null),
+    })
+    renderCursor(svg, options, model.unit ?? '', cursor?.get() ?? null)
   })
 
+  useEffect(() => {
+    if (!cursor) return
+    return cursor.subscribe((t) => {
+      const svg = svgRef.current
+      const { model: m, width: w, height: h } = latest.current
+      if (!svg || !m || w <= 0 || h <= 0) return
+      renderCursor(svg, { ...m.options, width: w, height: h }, m.unit ?? '', t)
+    })
+  }, [cursor])
+
   return (
-    <section className="chart-panel" aria-labelledby={`${id}-title`}>
+    <section className="chart-panel" aria-labelledby={`${id}-title`} data-chart={id}>
       <header className="chart-header">
         <h2 id={`${id}-title`}>{title}</h2>
+        <ExportMenu title={title} model={model} svgRef={svgRef} />
         <ul className="legend" aria-label={`${title} legend`}>
           {model?.legend.map((entry) => (
-            <li key={entry.label}>
+            <li key={entry.label} title={entry.label}>
               <svg width="28" height="10" aria-hidden="true">
                 <line
                   x1="1"
@@ -57,7 +90,8 @@ export function ChartPanel({ id, title, model, placeholder }: ChartPanelProps) {
                   y1="5"
                   y2="5"
                   stroke={entry.color}
-                  strokeWidth="3"
+                  strokeWidth={entry.opacity !== undefined ? 6 : 3}
+                  strokeOpacity={entry.opacity}
                   strokeDasharray={entry.dash ? '5 3' : undefined}
                 />
               </svg>
@@ -71,4 +105,4 @@ export function ChartPanel({ id, title, model, placeholder }: ChartPanelProps) {
       </div>
     </section>
   )
-}
+})

@@ -3,7 +3,7 @@
  * max-min fair share from the engine's water-filling oracle as a dashed line of the same colour
  * (SPEC §7).
  */
-import { column, type Layout } from '../engine/layout'
+import { column, type Layout, type LayoutVc } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { type LineSeries, type TimeSeriesOptions, yDomainFrom } from './timeSeries'
 
@@ -11,6 +11,8 @@ export interface LegendEntry {
   label: string
   color: string
   dash?: string
+  /** Drawn faint: the pinned run's style. */
+  opacity?: number
 }
 
 /** Dash pattern of reference (max-min share) lines. */
@@ -21,6 +23,8 @@ export interface ChartModel {
   legend: LegendEntry[]
   yDomain: [number, number]
   options: Omit<TimeSeriesOptions, 'width' | 'height'>
+  /** Unit of the values, for read-outs and exports ("Mbit/s", "cells", ""). */
+  unit?: string
 }
 
 /**
@@ -38,13 +42,19 @@ export function acrFromFirstCell(acr: Float64Array, sent: Float64Array | null): 
   return shown
 }
 
-/** Builds the ACR chart's series from the samples so far. */
-export function acrChartModel(layout: Layout, store: SampleStore, colors: ReadonlyMap<string, string>): ChartModel {
+/** Builds the ACR chart's series from the samples so far, for `vcs` (every VC by default). */
+export function acrChartModel(
+  layout: Layout,
+  store: SampleStore,
+  colors: ReadonlyMap<string, string>,
+  vcs: readonly LayoutVc[] = layout.vcs,
+): ChartModel {
   const t = store.series(column.time)
   const series: LineSeries[] = []
   const legend: LegendEntry[] = []
   let maxValue = 0
-  for (const vc of layout.vcs) {
+  let hasShares = false
+  for (const vc of vcs) {
     const color = colors.get(vc.id) ?? '#000'
     const acr = column.acr(vc.id)
     const maxmin = column.maxmin(vc.id)
@@ -52,7 +62,8 @@ export function acrChartModel(layout: Layout, store: SampleStore, colors: Readon
       const sent = store.has(column.sent(vc.id)) ? store.series(column.sent(vc.id)) : null
       const y = acrFromFirstCell(store.series(acr), sent)
       series.push({ key: acr, label: `${vc.id} ACR`, color, x: t, y, strokeWidth: 2 })
-      legend.push({ label: `${vc.id} ACR`, color })
+      // Named as the topology names it; one legend entry per VC, the dashed share explained once.
+      legend.push({ label: vc.id, color })
       maxValue = Math.max(maxValue, store.max(acr))
     }
     if (store.has(maxmin)) {
@@ -66,10 +77,11 @@ export function acrChartModel(layout: Layout, store: SampleStore, colors: Readon
         curve: 'step',
         strokeWidth: 1.5,
       })
-      legend.push({ label: `${vc.id} max-min share`, color, dash: REFERENCE_DASH })
+      hasShares = true
       maxValue = Math.max(maxValue, store.max(maxmin))
     }
   }
+  if (hasShares) legend.push({ label: 'dashed: max-min fair share', color: '#59636e', dash: REFERENCE_DASH })
   // Rates never exceed the fastest link, so that is a stable axis top before data arrives.
   const fastestLink = Math.max(0, ...layout.links.map((l) => l.rate_mbps))
   const yDomain = yDomainFrom(maxValue, fastestLink)
@@ -77,13 +89,14 @@ export function acrChartModel(layout: Layout, store: SampleStore, colors: Readon
     series,
     legend,
     yDomain,
+    unit: 'Mbit/s',
     options: {
       xDomain: [0, layout.until_ms],
       yDomain,
       xLabel: 'simulated time (ms)',
       yLabel: 'ACR (Mbit/s)',
       series,
-      ariaLabel: `Allowed cell rate of ${layout.vcs.map((v) => v.id).join(', ')} in Mbit/s, with max-min fair shares dashed`,
+      ariaLabel: `Allowed cell rate of ${vcs.map((v) => v.id).join(', ') || 'no VC'} in Mbit/s, with max-min fair shares dashed`,
     },
   }
 }

@@ -6,7 +6,7 @@ import { realEngine, scenarioText } from '../test/realEngine'
 import { acrChartModel, acrFromFirstCell, REFERENCE_DASH } from './acrChart'
 import { colorMap, OKABE_ITO, seriesColor } from './palette'
 import { bottleneckPorts, queueChartModel } from './queueChart'
-import { chartScales, decimate, MARGIN, seriesPath, yDomainFrom } from './timeSeries'
+import { chartScales, decimate, MARGIN, seriesPath, yDomainFrom, yTickFormat } from './timeSeries'
 
 describe('time-series helpers', () => {
   it('maps the domains onto the plot area inside the margins', () => {
@@ -47,6 +47,12 @@ describe('time-series helpers', () => {
     expect(kept[0]).toBe(0)
     expect(kept.at(-1)).toBe(n - 1)
     for (let i = 1; i < kept.length; i++) expect(kept[i]).toBeGreaterThan(kept[i - 1])
+  })
+
+  it('writes large y ticks with SI prefixes so they fit the margin', () => {
+    expect(yTickFormat(60_000)(50_000)).toBe('50k')
+    expect(yTickFormat(7_500)(5_000)).toBe('5,000')
+    expect(yTickFormat(1.05)(0.5)).toBe('0.5')
   })
 
   it('gives the y axis headroom and a floor', () => {

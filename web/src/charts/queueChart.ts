@@ -36,12 +36,15 @@ export function bottleneckPorts(layout: Layout, store: SampleStore): LayoutPort[
   return busiest ? [busiest] : []
 }
 
-/** Builds the queue chart's series from the samples so far. */
-export function queueChartModel(layout: Layout, store: SampleStore): ChartModel {
+/** A port's colour, from its place in the layout, so it keeps it as other ports join a chart. */
+export function portColor(layout: Layout, port: LayoutPort): string {
+  return seriesColor(layout.ports.findIndex((q) => q.id === port.id) + layout.vcs.length)
+}
+
+/** Builds the queue chart's series from the samples so far, for `ports` (the bottleneck's by default). */
+export function queueChartModel(layout: Layout, store: SampleStore, ports: readonly LayoutPort[] = bottleneckPorts(layout, store)): ChartModel {
   const t = store.series(column.time)
-  const ports = bottleneckPorts(layout, store)
-  // Colours follow the port's place in the layout, so a port keeps its colour as others join.
-  const colorOf = (p: LayoutPort) => seriesColor(layout.ports.findIndex((q) => q.id === p.id) + layout.vcs.length)
+  const colorOf = (p: LayoutPort) => portColor(layout, p)
   const series: LineSeries[] = ports.map((p) => ({
     key: column.queue(p.id),
     label: `${portLabel(p)} queue`,
@@ -57,6 +60,7 @@ export function queueChartModel(layout: Layout, store: SampleStore): ChartModel 
     series,
     legend,
     yDomain,
+    unit: 'cells',
     options: {
       xDomain: [0, layout.until_ms],
       yDomain,

@@ -5,7 +5,7 @@
  * views from SampleStore. Rendering joins into a persistent SVG structure, so redrawing once per
  * animation frame only updates path strings and axes.
  */
-import { axisBottom, axisLeft, curveLinear, curveStepAfter, line, scaleLinear, select, type ScaleLinear } from 'd3'
+import { axisBottom, axisLeft, curveLinear, curveStepAfter, format, line, scaleLinear, select, type NumberValue, type ScaleLinear } from 'd3'
 
 /** One line of a chart. */
 export interface LineSeries {
@@ -22,6 +22,8 @@ export interface LineSeries {
   /** 'step' holds each value until the next sample (for piecewise-constant quantities). */
   curve?: 'linear' | 'step'
   strokeWidth?: number
+  /** Stroke opacity; a pinned run's lines are drawn faint behind the current run's. */
+  opacity?: number
 }
 
 export interface TimeSeriesOptions {
@@ -87,6 +89,36 @@ export function decimate(x: ArrayLike<number>, y: ArrayLike<number>, xScale: (v:
   return kept
 }
 
+/** First index whose time is at least `t` in an ascending array (its length when none is). */
+export function lowerBound(xs: ArrayLike<number>, t: number): number {
+  let lo = 0
+  let hi = xs.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (xs[mid] < t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * The index of the sample that holds at time `t`: the last one at or before `t` (the first one
+ * when `t` is earlier than all); -1 for an empty series.
+ */
+export function sampleIndexAt(xs: ArrayLike<number>, t: number): number {
+  if (xs.length === 0) return -1
+  const i = lowerBound(xs, t)
+  if (i < xs.length && xs[i] === t) return i
+  return Math.max(0, i - 1)
+}
+
+/** The indices from just before the x domain to just after it: what can show on the plot. */
+function visibleRange(xs: ArrayLike<number>, domain: readonly number[]): [number, number] {
+  const from = Math.max(0, lowerBound(xs, domain[0]) - 1)
+  const to = Math.min(xs.length, lowerBound(xs, domain[domain.length - 1]) + 1)
+  return [from, to]
+}
+
 /** The SVG path of one series under the given scales (empty string when there is nothing to draw). */
 export function seriesPath(
   series: Pick<LineSeries, 'x' | 'y' | 'curve'>,
@@ -94,7 +126,14 @@ export function seriesPath(
   y: ScaleLinear<number, number>,
 ): string {
   const [r0, r1] = x.range()
-  const indices = decimate(series.x, series.y, x, Math.max(1, Math.round(r1 - r0)))
+  const n = Math.min(series.x.length, series.y.length)
+  const [from, to] = visibleRange(series.x, x.domain())
+  const part = (a: ArrayLike<number>): ArrayLike<number> =>
+    from === 0 && to >= n ? a : a instanceof Float64Array ? a.subarray(from, to) : Array.prototype.slice.call(a, from, to)
+  const xs = part(series.x)
+  const ys = part(series.y)
+  const local = decimate(xs, ys, x, Math.max(1, Math.round(r1 - r0)))
+  const indices = from === 0 ? local : local.map((i) => i + from)
   const generator = line<number>()
     .defined((i) => Number.isFinite(series.x[i]) && Number.isFinite(series.y[i]))
     .x((i) => x(series.x[i]))
@@ -112,10 +151,49 @@ export function yDomainFrom(maxValue: number, floor: number): [number, number] {
   return [0, top * 1.05]
 }
 
+/** Tick labels that fit the margin: "50k" rather than "50,000" once values reach ten thousand. */
+export function yTickFormat(top: number): (value: NumberValue) => string {
+  const si = format('~s')
+  const plain = format(',')
+  return (value) => (Math.abs(top) >= 10_000 ? si(value) : plain(value))
+}
+
+/** What the axes of each drawn chart were drawn for: unchanged axes are not redrawn. */
+const drawnAxes = new WeakMap<SVGSVGElement, string>()
+
 /** Draws (or redraws) the chart into an <svg>. */
 export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesOptions): void {
   const { width, height } = options
   const { x, y } = chartScales(options)
+  const axesKey = [width, height, ...options.xDomain, ...options.yDomain, options.xLabel, options.yLabel, options.ariaLabel].join('|')
+  const svg = select(svgElement)
+  if (drawnAxes.get(svgElement) !== axesKey) {
+    drawnAxes.set(svgElement, axesKey)
+    renderAxes(svgElement, options, x, y)
+  }
+  const clipId = `clip-${svgElement.id || 'chart'}`
+  svg
+    .selectAll<SVGGElement, null>('g.lines')
+    .data([null])
+    .join('g')
+    .attr('class', 'lines')
+    .attr('clip-path', `url(#${clipId})`)
+    .selectAll<SVGPathElement, LineSeries>('path')
+    .data(options.series, (d) => d.key)
+    .join('path')
+    .attr('data-series', (d) => d.key)
+    .attr('fill', 'none')
+    .attr('stroke', (d) => d.color)
+    .attr('stroke-width', (d) => d.strokeWidth ?? 2)
+    .attr('stroke-dasharray', (d) => d.dash ?? null)
+    .attr('stroke-opacity', (d) => d.opacity ?? null)
+    .attr('stroke-linejoin', 'round')
+    .attr('d', (d) => seriesPath(d, x, y))
+}
+
+/** The frame of a chart: size, grid, axes, labels and the clip of the plot area. */
+function renderAxes(svgElement: SVGSVGElement, options: TimeSeriesOptions, x: ScaleLinear<number, number>, y: ScaleLinear<number, number>): void {
+  const { width, height } = options
   const svg = select(svgElement)
     .attr('viewBox', `0 0 ${width} ${height}`)
     .attr('width', width)
@@ -148,7 +226,7 @@ export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesO
     .call(axisBottom(x).ticks(Math.max(2, Math.floor(plotWidth / 80))))
   layer('y-axis')
     .attr('transform', `translate(${MARGIN.left},0)`)
-    .call(axisLeft(y).ticks(Math.max(2, Math.floor(plotHeight / 45))))
+    .call(axisLeft(y).ticks(Math.max(2, Math.floor(plotHeight / 45))).tickFormat(yTickFormat(options.yDomain[1])))
 
   layer('x-label')
     .selectAll('text')
@@ -183,17 +261,4 @@ export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesO
     .attr('y', y.range()[1] - 2)
     .attr('width', plotWidth)
     .attr('height', plotHeight + 4)
-
-  layer('lines')
-    .attr('clip-path', `url(#${clipId})`)
-    .selectAll<SVGPathElement, LineSeries>('path')
-    .data(options.series, (d) => d.key)
-    .join('path')
-    .attr('data-series', (d) => d.key)
-    .attr('fill', 'none')
-    .attr('stroke', (d) => d.color)
-    .attr('stroke-width', (d) => d.strokeWidth ?? 2)
-    .attr('stroke-dasharray', (d) => d.dash ?? null)
-    .attr('stroke-linejoin', 'round')
-    .attr('d', (d) => seriesPath(d, x, y))
 }

@@ -9,7 +9,7 @@
  * drawing's scale is held, so the node stays under the pointer; it is refitted on release.
  */
 import './editor.css'
-import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react'
+import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
 import type { LiveFrame } from '../engine/frame'
 import type { Layout } from '../engine/layout'
 import { docLinks, docNodes, type DocNode } from '../scenario/doc'
@@ -41,6 +41,8 @@ interface EditorCanvasProps {
   selection: Selection | null
   onSelect(selection: Selection | null): void
   onApply: ApplyEdit
+  /** Drawn over the topology and under the editing layer, in its placement (the cell animation). */
+  overlay?(layout: Layout, fit: Fit): ReactNode
 }
 
 const { width: W, height: H, padding: PAD } = TOPOLOGY_BOX
@@ -89,7 +91,7 @@ function modeHint(mode: Mode): string {
   }
 }
 
-export function EditorCanvas({ layout, scenario, info, colors, frame, started, selection, onSelect, onApply }: EditorCanvasProps) {
+export function EditorCanvas({ layout, scenario, info, colors, frame, started, selection, onSelect, onApply, overlay }: EditorCanvasProps) {
   const svgRef = useRef<SVGSVGElement>(null)
   const [mode, setMode] = useState<Mode>({ kind: 'select' })
   const [callout, setCallout] = useState<Callout | null>(null)
@@ -323,6 +325,7 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
       </p>
       <div className="canvas" data-mode={mode.kind}>
         <TopologyView layout={viewLayout} colors={colors} frame={frame} started={started} fit={fit} />
+        {overlay?.(viewLayout, fit)}
         <svg
           ref={svgRef}
           className="editor-layer"

@@ -94,6 +94,11 @@ export class EngineClient {
     expectOk(await this.call({ type: 'speed', speed }, signal))
   }
 
+  /** Asks for up to `maxCells` cells in flight with every samples event (0: none). */
+  async animate(maxCells: number, signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call({ type: 'animate', maxCells }, signal))
+  }
+
   /** Advances `ms` of simulated time and stops there, paused. */
   async step(ms: number, signal?: AbortSignal): Promise<void> {
     expectOk(await this.call({ type: 'step', ms }, signal))

@@ -23,6 +23,8 @@ export interface EngineHandle {
   events(): number
   take_samples(): Float64Array
   frame(): Float64Array
+  /** Cells on the links, rows of 7 (absent in engines built before the animation API). */
+  cells_in_flight?(max: number): Float64Array
   set_param(path: string, value_json: string): string
   scenario_json(): string
   free(): void
@@ -87,6 +89,8 @@ export class EngineHost {
   private anchorSimMs = 0
   private anchorWallMs = 0
   private eventsPerCall = 10_000
+  /** Cells in flight sent with each flush, for the animation; 0 sends none. */
+  private maxCells = 0
   /** Set when the engine trapped; from then on every request fails (STYLE: "a poisoned flag"). */
   private poisoned: string | null = null
 
@@ -123,6 +127,10 @@ export class EngineHost {
           return
         case 'speed':
           this.setSpeed(req.speed)
+          this.post({ type: 'ok', id: req.id }, [])
+          return
+        case 'animate':
+          this.maxCells = Math.floor(req.maxCells)
           this.post({ type: 'ok', id: req.id }, [])
           return
         case 'step':
@@ -315,9 +323,10 @@ export class EngineHost {
     if (engine === null) return
     const rows = ownBuffer(engine.take_samples())
     const frame = ownBuffer(engine.frame())
+    const cells = this.maxCells > 0 && engine.cells_in_flight ? ownBuffer(engine.cells_in_flight(this.maxCells)) : undefined
     this.post(
-      { type: 'samples', rows, frame, nowMs: engine.now_ms(), events: engine.events() },
-      [rows.buffer, frame.buffer],
+      { type: 'samples', rows, frame, cells, nowMs: engine.now_ms(), events: engine.events() },
+      cells ? [rows.buffer, frame.buffer, cells.buffer] : [rows.buffer, frame.buffer],
     )
   }
 

@@ -6,6 +6,8 @@ export interface ScenarioInfo {
   title: string
   explanation: string
   things_to_try: string[]
+  /** Named sets of overrides the scenario file offers (e.g. "Nrm = 8"). */
+  variants?: { id: string; label: string }[]
 }
 
 export type NodeKind = 'host' | 'switch'
@@ -33,6 +35,18 @@ export interface LayoutVc {
   source: string
   destination: string
   path: string[]
+  /** For the reverse loop of a bidirectional VC (`<id>:rev`), the forward VC's id. */
+  reverse_of?: string | null
+  /** PCR after negotiation down to the slowest link, Mbit/s. */
+  pcr_mbps?: number
+}
+
+/** A CBR/VBR background source along `path`; its cells have priority and get no feedback. */
+export interface LayoutBackground {
+  id: string
+  kind: string
+  rate_mbps: number
+  path: string[]
 }
 
 /** One direction of a link: `<link id>` for a→b, `<link id>:rev` for b→a; it owns the queue at `from`. */
@@ -42,6 +56,9 @@ export interface LayoutPort {
   from: string
   to: string
   from_kind: NodeKind
+  /** The port's switch algorithm ("none" when it only queues). */
+  algorithm?: string
+  buffer_cells?: number
 }
 
 export interface Layout {
@@ -52,6 +69,8 @@ export interface Layout {
   links: LayoutLink[]
   vcs: LayoutVc[]
   ports: LayoutPort[]
+  /** Background sources (none in engines that predate them). */
+  background: LayoutBackground[]
   /** Names of the sample columns, in row order (`t_ms`, `vc.<id>.acr`, `port.<id>.queue`, ...). */
   columns: string[]
 }
@@ -69,6 +88,10 @@ export const column = {
   queueMax: (port: string) => `port.${port}.queue_max`,
   util: (port: string) => `port.${port}.util`,
   lost: (port: string) => `port.${port}.lost`,
+  /** 1 while the VC's source has data to send, else 0. */
+  active: (vc: string) => `vc.${vc}.active`,
+  /** Jain's index of the active VCs' mean ACR over their max-min shares, 0..1. */
+  fairness: 'fairness',
 } as const
 
 /** A short human name for a port: the direction of traffic it queues, e.g. "SW1→SW2". */
@@ -96,5 +119,6 @@ export function parseLayout(json: string): Layout {
   if (problems.length > 0) throw new Error(`unexpected engine layout: ${problems.join('; ')}`)
   const layout = value as Layout
   layout.scenario.things_to_try ??= []
+  layout.background ??= []
   return layout
 }

@@ -28,6 +28,11 @@ export type ClientRequest =
   /** Change the pacing, also while running. Replies `ok`. */
   | { type: 'speed'; id: number; speed: Speed }
   /**
+   * Ask for up to `maxCells` cells in flight with every `samples` event (0: none), for the
+   * animation. Replies `ok`.
+   */
+  | { type: 'animate'; id: number; maxCells: number }
+  /**
    * Advance by `ms` of simulated time (or to the end of the run) and stop there, paused. Replies
    * `ok`; the samples and the status follow as events.
    */
@@ -73,9 +78,11 @@ export type WorkerEvent =
   /**
    * Sample rows completed since the last message: flat, row-major, `layout.columns.length` values
    * per row; and the live frame `[now_ms, acr of each VC..., queue of each port...]`.
-   * Both buffers are transferred, not copied.
+   * `cells`, when the page asked for them (`animate`), holds the cells on the links now: rows of 7
+   * `[port index, progress 0..1, kind (0 data, 1 FRM, 2 BRM, 3 background), VC or background
+   * index, ER Mbit/s, CI, CCR Mbit/s]` (Engine.cells_in_flight). All buffers are transferred.
    */
-  | { type: 'samples'; rows: Float64Array; frame: Float64Array; nowMs: number; events: number }
+  | { type: 'samples'; rows: Float64Array; frame: Float64Array; cells?: Float64Array; nowMs: number; events: number }
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }
   /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */
   | { type: 'fatal'; message: string }
@@ -114,6 +121,8 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
       return true
     case 'speed':
       return m.speed === null || (typeof m.speed === 'number' && m.speed > 0)
+    case 'animate':
+      return typeof m.maxCells === 'number' && Number.isFinite(m.maxCells) && m.maxCells >= 0
     case 'step':
       return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
     case 'set':

@@ -44,6 +44,46 @@ describe('SampleStore', () => {
     expect(() => new SampleStore(columns).series('vc.vc9.acr')).toThrow('no sample column "vc.vc9.acr"')
   })
 
+  it('stays within its bound on a long run and keeps the whole run covered', () => {
+    const store = new SampleStore(columns, { maxRows: 64 })
+    const rows = 10_000
+    const chunk = new Float64Array(rows * columns.length)
+    for (let r = 0; r < rows; r++) chunk.set([(r + 1) * 0.5, 100 + Math.sin(r / 50), 5], r * columns.length)
+    store.append(chunk)
+    expect(store.rowCount).toBeLessThanOrEqual(64)
+    expect(store.rowCount).toBeGreaterThan(32)
+    expect(store.receivedRows).toBe(rows)
+    expect(store.stride).toBe(256)
+    const t = store.series('t_ms')
+    // From near the start to the very last row, in order.
+    expect(t[0]).toBeLessThanOrEqual(store.stride * 0.5)
+    expect(t[t.length - 1]).toBe(rows * 0.5)
+    for (let i = 1; i < t.length; i++) expect(t[i]).toBeGreaterThan(t[i - 1])
+    expect(store.last('t_ms')).toBe(rows * 0.5)
+  })
+
+  it('keeps one-sample peaks and dips through any number of merges', () => {
+    const store = new SampleStore(columns, { maxRows: 16 })
+    const rows = 4096
+    for (let r = 0; r < rows; r++) {
+      const queue = r === 1234 ? 9999 : 10
+      const acr = r === 3000 ? 1 : 140
+      store.append(new Float64Array([r * 0.5, acr, queue]))
+    }
+    expect(Array.from(store.series('port.l3.queue'))).toContain(9999)
+    expect(Array.from(store.series('vc.vc1.acr'))).toContain(1)
+    expect(store.max('port.l3.queue')).toBe(9999)
+    expect(store.rowCount).toBeLessThanOrEqual(16)
+  })
+
+  it('keeps the latest value of a counter', () => {
+    const store = new SampleStore(['t_ms', 'vc.vc1.received'], { maxRows: 8 })
+    for (let r = 1; r <= 100; r++) store.append(new Float64Array([r, r * 10]))
+    const received = store.series('vc.vc1.received')
+    expect(received[received.length - 1]).toBe(1000)
+    for (let i = 1; i < received.length; i++) expect(received[i]).toBeGreaterThan(received[i - 1])
+  })
+
   it('is empty after clear', () => {
     const store = new SampleStore(columns)
     store.append(new Float64Array([0.5, 1, 2]))

@@ -14,12 +14,13 @@ import { along, centroid, commonLinkCaption, fitNodes, linkCaption, linkLabelPla
 const WIDTH = 560
 const HEIGHT = 300
 const PADDING = 56
-/** The drawing's size and margin, for layers drawn over it (the editor). */
-export const TOPOLOGY_BOX = { width: WIDTH, height: HEIGHT, padding: PADDING } as const
 const HOST_R = 20
 const SWITCH_HALF = 22
 /** Spacing between parallel VC routes drawn along a shared link. */
 const ROUTE_GAP = 6
+
+/** The drawing's coordinate box and node sizes, for layers drawn over it (the editor, the cell animation). */
+export const TOPOLOGY_BOX = { width: WIDTH, height: HEIGHT, padding: PADDING, hostRadius: HOST_R, switchHalf: SWITCH_HALF } as const
 
 interface TopologyViewProps {
   layout: Layout
@@ -148,9 +149,9 @@ function LiveOverlay({ layout, colors, frame, started, fit }: TopologyViewProps)
           const b = pos.get(port.to)
           const queue = frame.queueCells.get(port.id)
           if (!a || !b || queue === undefined || queue <= 0) return null
-          // Just past the switch, left of the direction of travel, so a link's two directions never
+          // Just past the switch, left of the direction of travel (beyond the animation's queue bar), so a link's two directions never
           // overlap, and written away from the switch.
-          const at = stepFrom(a, b, SWITCH_HALF + 4, 12)
+          const at = stepFrom(a, b, SWITCH_HALF + 4, 20)
           return (
             <text
               key={port.id}

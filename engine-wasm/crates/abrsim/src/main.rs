@@ -1,10 +1,11 @@
 //! `abrsim`, the headless runner of SPEC §10:
 //!
 //! ```text
-//! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--csv DIR]
+//! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]
+//! abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]
 //! ```
 //!
-//! Prints one JSON report on stdout. Bad input of any kind ends with a message
+//! `run` prints one JSON report on stdout; `sweep` (sweep.rs) one JSON line per grid point. Bad input of any kind ends with a message
 //! naming what is wrong on stderr and exit status 2, never a panic.
 
 use sim_core::runner::{run_report, RunOptions};
@@ -14,7 +15,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]";
+mod sweep;
+
+const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]\n       abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
 
 struct Args {
     scenario: PathBuf,
@@ -124,7 +127,11 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let outcome = match args.first().map(String::as_str) {
+        Some("sweep") => sweep::main(&args[1..]),
+        _ => run(&args),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("abrsim: {message}");

@@ -1,0 +1,401 @@
+//! `abrsim sweep`: run one scenario over a grid of parameter values on every
+//! core and print one summary row per grid point (SPEC §9 "Comparing and
+//! sweeping": the question of seed 003's Figures 2–3, answered by simulation).
+//!
+//! ```text
+//! abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]
+//! ```
+//!
+//! `PATH` is the `--set` grammar (`vcs.vc1.rif`, `defaults.switch_port.algorithm.target_utilization`),
+//! plus `*` for every element of an array (`vcs.*.rif` sets RIF on every VC). Values are JSON or
+//! fractions (`1/16`). Each grid point is an independent run through [`run_report`], so a row is
+//! exactly what `abrsim run --set ...` reports, condensed to four figures over the window (the
+//! whole run without `--window`):
+//!
+//! - `max_queue`: the largest queue, in cells, at any switch port;
+//! - `utilization`: the bottleneck's utilisation — the highest mean utilisation of any switch port;
+//! - `fairness`: the mean of the `fairness` sample column (Jain's index of the active VCs' mean ACR
+//!   over their max-min shares);
+//! - `cells_lost`: cells dropped at all ports.
+//!
+//! The browser's sweep (web/src/sweep/metrics.ts) computes the same four figures the same way.
+//! Rows are printed as JSON lines in grid order (the first `--param` varies slowest), each as soon
+//! as it and every row before it are done; the output does not depend on `--jobs`.
+
+use serde_json::{json, Map, Value};
+use sim_core::runner::{prepare, run_report, RunOptions};
+use sim_core::scenario::set::parse_value;
+use sim_core::scenario::{format_errors, ScenarioError};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+pub const USAGE: &str = "usage: abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
+
+/// One swept parameter: a path (possibly with `*`) and its values as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub path: String,
+    pub values: Vec<String>,
+}
+
+/// What to sweep and how.
+#[derive(Clone, Debug)]
+pub struct SweepArgs {
+    pub scenario: PathBuf,
+    pub axes: Vec<Axis>,
+    pub until_ms: Option<f64>,
+    pub window: Option<(f64, f64)>,
+    pub jobs: usize,
+}
+
+/// Parses the arguments after `sweep`.
+pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
+    let mut it = args.iter();
+    let mut scenario = None;
+    let mut axes = Vec::new();
+    let mut until_ms = None;
+    let mut window = None;
+    let mut jobs = None;
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
+        match arg.as_str() {
+            "-h" | "--help" => return Err(USAGE.into()),
+            "--param" => {
+                let v = value("--param")?;
+                let (path, list) = v.split_once('=').ok_or_else(|| format!("--param: '{v}' is not PATH=V1,V2,..."))?;
+                let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+                if path.trim().is_empty() || values.iter().any(String::is_empty) {
+                    return Err(format!("--param: '{v}' is not PATH=V1,V2,... (an empty path or value)"));
+                }
+                axes.push(Axis { path: path.trim().to_string(), values });
+            }
+            "--until" => {
+                let v = value("--until")?;
+                until_ms = Some(v.parse().map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?);
+            }
+            "--window" => {
+                let v = value("--window")?;
+                let parsed = v.split_once(':').and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+                window = Some(parsed.ok_or_else(|| format!("--window: '{v}' is not FROM:TO in milliseconds"))?);
+            }
+            "--jobs" => {
+                let v = value("--jobs")?;
+                let n: usize = v.parse().map_err(|_| format!("--jobs: '{v}' is not a whole number"))?;
+                if n == 0 {
+                    return Err("--jobs: must be at least 1".into());
+                }
+                jobs = Some(n);
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'\n{USAGE}")),
+            path if scenario.is_none() => scenario = Some(PathBuf::from(path)),
+            extra => return Err(format!("unexpected argument '{extra}'\n{USAGE}")),
+        }
+    }
+    let scenario = scenario.ok_or_else(|| format!("no scenario file given\n{USAGE}"))?;
+    if axes.is_empty() {
+        return Err(format!("give at least one --param PATH=V1,V2,...\n{USAGE}"));
+    }
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    Ok(SweepArgs { scenario, axes, until_ms, window, jobs })
+}
+
+/// Every combination of the axes' values, the first axis varying slowest.
+pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
+    let mut points: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for axis in axes {
+        points = points
+            .into_iter()
+            .flat_map(|point| {
+                axis.values.iter().map(move |v| {
+                    let mut next = point.clone();
+                    next.push((axis.path.clone(), v.clone()));
+                    next
+                })
+            })
+            .collect();
+    }
+    points
+}
+
+/// Expands `*` segments into one concrete path per array element (named by id when it has one,
+/// else by index). Paths without `*` come back unchanged; what they name is checked by `--set`.
+pub fn expand_path(scenario: &Value, path: &str) -> Result<Vec<String>, ScenarioError> {
+    fn walk(here: Option<&Value>, rest: &[&str], prefix: String, out: &mut Vec<String>) -> Result<(), ScenarioError> {
+        let Some((seg, tail)) = rest.split_first() else {
+            out.push(prefix);
+            return Ok(());
+        };
+        let join = |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix}.{s}") };
+        if *seg != "*" {
+            let next = match here {
+                Some(Value::Object(map)) => map.get(*seg),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .find(|v| v.get("id").and_then(Value::as_str) == Some(seg))
+                    .or_else(|| seg.parse::<usize>().ok().and_then(|i| items.get(i))),
+                _ => None,
+            };
+            return walk(next, tail, join(seg), out);
+        }
+        let Some(Value::Array(items)) = here else {
+            return Err(ScenarioError::new(join("*"), format!("'*' needs an array, and {} is not one", if prefix.is_empty() { "the scenario" } else { &prefix })));
+        };
+        if items.is_empty() {
+            return Err(ScenarioError::new(join("*"), format!("{prefix} is empty")));
+        }
+        for (i, item) in items.iter().enumerate() {
+            let name = item.get("id").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| i.to_string());
+            walk(Some(item), tail, join(&name), out)?;
+        }
+        Ok(())
+    }
+    let segments: Vec<&str> = path.split('.').collect();
+    let mut out = Vec::new();
+    walk(Some(scenario), &segments, String::new(), &mut out)?;
+    Ok(out)
+}
+
+/// The four figures of one grid point, read from a `run_report` window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    pub max_queue: f64,
+    pub utilization: f64,
+    pub fairness: f64,
+    pub cells_lost: f64,
+}
+
+/// Condenses a report window (`windows[i]` or `totals`) to the sweep's figures; `switch_ports`
+/// names the ports whose transmitting node is a switch.
+pub fn summarize(window: &Value, switch_ports: &HashSet<String>) -> Summary {
+    let mut s = Summary { max_queue: 0.0, utilization: 0.0, fairness: window["fairness"].as_f64().unwrap_or(f64::NAN), cells_lost: 0.0 };
+    if let Some(ports) = window["ports"].as_object() {
+        for (id, port) in ports {
+            s.cells_lost += port["cells_lost"].as_f64().unwrap_or(0.0);
+            if switch_ports.contains(id) {
+                s.max_queue = s.max_queue.max(port["queue_max"].as_f64().unwrap_or(0.0));
+                s.utilization = s.utilization.max(port["utilization"].as_f64().unwrap_or(0.0));
+            }
+        }
+    }
+    s
+}
+
+/// The ids of the ports transmitting from a switch, from a built simulation's layout.
+fn switch_ports(layout: &Value) -> HashSet<String> {
+    layout["ports"]
+        .as_array()
+        .map(|ports| {
+            ports
+                .iter()
+                .filter(|p| p["from_kind"] == "switch")
+                .filter_map(|p| p["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One grid point, ready to run: the values as swept and the concrete `--set` overrides.
+struct Point {
+    params: Map<String, Value>,
+    opts: RunOptions,
+}
+
+fn points(args: &SweepArgs, scenario: &Value) -> Result<Vec<Point>, String> {
+    let mut expanded = BTreeMap::new();
+    for axis in &args.axes {
+        let paths = expand_path(scenario, &axis.path).map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
+        expanded.insert(axis.path.clone(), paths);
+    }
+    Ok(grid(&args.axes)
+        .into_iter()
+        .map(|point| {
+            let mut params = Map::new();
+            let mut opts = RunOptions { until_ms: args.until_ms, ..RunOptions::default() };
+            if let Some(w) = args.window {
+                opts.windows.push(w);
+            }
+            for (path, raw) in point {
+                for concrete in &expanded[&path] {
+                    opts.sets.push((concrete.clone(), raw.clone()));
+                }
+                params.insert(path, parse_value(&raw));
+            }
+            Point { params, opts }
+        })
+        .collect())
+}
+
+fn describe(params: &Map<String, Value>) -> String {
+    params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
+}
+
+fn row(point: &Point, report: &Value, ports: &HashSet<String>) -> Value {
+    let window = if point.opts.windows.is_empty() { &report["totals"] } else { &report["windows"][0] };
+    let s = summarize(window, ports);
+    json!({
+        "params": point.params,
+        "max_queue": s.max_queue,
+        "utilization": s.utilization,
+        "fairness": if s.fairness.is_finite() { json!(s.fairness) } else { Value::Null },
+        "cells_lost": s.cells_lost,
+        "events": report["stats"]["events"],
+    })
+}
+
+/// Runs the sweep, writing one JSON line per grid point to `out`, in grid order.
+pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.scenario).map_err(|e| format!("{}: cannot read: {e}", args.scenario.display()))?;
+    let scenario: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
+    let points = points(args, &scenario)?;
+
+    // Every point is validated (and built) before any runs, so a bad value fails at once with
+    // the path that is wrong rather than after the good points have taken their time.
+    let mut ports = None;
+    for point in &points {
+        let sim = prepare(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
+            format!("{} with {}:\n{}", args.scenario.display(), describe(&point.params), format_errors(&errors))
+        })?;
+        ports.get_or_insert_with(|| switch_ports(&sim.layout()));
+    }
+    let ports = ports.unwrap_or_default();
+
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let jobs = args.jobs.clamp(1, points.len().max(1));
+    let (tx, rx) = mpsc::channel::<(usize, Result<Value, String>)>();
+    let clock = Instant::now();
+    let mut write_error = None;
+    let mut closed = false;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, failed, points, text, ports) = (&next, &failed, &points, &text, &ports);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= points.len() || failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let point = &points[i];
+                let result = run_report(text, &point.opts, &|| clock.elapsed().as_secs_f64() * 1000.0, &mut |_, _| {})
+                    .map(|report| row(point, &report, ports))
+                    .map_err(|errors| format!("{}:\n{}", describe(&point.params), format_errors(&errors)));
+                if result.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                if tx.send((i, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Print in grid order as soon as each row and all before it are in.
+        let mut done: BTreeMap<usize, Value> = BTreeMap::new();
+        let mut printed = 0;
+        for (i, result) in rx {
+            match result {
+                Ok(value) => {
+                    done.insert(i, value);
+                }
+                Err(message) => {
+                    if !closed {
+                        write_error.get_or_insert(message);
+                    }
+                    continue;
+                }
+            }
+            while let Some(value) = done.remove(&printed) {
+                if write_error.is_none() && !closed {
+                    match writeln!(out, "{value}").and_then(|_| out.flush()) {
+                        // `abrsim sweep … | head`: the reader has what it wanted; stop quietly.
+                        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                            closed = true;
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        Err(e) => {
+                            write_error = Some(format!("cannot write the results: {e}"));
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        Ok(()) => {}
+                    }
+                }
+                printed += 1;
+            }
+        }
+    });
+    match write_error {
+        Some(message) => Err(message),
+        None => Ok(()),
+    }
+}
+
+/// `abrsim sweep ...`: parse, run, print.
+pub fn main(args: &[String]) -> Result<(), String> {
+    let args = parse_args(args)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    run(&args, &mut out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_axes_and_options() {
+        let a = parse_args(&strings(&["s.json", "--param", "vcs.*.rif=1/64,1/8,1", "--param", "vcs.*.rdf=1/16,1", "--until", "50", "--window", "10:50", "--jobs", "3"])).unwrap();
+        assert_eq!(a.axes.len(), 2);
+        assert_eq!(a.axes[0], Axis { path: "vcs.*.rif".into(), values: strings(&["1/64", "1/8", "1"]) });
+        assert_eq!(a.until_ms, Some(50.0));
+        assert_eq!(a.window, Some((10.0, 50.0)));
+        assert_eq!(a.jobs, 3);
+        assert!(parse_args(&strings(&["s.json", "--param", "x=1"])).unwrap().jobs >= 1);
+    }
+
+    #[test]
+    fn bad_arguments_say_what_is_wrong() {
+        assert!(parse_args(&strings(&["s.json"])).unwrap_err().contains("--param"));
+        assert!(parse_args(&strings(&["s.json", "--param", "vcs.vc1.rif"])).unwrap_err().contains("PATH=V1,V2"));
+        assert!(parse_args(&strings(&["s.json", "--param", "a=1,,2"])).unwrap_err().contains("empty"));
+        assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--jobs", "0"])).unwrap_err().contains("at least 1"));
+        assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("no scenario"));
+        assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--bogus"])).unwrap_err().contains("--bogus"));
+    }
+
+    #[test]
+    fn the_grid_varies_the_first_axis_slowest() {
+        let axes = [Axis { path: "a".into(), values: strings(&["1", "2"]) }, Axis { path: "b".into(), values: strings(&["x", "y", "z"]) }];
+        let g = grid(&axes);
+        assert_eq!(g.len(), 6);
+        assert_eq!(g[0], vec![("a".to_string(), "1".to_string()), ("b".to_string(), "x".to_string())]);
+        assert_eq!(g[2][1].1, "z");
+        assert_eq!(g[3][0].1, "2");
+    }
+
+    #[test]
+    fn stars_expand_to_every_element_by_id_or_index() {
+        let s = json!({"vcs": [{"id": "vc1"}, {"id": "vc2"}], "background": [{"rate_mbps": 1}], "defaults": {"vc": {}}});
+        assert_eq!(expand_path(&s, "vcs.*.rif").unwrap(), strings(&["vcs.vc1.rif", "vcs.vc2.rif"]));
+        assert_eq!(expand_path(&s, "background.*.rate_mbps").unwrap(), strings(&["background.0.rate_mbps"]));
+        assert_eq!(expand_path(&s, "defaults.vc.nrm").unwrap(), strings(&["defaults.vc.nrm"]));
+        assert!(expand_path(&s, "defaults.*.x").unwrap_err().message.contains("needs an array"));
+    }
+
+    #[test]
+    fn summaries_take_switch_ports_for_queue_and_utilisation_and_every_port_for_loss() {
+        let window = json!({"fairness": 0.9, "ports": {
+            "l1": {"queue_max": 900, "utilization": 1.0, "cells_lost": 2},
+            "l3": {"queue_max": 40, "utilization": 0.8, "cells_lost": 5},
+            "l4": {"queue_max": 10, "utilization": 0.9, "cells_lost": 0},
+        }});
+        let switch: HashSet<String> = ["l3", "l4"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(summarize(&window, &switch), Summary { max_queue: 40.0, utilization: 0.9, fairness: 0.9, cells_lost: 7.0 });
+    }
+}

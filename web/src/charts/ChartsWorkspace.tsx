@@ -1,0 +1,118 @@
+/**
+ * The page's charts (SPEC §7), linked: one hover time read out on every chart and on the topology,
+ * one brushed time window for all of them, one choice of VCs and ports; with a pinned run
+ * overlaid when there is one.
+ */
+import { useCallback, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
+import './charts.css'
+import type { Layout } from '../engine/layout'
+import type { SampleStore } from '../engine/samples'
+import { ChartPanel } from './ChartPanel'
+import { formatTime, type TimeCursor, type TimeWindow } from './cursor'
+import { CHART_KINDS, CHART_TITLES, chartModel, type ChartContext, type PinnedRun } from './models'
+import { defaultSelection, selectedPorts, selectedVcs, type SeriesSelection } from './selection'
+import { SeriesPicker } from './SeriesPicker'
+
+interface ChartsWorkspaceProps {
+  layout: Layout
+  store: SampleStore
+  colors: ReadonlyMap<string, string>
+  cursor: TimeCursor
+  pinned: PinnedRun | null
+  runLabel: string
+  /** Extra controls for the toolbar (the compare panel). */
+  toolbar?: ReactNode
+}
+
+/** DOM ids of the charts' <svg>s; the first two keep the ids the page has always had. */
+export const CHART_IDS = {
+  acr: 'acr-chart',
+  queue: 'queue-chart',
+  util: 'util-chart',
+  received: 'received-chart',
+  lost: 'lost-chart',
+  fairness: 'fairness-chart',
+} as const
+
+/** What identifies a topology: a new scenario resets the selection and the zoom, a reset does not. */
+function topologyKey(layout: Layout): string {
+  return `${layout.scenario.id}|${layout.vcs.map((v) => v.id).join(',')}|${layout.ports.map((p) => p.id).join(',')}`
+}
+
+function HoverTime({ cursor }: { cursor: TimeCursor }) {
+  const t = useSyncExternalStore(
+    (fn) => cursor.subscribe(fn),
+    () => cursor.get(),
+  )
+  return (
+    <span className="hover-time" data-testid="hover-time" aria-live="off">
+      {t === null ? 'Hover a chart to read every value at one time; drag to zoom' : `Values at t = ${formatTime(t)}`}
+    </span>
+  )
+}
+
+export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabel, toolbar }: ChartsWorkspaceProps) {
+  const key = topologyKey(layout)
+  const [state, setState] = useState<{ key: string; selection: SeriesSelection; window: TimeWindow }>(() => ({
+    key,
+    selection: defaultSelection(layout),
+    window: null,
+  }))
+  // A different topology starts from the defaults (derived during render, not in an effect).
+  const current = state.key === key ? state : { key, selection: defaultSelection(layout), window: null }
+  if (current !== state) setState(current)
+
+  const ctx: ChartContext = useMemo(
+    () => ({
+      layout,
+      store,
+      colors,
+      vcs: selectedVcs(layout, current.selection),
+      ports: selectedPorts(layout, current.selection),
+      window: current.window,
+      runLabel,
+      pinned,
+    }),
+    [layout, store, colors, current.selection, current.window, runLabel, pinned],
+  )
+  // Rebuilt only when rows have arrived (the engine also sends frames without any), so in slow
+  // motion the charts stay still while the animation moves.
+  const receivedRows = store.receivedRows
+  const models = useMemo(
+    () => CHART_KINDS.map((kind) => ({ kind, model: chartModel(kind, ctx) })),
+    [ctx, receivedRows],
+  )
+  const onZoom = useCallback((window: TimeWindow) => setState((s) => ({ ...s, window })), [])
+  const onSelect = useCallback((selection: SeriesSelection) => setState((s) => ({ ...s, selection })), [])
+  const setWindow = onZoom
+
+  return (
+    <div className="charts-workspace">
+      <div className="charts-toolbar" role="toolbar" aria-label="Chart controls">
+        <SeriesPicker layout={layout} colors={colors} selection={current.selection} onChange={onSelect} />
+        {current.window ? (
+          <span className="zoomed">
+            Zoomed to {formatTime(current.window[0])} – {formatTime(current.window[1])}
+            <button type="button" onClick={() => setWindow(null)}>
+              Whole run
+            </button>
+          </span>
+        ) : null}
+        <HoverTime cursor={cursor} />
+        {toolbar}
+      </div>
+      <div className="charts-grid">
+        {models.map(({ kind, model }) => (
+          <ChartPanel
+            key={kind}
+            id={CHART_IDS[kind]}
+            title={CHART_TITLES[kind]}
+            model={model}
+            cursor={cursor}
+            onZoom={onZoom}
+          />
+        ))}
+      </div>
+    </div>
+  )
+}

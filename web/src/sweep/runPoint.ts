@@ -1,0 +1,45 @@
+/**
+ * One grid point run to the end in the calling thread (a sweep worker, or a test under Node):
+ * build, run in chunks, fold every sample row into the window summary.
+ */
+import type { EngineModule } from '../engine/engineHost'
+import { parseEngineErrors } from '../engine/protocol'
+import { parseLayout } from '../engine/layout'
+import type { SweepReply, SweepRequest } from './protocol'
+import { WindowSummary } from './metrics'
+
+/** Events per engine call, as the native runner's chunks (runner.rs CHUNK_EVENTS). */
+const CHUNK_EVENTS = 100_000
+/** Progress is reported at most this often. */
+const PROGRESS_EVERY_MS = 100
+
+export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply: SweepReply) => void, now: () => number = () => performance.now()): void {
+  const { job } = request
+  let engine
+  try {
+    engine = new mod.Engine(request.scenarioJson)
+  } catch (cause) {
+    const errors = parseEngineErrors(cause instanceof Error ? cause.message : String(cause))
+    post({ type: 'failed', job, message: 'the engine rejected this grid point', errors })
+    return
+  }
+  try {
+    const layout = parseLayout(engine.layout())
+    const window = request.window ?? [0, layout.until_ms]
+    const summary = new WindowSummary(layout.columns, layout.ports, window, layout.sample_interval_ms)
+    let lastReport = now()
+    while (!engine.run_until(layout.until_ms, CHUNK_EVENTS)) {
+      summary.add(engine.take_samples())
+      if (now() - lastReport >= PROGRESS_EVERY_MS) {
+        lastReport = now()
+        post({ type: 'progress', job, nowMs: engine.now_ms(), untilMs: layout.until_ms })
+      }
+    }
+    summary.add(engine.take_samples())
+    post({ type: 'done', job, summary: summary.summary(), events: engine.events() })
+  } catch (cause) {
+    post({ type: 'failed', job, message: cause instanceof Error ? cause.message : String(cause), errors: [] })
+  } finally {
+    engine.free()
+  }
+}

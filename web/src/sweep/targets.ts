@@ -1,0 +1,108 @@
+/**
+ * What a sweep can vary in the current scenario: parameters of the engine's registry
+ * (`param_registry()`), each turned into a `--set` path that reaches it here — every VC at once
+ * (`vcs.*.rif`), one VC, the switch ports' defaults, one link, one background source.
+ */
+import type { Layout } from '../engine/layout'
+import { formatParamValue } from './paths'
+
+/** One entry of the engine's parameter registry. */
+export interface ParamSpec {
+  key: string
+  scope: string
+  label: string
+  unit: string
+  default: number | null
+  min: number
+  max: number
+  kind: 'real' | 'integer' | 'pow2' | 'zero_or_pow2' | 'bool'
+  live: boolean
+  doc: string
+}
+
+export interface SweepTarget {
+  /** The `--set` path, maybe with `*`. */
+  path: string
+  /** "every VC · RIF". */
+  label: string
+  spec: ParamSpec
+}
+
+/** Per-element targets are offered for at most this many VCs (all of them through `*`). */
+const MAX_SINGLE_VCS = 8
+
+/** The algorithm scopes the registry knows besides the model's own. */
+const MODEL_SCOPES = new Set(['vc', 'traffic', 'background', 'port', 'link', 'run'])
+
+export function sweepTargets(layout: Layout, scenarioJson: string, registry: readonly ParamSpec[]): SweepTarget[] {
+  let scenario: { defaults?: { switch_port?: { algorithm?: { kind?: string } } } } = {}
+  try {
+    scenario = JSON.parse(scenarioJson) as typeof scenario
+  } catch {
+    // The engine loaded it, so it is JSON; nothing to add if not.
+  }
+  const algorithm = scenario.defaults?.switch_port?.algorithm?.kind
+  const forward = layout.vcs.filter((v) => !v.reverse_of)
+  const out: SweepTarget[] = []
+  const numeric = registry.filter((p) => p.kind !== 'bool')
+  for (const spec of numeric.filter((p) => p.scope === 'vc')) {
+    out.push({ path: `vcs.*.${spec.key}`, label: `every VC · ${spec.label}`, spec })
+  }
+  for (const spec of numeric.filter((p) => p.scope === algorithm && !MODEL_SCOPES.has(p.scope))) {
+    out.push({ path: `defaults.switch_port.algorithm.${spec.key}`, label: `switch ports · ${spec.label}`, spec })
+  }
+  for (const spec of numeric.filter((p) => p.scope === 'port')) {
+    out.push({ path: `defaults.switch_port.${spec.key}`, label: `switch ports · ${spec.label}`, spec })
+  }
+  for (const link of layout.links) {
+    for (const spec of numeric.filter((p) => p.scope === 'link' && p.key !== 'length_km')) {
+      out.push({ path: `links.${link.id}.${spec.key}`, label: `link ${link.id} (${link.a}–${link.b}) · ${spec.label}`, spec })
+    }
+  }
+  for (const bg of layout.background) {
+    const spec = numeric.find((p) => p.scope === 'background' && p.key === 'rate_mbps')
+    if (spec) out.push({ path: `background.${bg.id}.rate_mbps`, label: `background ${bg.id} · ${spec.label}`, spec })
+  }
+  if (forward.length > 1 && forward.length <= MAX_SINGLE_VCS) {
+    for (const vc of forward) {
+      for (const spec of numeric.filter((p) => p.scope === 'vc')) {
+        out.push({ path: `vcs.${vc.id}.${spec.key}`, label: `${vc.id} · ${spec.label}`, spec })
+      }
+    }
+  }
+  return out
+}
+
+/** A first guess at values to sweep: powers of two a factor 4 apart, or around the default. */
+export function suggestValues(spec: ParamSpec): string {
+  const clip = (v: number) => Math.min(spec.max, Math.max(spec.min, v))
+  let values: number[]
+  if (spec.kind === 'pow2' || spec.kind === 'zero_or_pow2') {
+    values = []
+    for (let v = spec.max; v >= spec.min && values.length < 5; v /= 4) values.unshift(v)
+  } else {
+    const d = spec.default ?? (spec.min + spec.max) / 2
+    values = [...new Set([clip(d / 2), clip(d), clip(d * 2)])]
+    if (spec.kind === 'integer') values = [...new Set(values.map(Math.round))]
+  }
+  return values.map(formatParamValue).join(', ')
+}
+
+/** Splits a typed list of values ("1/64, 1/16,1") into its items. */
+export function parseValueList(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+}
+
+let registryPromise: Promise<ParamSpec[]> | null = null
+
+/** The engine's parameter registry, read once from the wasm module. */
+export function loadRegistry(): Promise<ParamSpec[]> {
+  registryPromise ??= import('../engine/pkg/sim_wasm.js').then(async (mod) => {
+    await mod.default()
+    return JSON.parse(mod.param_registry()) as ParamSpec[]
+  })
+  return registryPromise
+}
