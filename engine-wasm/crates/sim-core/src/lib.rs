@@ -1,10 +1,13 @@
 //! ABR Lab's simulation engine: a deterministic discrete-event model of ATM ABR
-//! networks at the cell level (SPEC §3–5). Pure Rust — no wasm or JS types —
+//! networks at the cell level (SPEC §3–5) and, beside it, of IP routers with
+//! rate-based AQM at the packet level (`ip`, SPEC §6). Pure Rust — no wasm or JS types —
 //! so the same engine serves the browser (through `sim-wasm`), the tests and
 //! the native `abrsim` runner.
 
 pub mod endsystem;
+pub mod ip;
 pub mod kernel;
+pub mod model;
 pub mod net;
 pub mod probe;
 pub mod runner;
@@ -13,4 +16,5 @@ pub mod sim;
 pub mod switch_alg;
 pub mod time;
 
+pub use model::Model;
 pub use sim::{Applied, RunOutcome, Simulation};

@@ -26,6 +26,24 @@ pub struct RunOptions {
     pub limits: scenario::Limits,
 }
 
+/// What `on_rows` sees of the run beside each batch of rows: the column
+/// names, for either model (`sim.columns()` in a callback reads the same
+/// whichever model runs).
+pub struct RowSource<'a> {
+    columns: &'a [String],
+}
+
+impl<'a> RowSource<'a> {
+    pub fn new(columns: &'a [String]) -> RowSource<'a> {
+        RowSource { columns }
+    }
+
+    /// Names of the sample columns, in row order.
+    pub fn columns(&self) -> &[String] {
+        self.columns
+    }
+}
+
 /// Events handled per call into the engine, as the browser worker does.
 const CHUNK_EVENTS: u64 = 100_000;
 
@@ -110,8 +128,8 @@ fn round(x: f64, digits: i32) -> f64 {
     (x * f).round() / f
 }
 
-/// Parses scenario text and applies the options' overrides.
-pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<ScenarioError>> {
+/// Parses scenario text and applies the options' `--until`, `--seed` and `--set` overrides.
+pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<ScenarioError>> {
     let mut value: Value = serde_json::from_str(text)
         .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
     let mut errors = Vec::new();
@@ -136,8 +154,12 @@ pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<Scenario
     if !errors.is_empty() {
         return Err(errors);
     }
-    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
-    let until = scenario.run.until_ms;
+    Ok(value)
+}
+
+/// Checks the report windows against the run length.
+pub fn check_windows(opts: &RunOptions, until: f64) -> Result<(), Vec<ScenarioError>> {
+    let mut errors = Vec::new();
     for (i, &(from, to)) in opts.windows.iter().enumerate() {
         if !(from.is_finite() && to.is_finite() && from >= 0.0 && from < to && to <= until) {
             errors.push(ScenarioError::new(
@@ -146,22 +168,34 @@ pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<Scenario
             ));
         }
     }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
+    if errors.is_empty() { Ok(()) } else { Err(errors) }
+}
+
+/// Parses a cell-model scenario and applies the options' overrides.
+pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<ScenarioError>> {
+    let (_, value) = crate::model::split_model(apply_options(text, opts)?)?;
+    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
+    check_windows(opts, scenario.run.until_ms)?;
     Ok(Simulation::build(&scenario))
 }
 
 /// Runs a scenario to its end and returns SPEC §10's report. `clock_ms` reads
 /// the wall clock (the caller's, so this stays free of platform calls);
-/// `on_rows` sees every batch of sample rows (for CSV output).
+/// `on_rows` sees every batch of sample rows (for CSV output). Packet-level
+/// scenarios (`"model": "ip"`) go to [`crate::ip::report::run_report`].
 pub fn run_report(
     text: &str,
     opts: &RunOptions,
     clock_ms: &dyn Fn() -> f64,
-    on_rows: &mut dyn FnMut(&Simulation, &[f64]),
+    on_rows: &mut dyn FnMut(&RowSource, &[f64]),
 ) -> Result<Value, Vec<ScenarioError>> {
-    let mut sim = prepare(text, opts)?;
+    let (kind, value) = crate::model::split_model(apply_options(text, opts)?)?;
+    if kind == crate::model::ModelKind::Packet {
+        return crate::ip::report::run_report(&value, opts, clock_ms, on_rows);
+    }
+    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
+    check_windows(opts, scenario.run.until_ms)?;
+    let mut sim = Simulation::build(&scenario);
     let width = sim.columns().len();
     let sample_ms = sim.run.sample_interval_ms;
     let (nv, np) = (sim.vcs.len(), sim.ports.len());
@@ -174,7 +208,7 @@ pub fn run_report(
     let started = clock_ms();
     let mut consume = |sim: &mut Simulation, prev: &mut Vec<f64>| {
         let rows = sim.take_samples();
-        on_rows(sim, &rows);
+        on_rows(&RowSource::new(sim.columns()), &rows);
         for row in rows.chunks_exact(width) {
             let end = row[0];
             let start = end - sample_ms;

@@ -10,7 +10,7 @@
 
 use sim_core::scenario::{self, registry, ScenarioError};
 use sim_core::time::SimTime;
-use sim_core::{Applied, RunOutcome, Simulation};
+use sim_core::{Applied, Model, RunOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
 
@@ -20,13 +20,14 @@ fn errors_json(errors: &[ScenarioError]) -> String {
     serde_json::json!({"ok": false, "errors": list}).to_string()
 }
 
-/// Validates scenario text: `{"ok":true}` or `{"ok":false,"errors":[{path,message}]}`.
+/// Validates scenario text of either model (`"model": "cell"` or `"ip"`):
+/// `{"ok":true,"warnings":[…]}` or `{"ok":false,"errors":[{path,message}]}`.
 #[wasm_bindgen]
 pub fn validate_scenario(json: &str) -> String {
-    match scenario::parse_scenario(json) {
-        Ok(s) => {
+    match Model::validate(json) {
+        Ok(warnings) => {
             let warnings: Vec<_> =
-                s.warnings.iter().map(|w| serde_json::json!({"path": w.path, "message": w.message})).collect();
+                warnings.iter().map(|w| serde_json::json!({"path": w.path, "message": w.message})).collect();
             serde_json::json!({"ok": true, "warnings": warnings}).to_string()
         }
         Err(errors) => errors_json(&errors),
@@ -39,24 +40,34 @@ pub fn param_registry() -> String {
     registry::registry_json().to_string()
 }
 
-/// The enumerated choices a scenario can make (algorithms, queue disciplines,
-/// traffic models with their keys, start-up options, background kinds) as JSON.
+/// The packet model's registry entries (scopes `ip_flow`, `tcp`, `ip_port`,
+/// `bat`, `clcc`) as JSON, apart from the cell model's until the UI shows IP scenarios.
 #[wasm_bindgen]
-pub fn scenario_choices() -> String {
-    scenario::parse::choices_json().to_string()
+pub fn ip_param_registry() -> String {
+    sim_core::ip::registry_json().to_string()
 }
 
-/// A running simulation.
+/// The enumerated choices a scenario can make (algorithms, queue disciplines,
+/// traffic models with their keys, start-up options, background kinds; the
+/// packet model's under `ip`) as JSON.
+#[wasm_bindgen]
+pub fn scenario_choices() -> String {
+    let mut choices = scenario::parse::choices_json();
+    choices["ip"] = sim_core::ip::scenario::choices_json();
+    choices.to_string()
+}
+
+/// A running simulation of either model.
 #[wasm_bindgen]
 pub struct Engine {
-    sim: Simulation,
+    sim: Model,
     /// The scenario JSON the simulation was built from, kept current by `set_param`.
     scenario: serde_json::Value,
     poisoned: bool,
 }
 
 impl Engine {
-    fn guarded<T>(&mut self, f: impl FnOnce(&mut Simulation) -> T) -> Result<T, JsError> {
+    fn guarded<T>(&mut self, f: impl FnOnce(&mut Model) -> T) -> Result<T, JsError> {
         if self.poisoned {
             return Err(JsError::new("engine poisoned by an earlier internal error; reload the scenario"));
         }
@@ -80,7 +91,7 @@ impl Engine {
     /// Builds a simulation; throws the errors JSON of `validate_scenario` when invalid.
     #[wasm_bindgen(constructor)]
     pub fn new(json: &str) -> Result<Engine, JsError> {
-        match catch_unwind(|| Simulation::from_json(json)) {
+        match catch_unwind(|| Model::from_json(json)) {
             Ok(Ok(sim)) => {
                 let scenario = serde_json::from_str(json).expect("text that validated is JSON");
                 Ok(Engine { sim, scenario, poisoned: false })
@@ -116,9 +127,9 @@ impl Engine {
         self.sim.series_hash()
     }
 
-    /// Cells the ABR sources have emitted.
+    /// Cells the ABR sources have emitted (packet model: data packets the sources sent).
     pub fn source_cells(&self) -> f64 {
-        self.sim.source_cells as f64
+        self.sim.source_cells() as f64
     }
 
     /// Sample rows completed since the last call, flat and row-major.
@@ -126,12 +137,14 @@ impl Engine {
         self.sim.take_samples()
     }
 
-    /// Live state: `[now_ms, acr per VC…, queue per port…]`.
+    /// Live state: `[now_ms, acr per VC…, queue per port…]` (the packet model
+    /// has no VCs: `[now_ms, queue packets per port…]`).
     pub fn frame(&self) -> Vec<f64> {
         self.sim.frame()
     }
 
-    /// Cells on the links, rows of 7 (see `Simulation::cells_in_flight`).
+    /// Cells (packet model: packets) on the links, rows of 7 (see
+    /// `Simulation::cells_in_flight`, `IpSimulation::packets_in_flight`).
     pub fn cells_in_flight(&self, max: f64) -> Vec<f64> {
         let max = if max.is_finite() && max > 0.0 { max.min(1e6) as usize } else { 0 };
         self.sim.cells_in_flight(max)

@@ -55,7 +55,7 @@ pub fn scenario_from_value_with(value: &Value, limits: &Limits) -> Result<Scenar
 }
 
 /// The path of an array element: by its id when it has a usable one.
-fn element_path(array_path: &str, index: usize, value: &Value) -> String {
+pub(crate) fn element_path(array_path: &str, index: usize, value: &Value) -> String {
     match value.get("id").and_then(Value::as_str) {
         Some(id) if valid_id(id) => format!("{array_path}.{id}"),
         _ => format!("{array_path}[{index}]"),
@@ -66,7 +66,7 @@ fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
+pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
     match obj.get(key) {
         Some(Value::Array(items)) => items,
         Some(other) => {
@@ -80,7 +80,7 @@ fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [
     }
 }
 
-fn read_id(obj: &mut Obj, seen: &mut HashMap<String, usize>, index: usize, errors: &mut Errors) -> Option<String> {
+pub(crate) fn read_id(obj: &mut Obj, seen: &mut HashMap<String, usize>, index: usize, errors: &mut Errors) -> Option<String> {
     let id = obj.required_string("id", errors)?;
     if !valid_id(&id) {
         errors.push(ScenarioError::new(
@@ -144,6 +144,17 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
 /// to the scenario and the result validated, so a broken variant is reported
 /// when the file loads, not when someone picks it.
 fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Variant> {
+    read_variants_checked(whole, root, errors, &|v| scenario_from_value(v).map(|_| ()))
+}
+
+/// [`read_variants`] with the model's own validation of each variant (the
+/// packet model passes its parser).
+pub(crate) fn read_variants_checked(
+    whole: &Value,
+    root: &mut Obj,
+    errors: &mut Errors,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+) -> Vec<Variant> {
     let items = match root.get("variants") {
         None => return Vec::new(),
         Some(Value::Array(items)) => items,
@@ -180,7 +191,7 @@ fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Vari
                     if let Some(map) = applied.as_object_mut() {
                         map.remove("variants");
                     }
-                    if let Err(inner) = scenario_from_value(&applied) {
+                    if let Err(inner) = validate(&applied) {
                         for e in inner {
                             errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {}", e)));
                         }
@@ -193,7 +204,7 @@ fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Vari
     out
 }
 
-fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
+pub(crate) fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
     match obj.get(key) {
         None => Vec::new(),
         Some(Value::Array(items)) => items
@@ -214,7 +225,7 @@ fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<St
     }
 }
 
-fn read_run(value: Option<&Value>, errors: &mut Errors) -> Option<RunSpec> {
+pub(crate) fn read_run(value: Option<&Value>, errors: &mut Errors) -> Option<RunSpec> {
     let default = |k| registry::spec(Scope::Run, k).default;
     let mut run = RunSpec {
         until_ms: default("until_ms"),

@@ -26,6 +26,16 @@ pub enum Scope {
     Link,
     /// The run (`run`).
     Run,
+    /// An IP flow (`flows[i]`, `defaults.tcp`, `defaults.udp`; packet model, seed 002).
+    IpFlow,
+    /// A TCP connection's knobs (`flows[i]` of kind `tcp`, `defaults.tcp`).
+    Tcp,
+    /// An IP router or host port (`defaults.router_port`, `defaults.host_port`, `links[i].a_to_b`, …).
+    IpPort,
+    /// BAT's knobs (`…aqm` with `kind: "bat"`).
+    Bat,
+    /// CLCC's knobs (`…aqm.clcc`).
+    Clcc,
 }
 
 impl Scope {
@@ -40,7 +50,17 @@ impl Scope {
             Scope::ExplicitMaxMin => "explicit_maxmin",
             Scope::Link => "link",
             Scope::Run => "run",
+            Scope::IpFlow => "ip_flow",
+            Scope::Tcp => "tcp",
+            Scope::IpPort => "ip_port",
+            Scope::Bat => "bat",
+            Scope::Clcc => "clcc",
         }
+    }
+
+    /// Whether the scope belongs to the packet model (seed 002) rather than the cell model.
+    pub fn is_packet_model(self) -> bool {
+        matches!(self, Scope::IpFlow | Scope::Tcp | Scope::IpPort | Scope::Bat | Scope::Clcc)
     }
 }
 
@@ -181,9 +201,12 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
       "How often the probe records a row of samples."),
 ];
 
-/// Every parameter: the model's and every switch algorithm's.
+/// Every parameter: the model's, every switch algorithm's and the packet model's.
 pub fn all() -> impl Iterator<Item = &'static ParamSpec> {
-    CORE_PARAMS.iter().chain(crate::switch_alg::ALGORITHM_PARAMS.iter().flat_map(|p| p.iter()))
+    CORE_PARAMS
+        .iter()
+        .chain(crate::switch_alg::ALGORITHM_PARAMS.iter().flat_map(|p| p.iter()))
+        .chain(crate::ip::PARAMS.iter().flat_map(|p| p.iter()))
 }
 
 /// The spec of `key` in `scope`.
@@ -242,9 +265,10 @@ impl ParamSpec {
     }
 }
 
-/// The whole registry as JSON, for the UI.
+/// The cell model's registry as JSON, for the UI (the packet model's is
+/// [`crate::ip::registry_json`]).
 pub fn registry_json() -> Value {
-    Value::Array(all().map(ParamSpec::to_json).collect())
+    Value::Array(all().filter(|p| !p.scope.is_packet_model()).map(ParamSpec::to_json).collect())
 }
 
 #[cfg(test)]

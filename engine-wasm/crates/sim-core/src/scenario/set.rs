@@ -7,8 +7,13 @@
 use super::ScenarioError;
 use serde_json::{Map, Value};
 
-/// Objects `--set` may create on the way when a scenario leaves them out.
-const CREATABLE: &[&str] = &["defaults", "vc", "switch_port", "host_port", "a_to_b", "b_to_a", "run", "traffic", "algorithm"];
+/// Objects `--set` may create on the way when a scenario leaves them out
+/// (the last five are the packet model's: `defaults.tcp`, `defaults.udp`,
+/// `defaults.router_port`, a port's `aqm` and its `clcc`).
+const CREATABLE: &[&str] = &[
+    "defaults", "vc", "switch_port", "host_port", "a_to_b", "b_to_a", "run", "traffic", "algorithm",
+    "tcp", "udp", "router_port", "aqm", "clcc",
+];
 
 /// Parses a `--set` value.
 pub fn parse_value(raw: &str) -> Value {

@@ -1,0 +1,188 @@
+//! One face for the two models a scenario may ask for with its `"model"` key:
+//! the ATM cell model (`"cell"`, the default) and the IP packet model
+//! (`"ip"`, seed 002). The wasm layer holds a [`Model`]; the runner
+//! dispatches on [`ModelKind`].
+
+use crate::ip::IpSimulation;
+use crate::scenario::{self, ScenarioError};
+use crate::sim::{Applied, RunOutcome, Simulation};
+use crate::time::SimTime;
+use serde_json::Value;
+
+/// Which model a scenario is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelKind {
+    Cell,
+    Packet,
+}
+
+/// Reads the `"model"` key: absent or `"cell"` is the cell model (the key is
+/// then removed, as the cell parser does not know it), `"ip"` the packet model.
+pub fn split_model(mut value: Value) -> Result<(ModelKind, Value), Vec<ScenarioError>> {
+    let kind = match value.get("model") {
+        None => ModelKind::Cell,
+        Some(Value::String(s)) if s == "cell" => ModelKind::Cell,
+        Some(Value::String(s)) if s == crate::ip::scenario::MODEL => ModelKind::Packet,
+        Some(other) => {
+            return Err(vec![ScenarioError::new(
+                "model",
+                format!("unknown model {} (expected \"cell\" or \"ip\")", scenario::reader::describe(other)),
+            )])
+        }
+    };
+    if kind == ModelKind::Cell {
+        if let Some(map) = value.as_object_mut() {
+            map.remove("model");
+        }
+    }
+    Ok((kind, value))
+}
+
+fn parse_json(text: &str) -> Result<Value, Vec<ScenarioError>> {
+    serde_json::from_str(text).map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])
+}
+
+/// A built simulation of either model.
+pub enum Model {
+    Cell(Simulation),
+    Packet(IpSimulation),
+}
+
+impl Model {
+    /// Parses, validates and builds scenario text of either model.
+    pub fn from_json(text: &str) -> Result<Model, Vec<ScenarioError>> {
+        match split_model(parse_json(text)?)? {
+            (ModelKind::Cell, v) => Ok(Model::Cell(Simulation::build(&scenario::parse::scenario_from_value(&v)?))),
+            (ModelKind::Packet, v) => Ok(Model::Packet(IpSimulation::build(&crate::ip::scenario::ip_scenario_from_value(&v)?))),
+        }
+    }
+
+    /// Validates scenario text of either model; `Ok` carries the warnings.
+    pub fn validate(text: &str) -> Result<Vec<ScenarioError>, Vec<ScenarioError>> {
+        match split_model(parse_json(text)?)? {
+            (ModelKind::Cell, v) => Ok(scenario::parse::scenario_from_value(&v)?.warnings),
+            (ModelKind::Packet, v) => Ok(crate::ip::scenario::ip_scenario_from_value(&v)?.warnings),
+        }
+    }
+
+    pub fn kind(&self) -> ModelKind {
+        match self {
+            Model::Cell(_) => ModelKind::Cell,
+            Model::Packet(_) => ModelKind::Packet,
+        }
+    }
+
+    /// Topology, ids and columns as JSON (the packet model's carries `"model": "ip"`).
+    pub fn layout(&self) -> Value {
+        match self {
+            Model::Cell(s) => s.layout(),
+            Model::Packet(s) => s.layout(),
+        }
+    }
+
+    /// Runs events up to `deadline`, handling at most `max_events`.
+    pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
+        match self {
+            Model::Cell(s) => s.run_until(deadline, max_events),
+            Model::Packet(s) => s.run_until(deadline, max_events),
+        }
+    }
+
+    pub fn now(&self) -> SimTime {
+        match self {
+            Model::Cell(s) => s.now(),
+            Model::Packet(s) => s.now(),
+        }
+    }
+
+    /// Events handled so far.
+    pub fn events(&self) -> u64 {
+        match self {
+            Model::Cell(s) => s.events(),
+            Model::Packet(s) => s.events(),
+        }
+    }
+
+    /// Sample rows since the last call, flat and row-major.
+    pub fn take_samples(&mut self) -> Vec<f64> {
+        match self {
+            Model::Cell(s) => s.take_samples(),
+            Model::Packet(s) => s.take_samples(),
+        }
+    }
+
+    /// Names of the sample columns.
+    pub fn columns(&self) -> &[String] {
+        match self {
+            Model::Cell(s) => s.columns(),
+            Model::Packet(s) => s.columns(),
+        }
+    }
+
+    /// The live state for drawing (see each model's `frame`).
+    pub fn frame(&self) -> Vec<f64> {
+        match self {
+            Model::Cell(s) => s.frame(),
+            Model::Packet(s) => s.frame(),
+        }
+    }
+
+    /// Cells (packet model: packets) on the links now, for animation, in rows of 7.
+    pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
+        match self {
+            Model::Cell(s) => s.cells_in_flight(max),
+            Model::Packet(s) => s.packets_in_flight(max),
+        }
+    }
+
+    /// Changes one parameter by path in `scenario` and, where the model
+    /// allows, in the running simulation.
+    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+        match self {
+            Model::Cell(s) => {
+                // The cell parser does not know the `model` tag: set it aside meanwhile.
+                let tag = scenario.as_object_mut().and_then(|m| m.remove("model"));
+                let result = s.set_param(scenario, path, raw);
+                if let (Some(tag), Some(map)) = (tag, scenario.as_object_mut()) {
+                    map.insert("model".into(), tag);
+                }
+                result
+            }
+            Model::Packet(s) => s.set_param(scenario, path, raw),
+        }
+    }
+
+    /// FNV-1a hash of every sample value so far.
+    pub fn series_hash(&self) -> String {
+        match self {
+            Model::Cell(s) => s.series_hash(),
+            Model::Packet(s) => s.series_hash(),
+        }
+    }
+
+    /// Units the sources have emitted: cells (cell model) or data packets (packet model).
+    pub fn source_cells(&self) -> u64 {
+        match self {
+            Model::Cell(s) => s.source_cells,
+            Model::Packet(s) => s.packets_sent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_model_key_selects_and_is_checked() {
+        assert_eq!(split_model(json!({})).unwrap().0, ModelKind::Cell);
+        let (kind, v) = split_model(json!({"model": "cell", "id": "x"})).unwrap();
+        assert_eq!(kind, ModelKind::Cell);
+        assert!(v.get("model").is_none());
+        assert_eq!(split_model(json!({"model": "ip"})).unwrap().0, ModelKind::Packet);
+        let e = split_model(json!({"model": "atm"})).unwrap_err();
+        assert_eq!(e[0].to_string(), "model: unknown model \"atm\" (expected \"cell\" or \"ip\")");
+        assert!(Model::from_json("{").is_err());
+    }
+}
