@@ -206,7 +206,27 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
 }
 
 /** The key to the animation's marks, and what it is showing at this pace. */
-export function AnimationLegend({ mode, fastestCellPace: fastest }: { mode: AnimationMode; fastestCellPace: number }) {
+export function AnimationLegend({ mode, fastestCellPace: fastest, packets = false }: { mode: AnimationMode; fastestCellPace: number; packets?: boolean }) {
+  if (packets) {
+    return (
+      <p className="animation-legend" data-testid="animation-legend">
+        <span className="key">
+          <span className="key-data" aria-hidden="true" /> TCP segment (small: ACK)
+        </span>
+        <span className="key">
+          <span className="key-udp" aria-hidden="true" /> UDP datagram
+        </span>
+        <span className="key">
+          <span className="key-queue" aria-hidden="true" /> queue
+        </span>
+        <span className="mode" data-mode={mode}>
+          {mode === 'flow'
+            ? `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single packets.`
+            : 'Packets moving at the simulated pace.'}
+        </span>
+      </p>
+    )
+  }
   return (
       <p className="animation-legend" data-testid="animation-legend">
         <span className="key">
@@ -250,7 +270,7 @@ export function AnimatedTopology({ children, ...props }: AnimationProps & { chil
         {children}
         <AnimationLayer {...props} onMode={onMode} />
       </div>
-      <AnimationLegend mode={mode.mode} fastestCellPace={mode.fastest} />
+      <AnimationLegend mode={mode.mode} fastestCellPace={mode.fastest} packets={props.layout.model === 'ip'} />
     </div>
   )
 }

@@ -8,6 +8,9 @@ import type { Layout, LayoutVc } from '../engine/layout'
 import { advance, CELL_KIND, CELL_ROW, cellPoint, GAUGE_HEIGHT, GAUGE_STEP, GAUGE_WIDTH, LANE, MAX_GAUGES, QUEUE_BAR_MAX, QUEUE_OFFSET, type Scene } from './scene'
 
 export const BACKGROUND_COLOR = '#8c959f'
+/** The packet model's classes, as the charts colour them. */
+export const TCP_COLOR = '#0072B2'
+export const UDP_COLOR = '#D55E00'
 const INK = '#1b1f24'
 
 export interface DrawInputs {
@@ -137,6 +140,10 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
         rmRows.push(r, p.x, p.y)
       } else if (kind === CELL_KIND.background) {
         push(squares, BACKGROUND_COLOR, p.x, p.y, 2.6)
+      } else if (kind === CELL_KIND.tcpSegment || kind === CELL_KIND.udpDatagram) {
+        push(squares, kind === CELL_KIND.udpDatagram ? UDP_COLOR : TCP_COLOR, p.x, p.y, 3)
+      } else if (kind === CELL_KIND.tcpAck) {
+        push(squares, TCP_COLOR, p.x, p.y, 1.4)
       } else {
         push(squares, colorOf(cells[r + 3]), p.x, p.y, 2)
       }

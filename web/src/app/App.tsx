@@ -229,7 +229,7 @@ export function App() {
                   onApply={bench.apply}
                   overlay={overlay}
                 />
-                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} />
+                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} packets={layout.model === 'ip'} />
                 <div className="tabs" role="tablist" aria-label="Side panel">
                   <button type="button" role="tab" id="tab-params" aria-controls="panel-params" aria-selected={bench.tab === 'params'} onClick={() => bench.setTab('params')}>
                     Parameters

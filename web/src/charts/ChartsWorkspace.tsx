@@ -9,7 +9,7 @@ import type { Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { ChartPanel } from './ChartPanel'
 import { formatTime, type TimeCursor, type TimeWindow } from './cursor'
-import { CHART_KINDS, CHART_TITLES, chartModel, type ChartContext, type PinnedRun } from './models'
+import { chartKinds, chartModel, chartTitle, type ChartContext, type ChartKind, type PinnedRun } from './models'
 import { defaultSelection, selectedPorts, selectedVcs, type SeriesSelection } from './selection'
 import { SeriesPicker } from './SeriesPicker'
 
@@ -25,14 +25,16 @@ interface ChartsWorkspaceProps {
 }
 
 /** DOM ids of the charts' <svg>s; the first two keep the ids the page has always had. */
-export const CHART_IDS = {
+export const CHART_IDS: Record<ChartKind, string> = {
   acr: 'acr-chart',
   queue: 'queue-chart',
   util: 'util-chart',
   received: 'received-chart',
   lost: 'lost-chart',
   fairness: 'fairness-chart',
-} as const
+  classes: 'classes-chart',
+  ratio: 'ratio-chart',
+}
 
 /** What identifies a topology: a new scenario resets the selection and the zoom, a reset does not. */
 function topologyKey(layout: Layout): string {
@@ -79,7 +81,7 @@ export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabe
   // motion the charts stay still while the animation moves.
   const receivedRows = store.receivedRows
   const models = useMemo(
-    () => CHART_KINDS.map((kind) => ({ kind, model: chartModel(kind, ctx) })),
+    () => chartKinds(layout).map((kind) => ({ kind, model: chartModel(kind, ctx) })),
     [ctx, receivedRows],
   )
   const onZoom = useCallback((window: TimeWindow) => setState((s) => ({ ...s, window })), [])
@@ -106,7 +108,7 @@ export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabe
           <ChartPanel
             key={kind}
             id={CHART_IDS[kind]}
-            title={CHART_TITLES[kind]}
+            title={chartTitle(kind, layout)}
             model={model}
             cursor={cursor}
             onZoom={onZoom}

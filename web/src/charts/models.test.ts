@@ -4,7 +4,7 @@ import { column, parseLayout, type Layout } from '../engine/layout'
 import { SampleStore } from '../engine/samples'
 import { realEngine, scenarioText } from '../test/realEngine'
 import { readout } from './interaction'
-import { chartModel, CHART_KINDS, PINNED_OPACITY, type ChartContext } from './models'
+import { chartKinds, chartModel, chartTitle, CHART_KINDS, PINNED_OPACITY, type ChartContext } from './models'
 import { colorMap } from './palette'
 import { defaultSelection, describeSelection, selectedPorts, selectedVcs } from './selection'
 
@@ -99,5 +99,23 @@ describe('snapshotStore', () => {
     s.append(new Float64Array([1.5, 3]))
     expect(Array.from(copy.series('x'))).toEqual([1, 2])
     expect(copy.max('x')).toBe(2)
+  })
+})
+
+describe('packet-level charts (seed 002)', () => {
+  it('draw the class throughputs with the BAT references, the ratio and D_UDP, router queues, the weighted index', () => {
+    const ip = run(scenarioText('pletka-clcc-tcp-udp'), 2000)
+    expect(chartKinds(ip.layout)).toEqual(['classes', 'ratio', 'queue', 'util', 'lost', 'fairness'])
+    expect(chartTitle('lost', ip.layout)).toBe('Packets lost')
+    const ctx: ChartContext = { layout: ip.layout, store: ip.store, colors: new Map(), vcs: [], ports: 'auto', window: null, runLabel: 'BAT + CLCC', pinned: null }
+    const classes = chartModel('classes', ctx)
+    expect(classes.series.map((s) => s.key)).toEqual(['class.tcp.throughput_mbps', 'aqm.tcp.reference_mbps', 'class.udp.throughput_mbps', 'aqm.udp.reference_mbps'])
+    expect(classes.unit).toBe('Mbit/s')
+    expect(chartModel('ratio', ctx).series.map((s) => s.key)).toEqual(['ratio', 'd_udp'])
+    const queue = chartModel('queue', ctx)
+    expect(queue.series.length).toBeGreaterThan(0)
+    expect(queue.unit).toBe('packets')
+    expect(ip.layout.ports.find((p) => `port.${p.id}.queue` === queue.series[0].key)?.from_kind).toBe('router')
+    expect(chartModel('fairness', ctx).legend[0].label).toContain('weighted')
   })
 })

@@ -4,16 +4,19 @@
  * each limited to the VCs and ports picked, zoomed to the time window chosen, and overlaid with a
  * pinned run when there is one.
  */
-import { column, portLabel, type Layout, type LayoutPort, type LayoutVc } from '../engine/layout'
+import { column, isPacketModel, portLabel, type Layout, type LayoutPort, type LayoutVc } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { acrChartModel, acrFromFirstCell, type ChartModel, type LegendEntry } from './acrChart'
 import type { TimeWindow } from './cursor'
+import { seriesColor } from './palette'
 import { bottleneckPorts, portColor, queueChartModel } from './queueChart'
+import { REFERENCE_DASH } from './acrChart'
 import { yDomainFrom, type LineSeries } from './timeSeries'
 
-/** The charts of the page, in display order. */
+/** The charts of the page, in display order: SPEC §7's list for the cell model, and for IP. */
 export const CHART_KINDS = ['acr', 'queue', 'util', 'received', 'lost', 'fairness'] as const
-export type ChartKind = (typeof CHART_KINDS)[number]
+export const IP_CHART_KINDS = ['classes', 'ratio', 'queue', 'util', 'lost', 'fairness'] as const
+export type ChartKind = (typeof CHART_KINDS)[number] | (typeof IP_CHART_KINDS)[number]
 
 export const CHART_TITLES: Record<ChartKind, string> = {
   acr: 'Allowed cell rate per VC',
@@ -22,7 +25,24 @@ export const CHART_TITLES: Record<ChartKind, string> = {
   received: 'Cells received per destination',
   lost: 'Cells lost',
   fairness: 'Fairness index',
+  classes: 'Throughput per class',
+  ratio: 'UDP/TCP ratio and D_UDP',
 }
+
+/** The charts for a layout's model. */
+export function chartKinds(layout: Pick<Layout, 'model'>): readonly ChartKind[] {
+  return isPacketModel(layout) ? IP_CHART_KINDS : CHART_KINDS
+}
+
+/** A chart's title for a layout's model (packets are lost in the packet model, not cells). */
+export function chartTitle(kind: ChartKind, layout: Pick<Layout, 'model'>): string {
+  if (kind === 'lost' && isPacketModel(layout)) return 'Packets lost'
+  return CHART_TITLES[kind]
+}
+
+/** Colours of the packet model's traffic classes. */
+const CLASS_COLORS: Record<string, string> = { tcp: '#0072B2', udp: '#D55E00' }
+const classColor = (c: string, i: number) => CLASS_COLORS[c] ?? seriesColor(i)
 
 /** A run kept for comparison: its samples, its layout and what to call it. */
 export interface PinnedRun {
@@ -139,22 +159,66 @@ export function lostChartModel(ctx: ChartContext): ChartModel {
   if (series.length === 0 && ctx.ports === 'auto') {
     // No port has lost a cell (every lost column peaks at 0), so the total is exactly zero.
     series.push({ key: 'lost.total', label: 'all ports', color: '#59636e', x: t, y: new Float64Array(t.length), strokeWidth: 2 })
-    legend.push({ label: 'no port has lost a cell', color: '#59636e' })
+    legend.push({ label: `no port has lost a ${isPacketModel(ctx.layout) ? 'packet' : 'cell'}`, color: '#59636e' })
   }
-  return lineModel(ctx, series, legend, 'cells lost', 'cells', 10, `Cells lost at ${withLoss.map(portLabel).join(', ') || 'no port'}`)
+  const what = isPacketModel(ctx.layout) ? 'packets' : 'cells'
+  return lineModel(ctx, series, legend, `${what} lost`, what, 10, `${what === 'packets' ? 'Packets' : 'Cells'} lost at ${withLoss.map(portLabel).join(', ') || 'no port'}`)
 }
 
-/** Jain's fairness index of the active VCs' mean ACR over their max-min shares (engine column). */
+/**
+ * The fairness index (engine column): Jain's index of the active VCs' mean ACR over their max-min
+ * shares, or in the packet model seed 002's weighted index (equation 2) of the classes' serviced
+ * rates against the BAT's references.
+ */
 export function fairnessChartModel(ctx: ChartContext): ChartModel {
   const t = ctx.store.series(column.time)
+  const ip = isPacketModel(ctx.layout)
+  const name = ip ? 'weighted index' : 'Jain’s index'
   const series: LineSeries[] = ctx.store.has(column.fairness)
-    ? [{ key: column.fairness, label: 'Jain’s index', color: '#009E73', x: t, y: ctx.store.series(column.fairness), strokeWidth: 2 }]
+    ? [{ key: column.fairness, label: name, color: '#009E73', x: t, y: ctx.store.series(column.fairness), strokeWidth: 2 }]
     : []
-  const legend = series.length ? [{ label: 'Jain’s index of ACR ÷ max-min share, active VCs', color: '#009E73' }] : []
-  const model = lineModel(ctx, series, legend, 'fairness index', '', 1, 'Jain’s fairness index of the active VCs against their max-min shares')
+  const explained = ip ? 'weighted fairness index (seed 002 eq. 2), serviced rate ÷ reference' : 'Jain’s index of ACR ÷ max-min share, active VCs'
+  const legend = series.length ? [{ label: explained, color: '#009E73' }] : []
+  const model = lineModel(ctx, series, legend, 'fairness index', '', 1, ip ? 'Weighted fairness index of the traffic classes against their references' : 'Jain’s fairness index of the active VCs against their max-min shares')
   model.yDomain = [0, 1.05]
   model.options.yDomain = model.yDomain
   return model
+}
+
+/** Packet model: each class's throughput, with the BAT's reference for it dashed. */
+export function classesChartModel(ctx: ChartContext): ChartModel {
+  const t = ctx.store.series(column.time)
+  const series: LineSeries[] = []
+  const legend: LegendEntry[] = []
+  ;(ctx.layout.classes ?? []).forEach((c, i) => {
+    const color = classColor(c, i)
+    if (ctx.store.has(column.classThroughput(c))) {
+      series.push({ key: column.classThroughput(c), label: `${c.toUpperCase()} throughput`, color, x: t, y: ctx.store.series(column.classThroughput(c)), strokeWidth: 2 })
+      legend.push({ label: c.toUpperCase(), color })
+    }
+    if (ctx.store.has(column.classReference(c))) {
+      series.push({ key: column.classReference(c), label: `${c.toUpperCase()} reference`, color, x: t, y: ctx.store.series(column.classReference(c)), dash: REFERENCE_DASH, curve: 'step', strokeWidth: 1.5 })
+    }
+  })
+  if (series.some((s) => s.dash)) legend.push({ label: 'dashed: the BAT’s reference rate', color: '#59636e', dash: REFERENCE_DASH })
+  const fastest = Math.max(0, ...ctx.layout.links.map((l) => l.rate_mbps))
+  return lineModel(ctx, series, legend, 'throughput (Mbit/s)', 'Mbit/s', fastest, `Throughput of ${(ctx.layout.classes ?? []).join(' and ')} in Mbit/s`)
+}
+
+/** Packet model: the UDP/TCP serviced-rate ratio the CLCC steers, and its control D_UDP. */
+export function ratioChartModel(ctx: ChartContext): ChartModel {
+  const t = ctx.store.series(column.time)
+  const series: LineSeries[] = []
+  const legend: LegendEntry[] = []
+  if (ctx.store.has(column.ratio)) {
+    series.push({ key: column.ratio, label: 'UDP/TCP ratio', color: '#CC79A7', x: t, y: ctx.store.series(column.ratio), strokeWidth: 2 })
+    legend.push({ label: 'UDP/TCP serviced ratio', color: '#CC79A7' })
+  }
+  if (ctx.store.has(column.dUdp)) {
+    series.push({ key: column.dUdp, label: 'D_UDP', color: '#009E73', x: t, y: ctx.store.series(column.dUdp), curve: 'step', strokeWidth: 2 })
+    legend.push({ label: 'D_UDP (CLCC)', color: '#009E73' })
+  }
+  return lineModel(ctx, series, legend, 'ratio, D_UDP', '', 1, 'The UDP over TCP serviced-rate ratio and the CLCC controller’s D_UDP')
 }
 
 /** The model of one chart kind, zoomed and overlaid. */
@@ -178,6 +242,12 @@ export function chartModel(kind: ChartKind, ctx: ChartContext): ChartModel {
       break
     case 'fairness':
       model = fairnessChartModel(ctx)
+      break
+    case 'classes':
+      model = classesChartModel(ctx)
+      break
+    case 'ratio':
+      model = ratioChartModel(ctx)
       break
   }
   if (ctx.pinned) model = overlayPinned(model, ctx.pinned, ctx.runLabel, kind === 'acr')

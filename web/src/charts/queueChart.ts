@@ -1,7 +1,7 @@
 /**
  * Queue chart: the queue length in cells of the bottleneck switch port(s) against simulated time.
  */
-import { column, portLabel, type Layout, type LayoutPort } from '../engine/layout'
+import { column, isPacketModel, portLabel, type Layout, type LayoutPort } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import type { ChartModel, LegendEntry } from './acrChart'
 import { seriesColor } from './palette'
@@ -25,7 +25,8 @@ export const MIN_PEAK_CELLS = 2
  * from the start.
  */
 export function bottleneckPorts(layout: Layout, store: SampleStore): LayoutPort[] {
-  const switchPorts = layout.ports.filter((p) => p.from_kind === 'switch' && store.has(column.queue(p.id)))
+  // Ports in the network (switches, routers), not the hosts' own.
+  const switchPorts = layout.ports.filter((p) => p.from_kind !== 'host' && store.has(column.queue(p.id)))
   const peak = (p: LayoutPort) => (store.has(column.queueMax(p.id)) ? store.max(column.queueMax(p.id)) : store.max(column.queue(p.id)))
   const largest = Math.max(0, ...switchPorts.map(peak))
   const threshold = Math.max(MIN_PEAK_CELLS, largest * SIGNIFICANT_PEAK)
@@ -60,12 +61,12 @@ export function queueChartModel(layout: Layout, store: SampleStore, ports: reado
     series,
     legend,
     yDomain,
-    unit: 'cells',
+    unit: isPacketModel(layout) ? 'packets' : 'cells',
     options: {
       xDomain: [0, layout.until_ms],
       yDomain,
       xLabel: 'simulated time (ms)',
-      yLabel: 'queue (cells)',
+      yLabel: isPacketModel(layout) ? 'queue (packets)' : 'queue (cells)',
       series,
       ariaLabel: `Queue length in cells at ${ports.map(portLabel).join(', ') || 'no port'}`,
     },

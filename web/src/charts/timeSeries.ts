@@ -151,7 +151,7 @@ export function yDomainFrom(maxValue: number, floor: number): [number, number] {
   return [0, top * 1.05]
 }
 
-/** Tick labels that fit the margin: "50k" rather than "50,000" once values reach ten thousand. */
+/** Tick labels that fit the margins: "50k" rather than "50,000" once values reach ten thousand. */
 export function yTickFormat(top: number): (value: NumberValue) => string {
   const si = format('~s')
   const plain = format(',')
@@ -223,7 +223,7 @@ function renderAxes(svgElement: SVGSVGElement, options: TimeSeriesOptions, x: Sc
 
   layer('x-axis')
     .attr('transform', `translate(0,${y.range()[0]})`)
-    .call(axisBottom(x).ticks(Math.max(2, Math.floor(plotWidth / 80))))
+    .call(axisBottom(x).ticks(Math.max(2, Math.floor(plotWidth / 80))).tickFormat(yTickFormat(options.xDomain[1])))
   layer('y-axis')
     .attr('transform', `translate(${MARGIN.left},0)`)
     .call(axisLeft(y).ticks(Math.max(2, Math.floor(plotHeight / 45))).tickFormat(yTickFormat(options.yDomain[1])))

@@ -61,7 +61,24 @@ export interface LayoutPort {
   buffer_cells?: number
 }
 
+/** A packet-level flow (`"model": "ip"`): TCP or UDP along `path`. */
+export interface LayoutFlow {
+  id: string
+  /** The group it is counted in at the AQM (a TCP bundle of `count` connections, or the flow). */
+  group?: string
+  kind: string
+  source: string
+  destination: string
+  path: string[]
+}
+
 export interface Layout {
+  /** Which model runs: ABR cells (absent in older engines) or IP packets (seed 002). */
+  model?: 'cell' | 'ip'
+  /** Packet model: the flows, the traffic classes (`tcp`, `udp`) and the port with the BAT AQM. */
+  flows?: LayoutFlow[]
+  classes?: string[]
+  bat_port?: string | null
   scenario: ScenarioInfo
   until_ms: number
   sample_interval_ms: number
@@ -90,9 +107,21 @@ export const column = {
   lost: (port: string) => `port.${port}.lost`,
   /** 1 while the VC's source has data to send, else 0. */
   active: (vc: string) => `vc.${vc}.active`,
-  /** Jain's index of the active VCs' mean ACR over their max-min shares, 0..1. */
+  /** Jain's index of the active VCs' mean ACR over their max-min shares, 0..1 (packet model: seed 002's weighted index). */
   fairness: 'fairness',
+  /** Packet model: a traffic class's throughput, Mbit/s. */
+  classThroughput: (c: string) => `class.${c}.throughput_mbps`,
+  /** Packet model: the BAT's reference rate for a class, Mbit/s. */
+  classReference: (c: string) => `aqm.${c}.reference_mbps`,
+  /** Packet model: UDP over TCP serviced rate, and CLCC's D_UDP. */
+  ratio: 'ratio',
+  dUdp: 'd_udp',
 } as const
+
+/** True for a packet-level (IP) layout. */
+export function isPacketModel(layout: Pick<Layout, 'model'>): boolean {
+  return layout.model === 'ip'
+}
 
 /** A short human name for a port: the direction of traffic it queues, e.g. "SW1→SW2". */
 export function portLabel(port: LayoutPort): string {

@@ -103,6 +103,9 @@ export function ParameterGuide({ layout, scenarioJson }: ParameterGuideProps) {
         Here they are for this topology, against what the scenario sets; FRTT is twice the propagation delay along each VC’s path.
       </p>
       {problem && <p className="sweep-problem">The guide could not be computed: {problem}</p>}
+      {guides?.length === 0 && (
+        <p className="guide-none">This scenario has no ABR virtual circuits (it runs at packet level, or has no VC yet), so none of seed 001’s ABR guidelines applies.</p>
+      )}
       {guides?.map((g) => <GuideGroup key={g.vcs.join(',')} guide={g} />)}
     </section>
   )

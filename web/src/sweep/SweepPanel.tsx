@@ -6,7 +6,7 @@
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { formatScenarioError, parseEngineErrors, type ScenarioError } from '../engine/protocol'
-import type { Layout } from '../engine/layout'
+import { isPacketModel, type Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'
 import { heatmapHeight, renderHeatmap, valueRange, type HeatmapCell } from './heatmap'
 import { METRIC_LABELS, SUMMARY_METRICS, type SummaryMetric } from './metrics'
@@ -44,6 +44,8 @@ interface SweepRun {
   fractions: readonly number[]
   state: 'running' | 'done' | 'cancelled'
   workers: number
+  /** A packet-level scenario: queues and losses count packets. */
+  packets: boolean
 }
 
 const NONE = ''
@@ -69,7 +71,12 @@ function Heatmap({ run, metric, targets, onOpen }: { run: SweepRun; metric: Summ
     observer.observe(box)
     return () => observer.disconnect()
   }, [])
-  const { title, unit, format: baseFormat } = METRIC_LABELS[metric]
+  const labels = METRIC_LABELS[metric]
+  // The packet model loses packets, not cells.
+  const packets = run.packets
+  const title = packets && metric === 'cells_lost' ? 'Packets lost' : labels.title
+  const unit = packets && labels.unit === 'cells' ? 'packets' : labels.unit
+  const baseFormat = labels.format
   // Enough decimals to tell the cells apart when a ratio varies only in its fourth digit.
   const spread = (() => {
     const values = run.outcomes.flatMap((o) => (o?.ok && o.summary[metric] !== null && Number.isFinite(o.summary[metric]) ? [o.summary[metric] as number] : []))
@@ -138,7 +145,7 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
   const specOf = (path: string) => targets.find((t) => t.path === path)?.spec
 
   const [axes, setAxes] = useState<[AxisInput, AxisInput]>([
-    { path: 'vcs.*.rif', values: '' },
+    { path: isPacketModel(layout) ? 'run.seed' : 'vcs.*.rif', values: '' },
     { path: NONE, values: '' },
   ])
   const [untilMs, setUntilMs] = useState(String(layout.until_ms))
@@ -234,6 +241,7 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
       fractions: points.map(() => 0),
       state: 'running',
       workers,
+      packets: isPacketModel(layout),
     }
     setRun(fresh)
     taskRef.current?.done()

@@ -15,8 +15,8 @@ import { runPoint } from './runPoint'
 const abrsim = fileURLToPath(new URL('../../../engine-wasm/target/release/abrsim', import.meta.url))
 const scenarioFile = fileURLToPath(new URL('../../../scenarios/two-source-wan.json', import.meta.url))
 
-function browserSummary(overrides: { path: string; raw: string }[], window: [number, number] | null): SweepSummary {
-  const applied = applyOverrides(scenarioText('two-source-wan'), overrides)
+function browserSummary(overrides: { path: string; raw: string }[], window: [number, number] | null, id = 'two-source-wan'): SweepSummary {
+  const applied = applyOverrides(scenarioText(id), overrides)
   if (!('json' in applied)) throw new Error(applied.error.message)
   const replies: SweepReply[] = []
   runPoint(realEngine(), { type: 'run', job: 0, scenarioJson: applied.json, window }, (r) => replies.push(r))
@@ -55,5 +55,25 @@ describe('browser sweep figures match abrsim sweep', () => {
       expect(mine).toEqual({ max_queue: row.max_queue, utilization: row.utilization, fairness: row.fairness, cells_lost: row.cells_lost })
       expect(mine.max_queue).toBeGreaterThan(0)
     }
+  })
+})
+
+describe('browser sweep figures match abrsim sweep at packet level', () => {
+  it.skipIf(!existsSync(abrsim))('for a BAT scenario of seed 002', () => {
+    const file = fileURLToPath(new URL('../../../scenarios/pletka-fmin-fairness.json', import.meta.url))
+    const path = 'links.bottleneck.a_to_b.aqm.flows.cbr2.f_min_mbps'
+    const native = spawnSync(abrsim, ['sweep', file, '--param', `${path}=25`, '--until', '3000', '--jobs', '1'], { encoding: 'utf8' })
+    expect(native.status, native.stderr).toBe(0)
+    const row = JSON.parse(native.stdout.trim()) as SweepSummary & { packets_lost: number }
+    const mine = browserSummary(
+      [
+        { path: 'run.until_ms', raw: '3000' },
+        { path, raw: '25' },
+      ],
+      null,
+      'pletka-fmin-fairness',
+    )
+    expect(mine).toEqual({ max_queue: row.max_queue, utilization: row.utilization, fairness: row.fairness, cells_lost: row.packets_lost })
+    expect(mine.utilization).toBeGreaterThan(0.5)
   })
 })

@@ -4,11 +4,12 @@
  * sweep.rs over sim-core/src/runner.rs):
  *
  * - a row counts towards the window [from, to] when the interval it covers, (t − Δ, t], lies in it;
- * - `max_queue`: the largest `queue_max` of any switch port (ports transmitting from a switch);
- * - `utilization`: the highest mean `util` of any switch port — the bottleneck's utilisation;
+ * - `max_queue`: the largest `queue_max` of any port in the network (a switch's or a router's);
+ * - `utilization`: the highest mean `util` of any such port — the bottleneck's utilisation;
  * - `fairness`: the mean of the `fairness` column (Jain's index of the active VCs' mean ACR over
- *   their max-min shares);
- * - `cells_lost`: the growth of every port's `lost` counter over the window, summed.
+ *   their max-min shares; in the packet model seed 002's weighted index, reported to 4 places);
+ * - `cells_lost`: the growth of every port's `lost` counter over the window, summed (packets in
+ *   the packet model).
  */
 import { column } from '../engine/layout'
 
@@ -69,6 +70,8 @@ export class WindowSummary {
     ports: readonly { id: string; from_kind: string }[],
     window: readonly [number, number],
     private readonly sampleMs: number,
+    /** Decimal places of the fairness figure, as the runner rounds it (packet model: 4). */
+    private readonly fairnessDigits = 5,
   ) {
     const index = new Map(columns.map((c, i) => [c, i]))
     const at = (name: string) => {
@@ -77,7 +80,7 @@ export class WindowSummary {
       return i
     }
     this.width = columns.length
-    this.ports = ports.map((p) => ({ queueMax: at(column.queueMax(p.id)), util: at(column.util(p.id)), lost: at(column.lost(p.id)), isSwitch: p.from_kind === 'switch' }))
+    this.ports = ports.map((p) => ({ queueMax: at(column.queueMax(p.id)), util: at(column.util(p.id)), lost: at(column.lost(p.id)), isSwitch: p.from_kind !== 'host' }))
     this.fairnessColumn = index.get(column.fairness) ?? -1
     this.from = window[0]
     this.to = window[1]
@@ -120,7 +123,7 @@ export class WindowSummary {
     return {
       max_queue: maxQueue,
       utilization,
-      fairness: this.fairnessColumn >= 0 ? round(this.fairnessSum / n, 5) : null,
+      fairness: this.fairnessColumn >= 0 ? round(this.fairnessSum / n, this.fairnessDigits) : null,
       cells_lost: lost,
     }
   }

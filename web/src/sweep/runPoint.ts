@@ -4,7 +4,7 @@
  */
 import type { EngineModule } from '../engine/engineHost'
 import { parseEngineErrors } from '../engine/protocol'
-import { parseLayout } from '../engine/layout'
+import { isPacketModel, parseLayout } from '../engine/layout'
 import type { SweepReply, SweepRequest } from './protocol'
 import { WindowSummary } from './metrics'
 
@@ -26,7 +26,7 @@ export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply:
   try {
     const layout = parseLayout(engine.layout())
     const window = request.window ?? [0, layout.until_ms]
-    const summary = new WindowSummary(layout.columns, layout.ports, window, layout.sample_interval_ms)
+    const summary = new WindowSummary(layout.columns, layout.ports, window, layout.sample_interval_ms, isPacketModel(layout) ? 4 : 5)
     let lastReport = now()
     while (!engine.run_until(layout.until_ms, CHUNK_EVENTS)) {
       summary.add(engine.take_samples())

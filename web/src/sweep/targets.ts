@@ -3,7 +3,7 @@
  * (`param_registry()`), each turned into a `--set` path that reaches it here — every VC at once
  * (`vcs.*.rif`), one VC, the switch ports' defaults, one link, one background source.
  */
-import type { Layout } from '../engine/layout'
+import { isPacketModel, type Layout } from '../engine/layout'
 import { formatParamValue } from './paths'
 
 /** One entry of the engine's parameter registry. */
@@ -35,6 +35,7 @@ const MAX_SINGLE_VCS = 8
 const MODEL_SCOPES = new Set(['vc', 'traffic', 'background', 'port', 'link', 'run'])
 
 export function sweepTargets(layout: Layout, scenarioJson: string, registry: readonly ParamSpec[]): SweepTarget[] {
+  if (isPacketModel(layout)) return packetTargets(layout, scenarioJson, registry)
   let scenario: { defaults?: { switch_port?: { algorithm?: { kind?: string } } } } = {}
   try {
     scenario = JSON.parse(scenarioJson) as typeof scenario
@@ -73,6 +74,60 @@ export function sweepTargets(layout: Layout, scenarioJson: string, registry: rea
   return out
 }
 
+type Obj = Record<string, unknown>
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The packet model's targets (seed 002): each link's rate and delay, each flow's numbers, the BAT's
+ * knobs and per-group guarantees where the scenario has a BAT, the CLCC's where it has one, and the
+ * seed (TCP's randomness).
+ */
+function packetTargets(layout: Layout, scenarioJson: string, registry: readonly ParamSpec[]): SweepTarget[] {
+  let scenario: Obj = {}
+  try {
+    scenario = JSON.parse(scenarioJson) as Obj
+  } catch {
+    // The engine loaded it, so it is JSON.
+  }
+  const numeric = registry.filter((p) => p.kind !== 'bool')
+  const scope = (name: string) => numeric.filter((p) => p.scope === name)
+  const out: SweepTarget[] = []
+  const flows = Array.isArray(scenario.flows) ? scenario.flows.filter(isObj) : []
+  for (const flow of flows) {
+    for (const spec of scope('ip_flow').filter((p) => typeof flow[p.key] === 'number')) {
+      out.push({ path: `flows.${String(flow.id)}.${spec.key}`, label: `flow ${String(flow.id)} · ${spec.label}`, spec })
+    }
+  }
+  const links = Array.isArray(scenario.links) ? scenario.links.filter(isObj) : []
+  for (const link of links) {
+    for (const dir of ['a_to_b', 'b_to_a']) {
+      const aqm = isObj(link[dir]) ? (link[dir] as Obj).aqm : undefined
+      if (!isObj(aqm) || aqm.kind !== 'bat') continue
+      const base = `links.${String(link.id)}.${dir}.aqm`
+      for (const spec of scope('bat').filter((p) => p.key !== 'f_min_mbps' && p.key !== 'f_max_mbps')) {
+        out.push({ path: `${base}.${spec.key}`, label: `BAT at ${String(link.id)} · ${spec.label}`, spec })
+      }
+      const groups = { ...(isObj(aqm.flows) ? aqm.flows : {}), ...Object.fromEntries(['tcp', 'udp'].filter((c) => isObj(aqm[c])).map((c) => [c, aqm[c]])) }
+      for (const group of Object.keys(groups)) {
+        const at = group === 'tcp' || group === 'udp' ? `${base}.${group}` : `${base}.flows.${group}`
+        for (const spec of scope('bat').filter((p) => p.key === 'f_min_mbps' || p.key === 'f_max_mbps')) {
+          out.push({ path: `${at}.${spec.key}`, label: `BAT at ${String(link.id)} · ${group} ${spec.label}`, spec })
+        }
+      }
+      if (isObj(aqm.clcc)) {
+        for (const spec of scope('clcc')) out.push({ path: `${base}.clcc.${spec.key}`, label: `CLCC at ${String(link.id)} · ${spec.label}`, spec })
+      }
+    }
+    for (const spec of numeric.filter((p) => p.scope === 'link' && p.key !== 'length_km')) {
+      out.push({ path: `links.${String(link.id)}.${spec.key}`, label: `link ${String(link.id)} · ${spec.label}`, spec })
+    }
+  }
+  const seed = numeric.find((p) => p.scope === 'run' && p.key === 'seed')
+  if (seed) out.push({ path: 'run.seed', label: 'run · Seed', spec: seed })
+  void layout
+  return out
+}
+
 /** A first guess at values to sweep: powers of two a factor 4 apart, or around the default. */
 export function suggestValues(spec: ParamSpec): string {
   const clip = (v: number) => Math.min(spec.max, Math.max(spec.min, v))
@@ -98,11 +153,12 @@ export function parseValueList(text: string): string[] {
 
 let registryPromise: Promise<ParamSpec[]> | null = null
 
-/** The engine's parameter registry, read once from the wasm module. */
+/** The engine's parameter registries (the cell model's and the packet model's), read once from the wasm module. */
 export function loadRegistry(): Promise<ParamSpec[]> {
   registryPromise ??= import('../engine/pkg/sim_wasm.js').then(async (mod) => {
     await mod.default()
-    return JSON.parse(mod.param_registry()) as ParamSpec[]
+    const packet = 'ip_param_registry' in mod ? (JSON.parse(mod.ip_param_registry()) as ParamSpec[]) : []
+    return [...(JSON.parse(mod.param_registry()) as ParamSpec[]), ...packet]
   })
   return registryPromise
 }

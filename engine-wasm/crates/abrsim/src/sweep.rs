@@ -12,18 +12,22 @@
 //! exactly what `abrsim run --set ...` reports, condensed to four figures over the window (the
 //! whole run without `--window`):
 //!
-//! - `max_queue`: the largest queue, in cells, at any switch port;
-//! - `utilization`: the bottleneck's utilisation — the highest mean utilisation of any switch port;
+//! - `max_queue`: the largest queue at any port in the network (a switch's or a router's), in cells
+//!   (packets in the packet model);
+//! - `utilization`: the bottleneck's utilisation — the highest mean utilisation of any such port;
 //! - `fairness`: the mean of the `fairness` sample column (Jain's index of the active VCs' mean ACR
-//!   over their max-min shares);
-//! - `cells_lost`: cells dropped at all ports.
+//!   over their max-min shares; in the packet model seed 002's weighted index);
+//! - `cells_lost` (packet model: `packets_lost`): what all ports dropped.
+//!
+//! Both models sweep alike: a scenario with `"model": "ip"` runs at packet level.
 //!
 //! The browser's sweep (web/src/sweep/metrics.ts) computes the same four figures the same way.
 //! Rows are printed as JSON lines in grid order (the first `--param` varies slowest), each as soon
 //! as it and every row before it are done; the output does not depend on `--jobs`.
 
 use serde_json::{json, Map, Value};
-use sim_core::runner::{prepare, run_report, RunOptions};
+use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
+use sim_core::Model;
 use sim_core::scenario::set::parse_value;
 use sim_core::scenario::{format_errors, ScenarioError};
 use std::collections::{BTreeMap, HashSet};
@@ -169,12 +173,15 @@ pub struct Summary {
 }
 
 /// Condenses a report window (`windows[i]` or `totals`) to the sweep's figures; `switch_ports`
-/// names the ports whose transmitting node is a switch.
+/// names the ports in the network (transmitting from a switch or a router). The packet model's
+/// window has `fairness_mean` (the mean of the column; its `fairness` is equation 2 over the
+/// window's mean rates) and `packets_lost`.
 pub fn summarize(window: &Value, switch_ports: &HashSet<String>) -> Summary {
-    let mut s = Summary { max_queue: 0.0, utilization: 0.0, fairness: window["fairness"].as_f64().unwrap_or(f64::NAN), cells_lost: 0.0 };
+    let fairness = window.get("fairness_mean").unwrap_or(&window["fairness"]).as_f64().unwrap_or(f64::NAN);
+    let mut s = Summary { max_queue: 0.0, utilization: 0.0, fairness, cells_lost: 0.0 };
     if let Some(ports) = window["ports"].as_object() {
         for (id, port) in ports {
-            s.cells_lost += port["cells_lost"].as_f64().unwrap_or(0.0);
+            s.cells_lost += port.get("cells_lost").or_else(|| port.get("packets_lost")).and_then(Value::as_f64).unwrap_or(0.0);
             if switch_ports.contains(id) {
                 s.max_queue = s.max_queue.max(port["queue_max"].as_f64().unwrap_or(0.0));
                 s.utilization = s.utilization.max(port["utilization"].as_f64().unwrap_or(0.0));
@@ -184,14 +191,14 @@ pub fn summarize(window: &Value, switch_ports: &HashSet<String>) -> Summary {
     s
 }
 
-/// The ids of the ports transmitting from a switch, from a built simulation's layout.
+/// The ids of the ports in the network (not a host's own), from a built simulation's layout.
 fn switch_ports(layout: &Value) -> HashSet<String> {
     layout["ports"]
         .as_array()
         .map(|ports| {
             ports
                 .iter()
-                .filter(|p| p["from_kind"] == "switch")
+                .filter(|p| p["from_kind"] != "host")
                 .filter_map(|p| p["id"].as_str().map(str::to_string))
                 .collect()
         })
@@ -236,14 +243,25 @@ fn describe(params: &Map<String, Value>) -> String {
 fn row(point: &Point, report: &Value, ports: &HashSet<String>) -> Value {
     let window = if point.opts.windows.is_empty() { &report["totals"] } else { &report["windows"][0] };
     let s = summarize(window, ports);
-    json!({
+    let lost = if report["model"] == "ip" { "packets_lost" } else { "cells_lost" };
+    let mut row = json!({
         "params": point.params,
         "max_queue": s.max_queue,
         "utilization": s.utilization,
         "fairness": if s.fairness.is_finite() { json!(s.fairness) } else { Value::Null },
-        "cells_lost": s.cells_lost,
-        "events": report["stats"]["events"],
-    })
+    });
+    row[lost] = json!(s.cells_lost);
+    row["events"] = report["stats"]["events"].clone();
+    row
+}
+
+/// Builds a grid point's model (either kind), so that a bad value fails before anything runs.
+fn build_point(text: &str, opts: &RunOptions) -> Result<Model, Vec<ScenarioError>> {
+    let value = apply_options(text, opts)?;
+    let model = Model::from_json(&value.to_string())?;
+    let until = model.layout()["until_ms"].as_f64().unwrap_or(0.0);
+    check_windows(opts, until)?;
+    Ok(model)
 }
 
 /// Runs the sweep, writing one JSON line per grid point to `out`, in grid order.
@@ -256,10 +274,10 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     // the path that is wrong rather than after the good points have taken their time.
     let mut ports = None;
     for point in &points {
-        let sim = prepare(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
+        let model = build_point(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
             format!("{} with {}:\n{}", args.scenario.display(), describe(&point.params), format_errors(&errors))
         })?;
-        ports.get_or_insert_with(|| switch_ports(&sim.layout()));
+        ports.get_or_insert_with(|| switch_ports(&model.layout()));
     }
     let ports = ports.unwrap_or_default();
 
@@ -397,5 +415,14 @@ mod tests {
         }});
         let switch: HashSet<String> = ["l3", "l4"].iter().map(|s| s.to_string()).collect();
         assert_eq!(summarize(&window, &switch), Summary { max_queue: 40.0, utilization: 0.9, fairness: 0.9, cells_lost: 7.0 });
+    }
+
+    #[test]
+    fn packet_model_windows_give_the_mean_fairness_and_packets_lost() {
+        let window = json!({"fairness": 0.8, "fairness_mean": 0.75, "ports": {
+            "bottleneck": {"queue_max": 300, "utilization": 0.99, "packets_lost": 12},
+        }});
+        let routers: HashSet<String> = ["bottleneck".to_string()].into();
+        assert_eq!(summarize(&window, &routers), Summary { max_queue: 300.0, utilization: 0.99, fairness: 0.75, cells_lost: 12.0 });
     }
 }

@@ -91,3 +91,23 @@ fn a_bad_value_names_its_path_and_exits_2_before_running_anything() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--param"));
 }
+
+#[test]
+fn packet_level_scenarios_sweep_too() {
+    let path = scenario("pletka-fmin-fairness.json");
+    let out = abrsim(&[
+        "sweep", path.to_str().unwrap(),
+        "--param", "links.bottleneck.a_to_b.aqm.flows.cbr2.f_min_mbps=0,50",
+        "--until", "3000", "--jobs", "2",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = rows(&out.stdout);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert!(r["packets_lost"].is_number(), "{r}");
+        assert!(r.get("cells_lost").is_none());
+        let util = r["utilization"].as_f64().unwrap();
+        assert!(util > 0.5 && util <= 1.0, "{r}");
+        assert!(r["fairness"].as_f64().unwrap() > 0.0, "{r}");
+    }
+}
