@@ -327,6 +327,58 @@ fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Er
     port
 }
 
+/// The fields every link has in either model: its two ends (node ids that
+/// must exist and differ), its rate and its propagation delay (given as
+/// length_km or delay_ms, not both). Each is None when missing or invalid.
+pub(crate) struct LinkBasics {
+    pub a: Option<usize>,
+    pub b: Option<usize>,
+    pub rate_mbps: Option<f64>,
+    pub delay_ms: Option<f64>,
+}
+
+/// Reads [`LinkBasics`] from a link object, recording every problem.
+pub(crate) fn read_link_basics(obj: &mut Obj, node_index: &HashMap<&str, usize>, errors: &mut Errors) -> LinkBasics {
+    let mut end = |key: &'static str, obj: &mut Obj| -> Option<usize> {
+        let name = obj.required_string(key, errors)?;
+        match node_index.get(name.as_str()) {
+            Some(&n) => Some(n),
+            None => {
+                errors.push(ScenarioError::new(obj.at(key), format!("no node with id '{name}'")));
+                None
+            }
+        }
+    };
+    let a = end("a", obj);
+    let b = end("b", obj);
+    if let (Some(a), Some(b)) = (a, b) {
+        if a == b {
+            errors.push(ScenarioError::new(obj.at("b"), "a link cannot connect a node to itself"));
+        }
+    }
+    let rate = obj.param(Scope::Link, "rate_mbps", errors);
+    if rate.is_none() && obj.map.get("rate_mbps").is_none() {
+        errors.push(ScenarioError::new(obj.at("rate_mbps"), "is required"));
+    }
+    let length = obj.param(Scope::Link, "length_km", errors);
+    let delay = obj.param(Scope::Link, "delay_ms", errors);
+    let delay_ms = match (length, delay) {
+        (Some(_), Some(_)) => {
+            errors.push(ScenarioError::new(obj.at("delay_ms"), "give length_km or delay_ms, not both"));
+            None
+        }
+        (Some(km), None) => Some(km * 0.005),
+        (None, Some(ms)) => Some(ms),
+        (None, None) => {
+            if !obj.map.contains_key("length_km") && !obj.map.contains_key("delay_ms") {
+                errors.push(ScenarioError::new(obj.at("length_km"), "is required (or delay_ms)"));
+            }
+            None
+        }
+    };
+    LinkBasics { a, b, rate_mbps: rate, delay_ms }
+}
+
 fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
@@ -349,43 +401,7 @@ fn read_links(
         let path = element_path("links", i, item);
         let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
         let id = read_id(&mut obj, &mut seen, i, errors);
-        let mut end = |key: &'static str, obj: &mut Obj| -> Option<usize> {
-            let name = obj.required_string(key, errors)?;
-            match node_index.get(name.as_str()) {
-                Some(&n) => Some(n),
-                None => {
-                    errors.push(ScenarioError::new(obj.at(key), format!("no node with id '{name}'")));
-                    None
-                }
-            }
-        };
-        let a = end("a", &mut obj);
-        let b = end("b", &mut obj);
-        if let (Some(a), Some(b)) = (a, b) {
-            if a == b {
-                errors.push(ScenarioError::new(obj.at("b"), "a link cannot connect a node to itself"));
-            }
-        }
-        let rate = obj.param(Scope::Link, "rate_mbps", errors);
-        if rate.is_none() && obj.map.get("rate_mbps").is_none() {
-            errors.push(ScenarioError::new(obj.at("rate_mbps"), "is required"));
-        }
-        let length = obj.param(Scope::Link, "length_km", errors);
-        let delay = obj.param(Scope::Link, "delay_ms", errors);
-        let delay_ms = match (length, delay) {
-            (Some(_), Some(_)) => {
-                errors.push(ScenarioError::new(obj.at("delay_ms"), "give length_km or delay_ms, not both"));
-                None
-            }
-            (Some(km), None) => Some(km * 0.005),
-            (None, Some(ms)) => Some(ms),
-            (None, None) => {
-                if !obj.map.contains_key("length_km") && !obj.map.contains_key("delay_ms") {
-                    errors.push(ScenarioError::new(obj.at("length_km"), "is required (or delay_ms)"));
-                }
-                None
-            }
-        };
+        let LinkBasics { a, b, rate_mbps: rate, delay_ms } = read_link_basics(&mut obj, node_index, errors);
         let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
             Some(NodeKind::Host) => &host_port,
             _ => &switch_port,
