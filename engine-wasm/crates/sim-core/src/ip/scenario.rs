@@ -637,58 +637,14 @@ fn read_route(
     links: &[IpLinkSpec],
     errors: &mut Errors,
 ) -> Option<Vec<usize>> {
-    let at = obj.at("path");
-    let items = match obj.get("path") {
-        Some(Value::Array(items)) => items,
-        Some(other) => {
-            errors.push(ScenarioError::new(at, format!("expected an array of node ids, found {}", describe(other))));
-            return None;
-        }
-        None => {
-            errors.push(ScenarioError::new(at, "is required: the node ids from sending host to receiving host"));
-            return None;
-        }
+    use crate::scenario::parse::{read_node_path, PathTopology, PathWords};
+    let topology = PathTopology {
+        words: PathWords { what: "flows", middle: "routers", required: "sending host to receiving host" },
+        node_id: &|n| nodes[n].id.clone(),
+        is_host: &|n| nodes[n].kind == IpNodeKind::Host,
+        joined: &|x, y| link_between(links, x, y).is_some(),
     };
-    if items.len() < 2 || items.len() > 64 {
-        errors.push(ScenarioError::new(at, format!("has {} nodes; needs 2 to 64", items.len())));
-        return None;
-    }
-    let mut path = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        match item.as_str().and_then(|s| node_index.get(s)) {
-            Some(&n) => path.push(n),
-            None => {
-                errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("{} is not a node id", describe(item))));
-                return None;
-            }
-        }
-    }
-    let last = path.len() - 1;
-    for (i, &n) in path.iter().enumerate() {
-        let host = nodes[n].kind == IpNodeKind::Host;
-        if (i == 0 || i == last) && !host {
-            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' must be a host (flows start and end at hosts)", nodes[n].id)));
-            return None;
-        }
-        if i != 0 && i != last && host {
-            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' is a host; only routers may be in the middle of a path", nodes[n].id)));
-            return None;
-        }
-        if path[..i].contains(&n) {
-            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' appears twice: a path may not loop", nodes[n].id)));
-            return None;
-        }
-    }
-    for (i, pair) in path.windows(2).enumerate() {
-        if link_between(links, pair[0], pair[1]).is_none() {
-            errors.push(ScenarioError::new(
-                format!("{at}[{}]", i + 1),
-                format!("no link joins '{}' and '{}'", nodes[pair[0]].id, nodes[pair[1]].id),
-            ));
-            return None;
-        }
-    }
-    Some(path)
+    read_node_path(obj, node_index, &topology, errors)
 }
 
 /// The link joining `from` and `to` and the direction (0: a→b, 1: b→a).

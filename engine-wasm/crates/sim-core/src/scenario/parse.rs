@@ -664,6 +664,41 @@ pub(crate) fn read_path(
     links: &[LinkSpec],
     errors: &mut Errors,
 ) -> Option<Vec<usize>> {
+    let topology = PathTopology {
+        words: PathWords { what: "VCs", middle: "switches", required: "source host to destination host" },
+        node_id: &|n| nodes[n].id.clone(),
+        is_host: &|n| nodes[n].kind == NodeKind::Host,
+        joined: &|x, y| links.iter().any(|l| (l.a == x && l.b == y) || (l.a == y && l.b == x)),
+    };
+    read_node_path(obj, node_index, &topology, errors)
+}
+
+/// How a model names the things on a path, for its messages.
+pub(crate) struct PathWords {
+    /// What travels the path ("VCs", "flows").
+    pub what: &'static str,
+    /// What may stand between the hosts ("switches", "routers").
+    pub middle: &'static str,
+    /// The ends, as the "is required" message names them.
+    pub required: &'static str,
+}
+
+/// What a path check needs to know of a model's topology.
+pub(crate) struct PathTopology<'a> {
+    pub words: PathWords,
+    pub node_id: &'a dyn Fn(usize) -> String,
+    pub is_host: &'a dyn Fn(usize) -> bool,
+    pub joined: &'a dyn Fn(usize, usize) -> bool,
+}
+
+/// A path of node ids, in either model: 2 to 64 known nodes, hosts at both
+/// ends and only there, no node twice, each consecutive pair joined by a link.
+pub(crate) fn read_node_path(
+    obj: &mut Obj,
+    node_index: &HashMap<&str, usize>,
+    t: &PathTopology,
+    errors: &mut Errors,
+) -> Option<Vec<usize>> {
     let at = obj.at("path");
     let items = match obj.get("path") {
         Some(Value::Array(items)) => items,
@@ -672,16 +707,12 @@ pub(crate) fn read_path(
             return None;
         }
         None => {
-            errors.push(ScenarioError::new(at, "is required: the node ids from source host to destination host"));
+            errors.push(ScenarioError::new(at, format!("is required: the node ids from {}", t.words.required)));
             return None;
         }
     };
-    if items.len() < 2 {
-        errors.push(ScenarioError::new(at, "needs at least a source and a destination"));
-        return None;
-    }
-    if items.len() > 64 {
-        errors.push(ScenarioError::new(at, format!("has {} nodes; at most 64", items.len())));
+    if items.len() < 2 || items.len() > 64 {
+        errors.push(ScenarioError::new(at, format!("has {} nodes; needs 2 to 64 (a source, a destination, and what lies between)", items.len())));
         return None;
     }
     let mut path = Vec::with_capacity(items.len());
@@ -696,26 +727,26 @@ pub(crate) fn read_path(
     }
     let last = path.len() - 1;
     for (i, &n) in path.iter().enumerate() {
-        let host = nodes[n].kind == NodeKind::Host;
-        if (i == 0 || i == last) && !host {
-            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' must be a host (VCs start and end at hosts)", nodes[n].id)));
-            return None;
-        }
-        if i != 0 && i != last && host {
-            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' is a host; only switches may be in the middle of a path", nodes[n].id)));
-            return None;
-        }
-        if path[..i].contains(&n) {
-            errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("'{}' appears twice: a path may not loop", nodes[n].id)));
+        let host = (t.is_host)(n);
+        let problem = if (i == 0 || i == last) && !host {
+            Some(format!("'{}' must be a host ({} start and end at hosts)", (t.node_id)(n), t.words.what))
+        } else if i != 0 && i != last && host {
+            Some(format!("'{}' is a host; only {} may be in the middle of a path", (t.node_id)(n), t.words.middle))
+        } else if path[..i].contains(&n) {
+            Some(format!("'{}' appears twice: a path may not loop", (t.node_id)(n)))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            errors.push(ScenarioError::new(format!("{at}[{i}]"), message));
             return None;
         }
     }
     for (i, pair) in path.windows(2).enumerate() {
-        let joined = links.iter().any(|l| (l.a == pair[0] && l.b == pair[1]) || (l.a == pair[1] && l.b == pair[0]));
-        if !joined {
+        if !(t.joined)(pair[0], pair[1]) {
             errors.push(ScenarioError::new(
                 format!("{at}[{}]", i + 1),
-                format!("no link joins '{}' and '{}'", nodes[pair[0]].id, nodes[pair[1]].id),
+                format!("no link joins '{}' and '{}'", (t.node_id)(pair[0]), (t.node_id)(pair[1])),
             ));
             return None;
         }
