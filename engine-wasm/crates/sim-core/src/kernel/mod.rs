@@ -8,8 +8,6 @@ mod rng;
 pub use rng::Rng;
 
 use crate::time::SimTime;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// What can happen in a simulation. Small and `Copy`: cells live in port and
 /// link buffers, never in the heap.
@@ -34,43 +32,44 @@ pub enum Event {
     Sample,
 }
 
+/// A pending event. The key packs (time, sequence) into one `u128`, so that
+/// ordering two entries is a single wide comparison.
 #[derive(Clone, Copy, Debug)]
 struct Entry<E> {
-    time: SimTime,
-    seq: u64,
+    key: u128,
     event: E,
 }
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest entry first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.time.cmp(&self.time).then_with(|| other.seq.cmp(&self.seq))
+impl<E> Entry<E> {
+    fn time(&self) -> SimTime {
+        SimTime((self.key >> 64) as u64)
     }
 }
 
 /// The future event list, generic over the model's event type (the cell-level
-/// model uses [`Event`]; other models bring their own).
+/// model uses [`Event`]; other models bring their own): a binary min-heap on
+/// the packed key. `pop` takes the root, walks the hole it leaves down to a
+/// leaf along the smaller children (one comparison per level), then moves the
+/// last entry up from there — Floyd's bottom-up deletion. The last entry of a
+/// simulation's heap is usually far in the future and belongs near the
+/// bottom, so this does about half the comparisons of a textbook sift-down.
+///
+/// It replaced `std::collections::BinaryHeap` for issue 9: that heap's `pop`
+/// swaps the last entry into the root and reads it straight back at another
+/// offset, a store-to-load forwarding stall on every event that cost 14 % of
+/// the run time; this one reads the root once and only moves entries down.
+/// Same order (time, then sequence), so every run is unchanged (the golden
+/// test pins that); 10 % faster on two sources, 20 % on 500 VCs natively.
 #[derive(Debug)]
 pub struct EventQueue<E = Event> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: Vec<Entry<E>>,
     next_seq: u64,
     now: SimTime,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: BinaryHeap::new(), next_seq: 0, now: SimTime::ZERO }
+        EventQueue { heap: Vec::new(), next_seq: 0, now: SimTime::ZERO }
     }
 }
 
@@ -85,24 +84,71 @@ impl<E: Copy + std::fmt::Debug> EventQueue<E> {
     }
 
     /// Schedules `event` at `time`. Scheduling in the past is a logic error.
+    #[inline]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         debug_assert!(time >= self.now, "event {event:?} scheduled in the past");
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time: time.max(self.now), seq, event });
+        let key = ((time.max(self.now).0 as u128) << 64) | seq as u128;
+        // Sift up: move parents down into the hole until the new key fits.
+        let heap = &mut self.heap;
+        let mut hole = heap.len();
+        heap.push(Entry { key, event });
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            if heap[parent].key <= key {
+                break;
+            }
+            heap[hole] = heap[parent];
+            hole = parent;
+        }
+        heap[hole] = Entry { key, event };
     }
 
     /// The time of the next event, if any.
+    #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.first().map(Entry::time)
     }
 
     /// Removes the next event and advances the clock to it. Time never goes back.
+    #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let entry = self.heap.pop()?;
-        debug_assert!(entry.time >= self.now);
-        self.now = entry.time;
-        Some((entry.time, entry.event))
+        let heap = &mut self.heap;
+        let last = heap.pop()?;
+        let top = if heap.is_empty() {
+            last
+        } else {
+            let top = heap[0];
+            // Walk the hole from the root to a leaf along the smaller children…
+            let len = heap.len();
+            let mut hole = 0;
+            loop {
+                let left = 2 * hole + 1;
+                if left >= len {
+                    break;
+                }
+                let right = left + 1;
+                let child = if right < len && heap[right].key < heap[left].key { right } else { left };
+                heap[hole] = heap[child];
+                hole = child;
+            }
+            // …then bring the last entry up to where it belongs on that path.
+            while hole > 0 {
+                let parent = (hole - 1) / 2;
+                if heap[parent].key <= last.key {
+                    break;
+                }
+                heap[hole] = heap[parent];
+                hole = parent;
+            }
+            heap[hole] = last;
+            top
+        };
+        let time = top.time();
+        debug_assert!(time >= self.now);
+        self.now = time;
+        Some((time, top.event))
     }
 
     /// Moves the clock forward to `time` when no event lies before it.
@@ -143,6 +189,28 @@ mod tests {
                 (SimTime(30), Event::Sample),
             ]
         );
+    }
+
+    #[test]
+    fn pops_exactly_in_key_order_under_random_load() {
+        let mut rng = Rng::new(11, 0);
+        let mut q: EventQueue = EventQueue::new();
+        let mut scheduled = Vec::new();
+        let mut popped = Vec::new();
+        for step in 0..50_000u32 {
+            for _ in 0..rng.next_u64() % 3 {
+                let t = SimTime(q.now().0 + rng.next_u64() % 40);
+                scheduled.push((t, scheduled.len()));
+                q.schedule(t, Event::PortTxDone { port: scheduled.len() as u32 - 1 });
+            }
+            if step % 3 != 0 {
+                popped.extend(q.pop());
+            }
+        }
+        popped.extend(std::iter::from_fn(|| q.pop()));
+        scheduled.sort();
+        let expected: Vec<_> = scheduled.iter().map(|&(t, i)| (t, Event::PortTxDone { port: i as u32 })).collect();
+        assert_eq!(popped, expected);
     }
 
     #[test]
