@@ -475,7 +475,10 @@ impl Simulation {
         v.account_acr(now);
         let Some(cell) = v.source.emit(now, vc) else { return };
         self.source_cells += 1;
-        let port = if cell.kind == CellKind::Brm { v.rev_ports[0] } else { v.fwd_ports[0] };
+        // Whatever the source sends leaves by its own host's port: a BRM it
+        // sends for its partner loop goes the way its own cells go, which is
+        // the partner's way back.
+        let port = v.fwd_ports[0];
         if v.source.has_work(now) {
             let next = now + v.source.interval_at(now);
             v.source.next_send = Some(next);
@@ -519,7 +522,7 @@ impl Simulation {
         let next = now + b.interval;
         let port = b.ports[0];
         self.queue.schedule(next, Event::BackgroundSend { source });
-        let cell = Cell { vc: source, kind: CellKind::Background, hop: 0, efci: false, rm: RmFields::EMPTY };
+        let cell = Cell { vc: source, kind: CellKind::Background, efci: false, rm: RmFields::EMPTY };
         self.enqueue(now, port, cell);
     }
 
@@ -583,18 +586,20 @@ impl Simulation {
         if let Some(&(next, _)) = p.wire.front() {
             self.queue.schedule(next, Event::LinkArrive { port });
         }
-        self.deliver(now, cell);
+        self.deliver(now, port, cell);
     }
 
-    /// A cell reaches the next node of its route.
-    fn deliver(&mut self, now: SimTime, mut cell: Cell) {
-        let hop = cell.hop as usize + 1;
+    /// A cell reaches the far end of `from`, the next node of its route.
+    /// Routes never visit a node twice, so where `from` is on the cell's
+    /// route says how far along it the cell is.
+    fn deliver(&mut self, now: SimTime, from: u32, mut cell: Cell) {
+        let after = |ports: &[u32]| 1 + ports.iter().position(|&p| p == from).expect("a cell arrives from a port of its route");
         if cell.kind == CellKind::Background {
             let b = &mut self.background[cell.vc as usize];
+            let hop = after(&b.ports);
             if hop == b.ports.len() {
                 b.received += 1;
             } else {
-                cell.hop = hop as u16;
                 let port = b.ports[hop];
                 self.enqueue(now, port, cell);
             }
@@ -604,8 +609,8 @@ impl Simulation {
         let hops = self.vcs[vc].fwd_ports.len();
         match cell.kind {
             CellKind::Data | CellKind::Frm => {
+                let hop = after(&self.vcs[vc].fwd_ports);
                 if hop < hops {
-                    cell.hop = hop as u16;
                     let port = self.vcs[vc].fwd_ports[hop];
                     self.enqueue(now, port, cell);
                     return;
@@ -629,6 +634,7 @@ impl Simulation {
                 }
             }
             CellKind::Brm => {
+                let hop = after(&self.vcs[vc].rev_ports);
                 if hop == hops {
                     let v = &mut self.vcs[vc];
                     v.account_acr(now);
@@ -643,7 +649,6 @@ impl Simulation {
                     let p = &mut self.ports[fwd];
                     let view = p.view(now);
                     p.algorithm.on_backward_rm(&view, &mut cell);
-                    cell.hop = hop as u16;
                     let port = self.vcs[vc].rev_ports[hop];
                     self.enqueue(now, port, cell);
                 }

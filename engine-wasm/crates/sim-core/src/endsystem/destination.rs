@@ -26,7 +26,6 @@ impl Destination {
                 self.rm_received += 1;
                 let mut brm = cell;
                 brm.kind = CellKind::Brm;
-                brm.hop = 0;
                 brm.efci = false;
                 brm.rm.ci |= self.efci_state;
                 Some(brm)
@@ -44,9 +43,9 @@ mod tests {
     #[test]
     fn frm_is_turned_around_with_ci_from_the_last_efci() {
         let mut d = Destination::default();
-        let frm = Cell { kind: CellKind::Frm, hop: 3, rm: RmFields { er: 9.0, ..RmFields::EMPTY }, ..Cell::data(1) };
+        let frm = Cell { kind: CellKind::Frm, rm: RmFields { er: 9.0, ..RmFields::EMPTY }, ..Cell::data(1) };
         let brm = d.receive(frm).unwrap();
-        assert_eq!((brm.kind, brm.hop, brm.rm.ci, brm.rm.er), (CellKind::Brm, 0, false, 9.0));
+        assert_eq!((brm.kind, brm.rm.ci, brm.rm.er), (CellKind::Brm, false, 9.0));
 
         d.receive(Cell { efci: true, ..Cell::data(1) });
         assert!(d.receive(frm).unwrap().rm.ci);

@@ -191,7 +191,7 @@ impl AbrSource {
         let frm = |acr: f64, p: &AbrParams| {
             // FRM fields: CCR = ACR, ER = PCR, CI = NI = 0 (SPEC §4).
             let rm = RmFields { ccr: acr, er: p.pcr, mcr: p.mcr, ci: false, ni: false };
-            Cell { vc, kind: CellKind::Frm, hop: 0, efci: false, rm }
+            Cell { vc, kind: CellKind::Frm, efci: false, rm }
         };
         if data && self.acr < self.params.tcr {
             self.oor_frm_sent += 1;

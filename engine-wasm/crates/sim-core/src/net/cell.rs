@@ -40,8 +40,6 @@ pub struct Cell {
     /// Index of the VC the cell belongs to.
     pub vc: u32,
     pub kind: CellKind,
-    /// Index, along the VC's route in the cell's direction, of the port the cell is at.
-    pub hop: u16,
     /// Explicit forward congestion indication, in the header of data cells.
     pub efci: bool,
     /// RM fields; meaningful for FRM and BRM cells only.
@@ -50,7 +48,7 @@ pub struct Cell {
 
 impl Cell {
     pub fn data(vc: u32) -> Cell {
-        Cell { vc, kind: CellKind::Data, hop: 0, efci: false, rm: RmFields::EMPTY }
+        Cell { vc, kind: CellKind::Data, efci: false, rm: RmFields::EMPTY }
     }
 
     pub fn is_rm(&self) -> bool {
