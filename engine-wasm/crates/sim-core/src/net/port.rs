@@ -139,7 +139,15 @@ impl Port {
 
     fn account_queue(&mut self, now: SimTime) {
         let dt = now.0 - self.queue_since.0;
-        self.stats.queue_area += self.queue_len() as u128 * dt as u128;
+        // Mostly the queue is empty; and the product mostly fits 64 bits
+        // (a 128-bit multiply is a library call in wasm).
+        let len = self.queue_len() as u64;
+        if len > 0 {
+            self.stats.queue_area += match len.checked_mul(dt) {
+                Some(area) => area as u128,
+                None => len as u128 * dt as u128,
+            };
+        }
         self.queue_since = now;
     }
 
