@@ -322,7 +322,9 @@ impl Simulation {
             meta: s.meta.clone(),
             run: s.run.clone(),
             warnings,
-            queue: EventQueue::new(),
+            // The heap holds about one event per loop (its next cell); the
+            // ports' arrivals and timers can have slots.
+            queue: EventQueue::for_load(loop_count, 2 * ports.len()),
             nodes,
             links,
             ports,
@@ -560,11 +562,22 @@ impl Simulation {
         match p.offer(now, cell) {
             Offer::Sent { wire_was_empty: true } => {
                 let arrival = p.wire.back().expect("just sent").0;
-                self.queue.schedule(arrival, Event::LinkArrive { port });
+                self.schedule_arrival(arrival, port);
             }
-            Offer::Queued { timer: Some(at) } => self.queue.schedule(at, Event::PortTxDone { port }),
+            Offer::Queued { timer: Some(at) } => self.schedule_timer(at, port),
             Offer::Sent { .. } | Offer::Queued { timer: None } | Offer::Lost => {}
         }
+    }
+
+    /// The arrival of the head of `port`'s wire: one pending at a time per
+    /// port, so it has a slot of its own in the event queue.
+    fn schedule_arrival(&mut self, at: SimTime, port: u32) {
+        self.queue.schedule_in_slot(2 * port as usize, at, Event::LinkArrive { port });
+    }
+
+    /// `port`'s transmitter timer: also one at a time per port.
+    fn schedule_timer(&mut self, at: SimTime, port: u32) {
+        self.queue.schedule_in_slot(2 * port as usize + 1, at, Event::PortTxDone { port });
     }
 
     fn on_tx_done(&mut self, now: SimTime, port: u32) {
@@ -572,10 +585,10 @@ impl Simulation {
         let (wire_was_empty, next) = p.on_timer(now);
         if wire_was_empty {
             let arrival = p.wire.back().expect("just sent").0;
-            self.queue.schedule(arrival, Event::LinkArrive { port });
+            self.schedule_arrival(arrival, port);
         }
         if let Some(at) = next {
-            self.queue.schedule(at, Event::PortTxDone { port });
+            self.schedule_timer(at, port);
         }
     }
 
@@ -584,7 +597,7 @@ impl Simulation {
         let (at, cell) = p.wire.pop_front().expect("an arrival event has a cell on the wire");
         debug_assert_eq!(at, now);
         if let Some(&(next, _)) = p.wire.front() {
-            self.queue.schedule(next, Event::LinkArrive { port });
+            self.schedule_arrival(next, port);
         }
         self.deliver(now, port, cell);
     }
