@@ -88,7 +88,7 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let mut io_error = None;
     let clock = Instant::now();
-    let report = run_report(
+    let mut report = run_report(
         &text,
         &args.opts,
         &|| clock.elapsed().as_secs_f64() * 1000.0,
@@ -112,6 +112,11 @@ fn run(args: &[String]) -> Result<(), String> {
         },
     )
     .map_err(|errors| format!("{}:\n{}", args.scenario.display(), format_errors(&errors)))?;
+    // The process's peak resident memory so far, for the benchmark (issue 9); absent where the
+    // platform does not say.
+    if let (Some(mb), Some(stats)) = (peak_rss_mb(), report.get_mut("stats").and_then(|s| s.as_object_mut())) {
+        stats.insert("peak_rss_mb".into(), serde_json::json!((mb * 10.0).round() / 10.0));
+    }
     if let Some((mut out, _, path)) = csv_out {
         if let Some(e) = io_error.or_else(|| out.flush().err()) {
             return Err(format!("{}: {e}", path.display()));
@@ -122,6 +127,23 @@ fn run(args: &[String]) -> Result<(), String> {
     match writeln!(stdout, "{}", serde_json::to_string_pretty(&report).expect("report serialises")) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
+    }
+}
+
+/// Peak resident set size of this process in MB (10^6 bytes): `VmHWM` of /proc/self/status on
+/// Linux, None elsewhere or when it cannot be read.
+fn peak_rss_mb() -> Option<f64> {
+    #[cfg(target_os = "linux")]
+    {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        // "VmHWM:     12345 kB"
+        let kb: f64 = line["VmHWM:".len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+        Some(kb * 1024.0 / 1e6)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
     }
 }
 
