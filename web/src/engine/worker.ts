@@ -15,7 +15,12 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope
 const post: Post = (msg, transfer) => scope.postMessage(msg, transfer)
 
-const ready: Promise<EngineHost> = init().then(() => new EngineHost(simWasm, post))
+const ready: Promise<EngineHost> = init().then((wasm) => {
+  // Read-only, for the benchmark (scripts/bench.mjs reads it through Playwright): the size of the
+  // engine's wasm memory, which only ever grows, so it is also its peak. The page never uses it.
+  ;(self as unknown as { __abrlabWasmBytes?: () => number }).__abrlabWasmBytes = () => wasm.memory.buffer.byteLength
+  return new EngineHost(simWasm, post)
+})
 
 ready.catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error)
