@@ -1,0 +1,472 @@
+/**
+ * The browser half of the benchmark (issue 9), run by scripts/bench.mjs through
+ * playwright.bench.config.ts — never by `npm test`. It measures and records; it asserts nothing
+ * about speed (only that each measurement actually happened).
+ *
+ *   throughput  the wasm engine in Chromium: bare in a worker (rawWorker.ts), and through the app's
+ *               own worker and protocol (worker.ts, EngineClient) flat out — every workload
+ *   frames      requestAnimationFrame intervals of the app playing the 500-VC scenario, animation
+ *               and charts on: flat out, at the default pace and in slow motion
+ *   slider      how soon a parameter slider moved while the engine runs flat out is shown, and
+ *               acknowledged by the engine ("applied live")
+ *   memory      the page's memory after playing each workload to its end, flat out
+ *
+ * Environment: BENCH_CASES (a JSON file from scripts/bench-cases.mjs; built here when absent),
+ * BENCH_ONLY (one workload), BENCH_PARTS (comma-separated, default all), BENCH_OUT_DIR (one JSON
+ * file per part), BENCH_FRAME_MS (length of a frame-time window, default 10000).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from '@playwright/test'
+import { AbrLabPage, expect, test } from '../e2e/fixtures'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+interface BenchCase {
+  name: string
+  library: boolean
+  scenarioJson: string
+}
+
+const allCases: BenchCase[] = JSON.parse(
+  process.env.BENCH_CASES
+    ? readFileSync(process.env.BENCH_CASES, 'utf8')
+    : execFileSync('node', [`${root}scripts/bench-cases.mjs`], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+)
+const cases = allCases.filter((c) => !process.env.BENCH_ONLY || c.name === process.env.BENCH_ONLY)
+const parts = new Set((process.env.BENCH_PARTS ?? 'throughput,frames,slider,memory').split(',').map((p) => p.trim()))
+const outDir = process.env.BENCH_OUT_DIR ?? `${root}test-results/bench-out`
+const FRAME_WINDOW_MS = Number(process.env.BENCH_FRAME_MS ?? 10_000)
+/** Events per run_until call of the bare engine: as scripts/bench.mjs runs it under Node. */
+const RAW_EVENTS_PER_CALL = 100_000
+const FIVE_HUNDRED = 'ma-500-vcs'
+
+function save(part: string, data: unknown): void {
+  mkdirSync(outDir, { recursive: true })
+  writeFileSync(`${outDir}/${part}.json`, JSON.stringify(data, null, 2) + '\n')
+}
+
+function scenarioHash(json: string): string {
+  return `#scenario-json=${Buffer.from(json, 'utf8').toString('base64url')}`
+}
+
+/**
+ * The 500-VC library scenario, run long enough that it never finishes while being measured (500 s:
+ * near the engine's limit on link capacity × time, limits.max_cell_slots).
+ */
+const LONG_UNTIL_MS = 500_000
+function fiveHundredLong(): string {
+  const c = allCases.find((x) => x.name === FIVE_HUNDRED)
+  if (!c) throw new Error(`no ${FIVE_HUNDRED} workload`)
+  const s = JSON.parse(c.scenarioJson) as { run: { until_ms: number } }
+  s.run.until_ms = LONG_UNTIL_MS
+  return JSON.stringify(s)
+}
+
+/** Opens the long 500-VC run and waits until it is built (the page did not fall back to its default). */
+async function openLong(lab: AbrLabPage): Promise<void> {
+  await lab.open(scenarioHash(fiveHundredLong()))
+  await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
+  expect(await lab.page.evaluate(() => window.__abrlab?.layout()?.until_ms)).toBe(LONG_UNTIL_MS)
+}
+
+// ---- statistics ----------------------------------------------------------------------------
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN
+  // Nearest rank.
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]
+}
+
+interface FrameStats {
+  frames: number
+  seconds: number
+  median_ms: number
+  p95_ms: number
+  max_ms: number
+  mean_ms: number
+  /** Frames drawn per second over the window. */
+  fps: number
+  fps_at_median: number
+  fps_at_p95: number
+  /** Intervals over 50 ms (a visible stutter). */
+  long_frames: number
+}
+
+function frameStats(gaps: number[]): FrameStats {
+  const sorted = [...gaps].sort((a, b) => a - b)
+  const total = gaps.reduce((a, b) => a + b, 0)
+  const median = quantile(sorted, 0.5)
+  const p95 = quantile(sorted, 0.95)
+  return {
+    frames: gaps.length,
+    seconds: total / 1000,
+    median_ms: median,
+    p95_ms: p95,
+    max_ms: sorted[sorted.length - 1] ?? Number.NaN,
+    mean_ms: total / gaps.length,
+    fps: gaps.length / (total / 1000),
+    fps_at_median: 1000 / median,
+    fps_at_p95: 1000 / p95,
+    long_frames: gaps.filter((g) => g > 50).length,
+  }
+}
+
+/** requestAnimationFrame intervals over `ms` of wall time, in the page. */
+function recordFrames(page: Page, ms: number): Promise<number[]> {
+  return page.evaluate(
+    (windowMs) =>
+      new Promise<number[]>((resolve) => {
+        const stamps: number[] = []
+        const step = (t: number) => {
+          stamps.push(t)
+          if (t - stamps[0] < windowMs) requestAnimationFrame(step)
+          else resolve(stamps.slice(1).map((s, i) => s - stamps[i]))
+        }
+        requestAnimationFrame(step)
+      }),
+    ms,
+  )
+}
+
+// ---- memory --------------------------------------------------------------------------------
+
+/** Bytes of the app engine worker's wasm memory (worker.ts's read-only hook), or null. */
+async function engineWasmBytes(page: Page): Promise<number | null> {
+  for (const worker of page.workers()) {
+    if (!/\/worker[-.]/.test(worker.url())) continue
+    const bytes = await worker
+      .evaluate(() => (self as unknown as { __abrlabWasmBytes?: () => number }).__abrlabWasmBytes?.() ?? null)
+      .catch(() => null)
+    if (bytes !== null) return bytes
+  }
+  return null
+}
+
+interface ProcessMemory {
+  pid: number
+  /** Resident memory, and its peak (VmHWM): mostly Chromium's own code, mapped from its files. */
+  rss_mb: number
+  peak_rss_mb: number
+  /** The private part (RssAnon): heaps, wasm memory, DOM — what the page itself costs. */
+  private_mb: number
+}
+
+function procMemory(pid: number): ProcessMemory | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = (key: string) => (Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024) / 1e6
+    return { pid, rss_mb: kb('VmRSS'), peak_rss_mb: kb('VmHWM'), private_mb: kb('RssAnon') }
+  } catch {
+    return null
+  }
+}
+
+/** Chromium's renderer processes (SystemInfo.getProcessInfo) with their memory from /proc (Linux). */
+async function renderers(browser: Browser): Promise<ProcessMemory[]> {
+  const cdp = await browser.newBrowserCDPSession()
+  try {
+    const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] }
+    return info.processInfo
+      .filter((p) => p.type === 'renderer')
+      .map((p) => procMemory(p.id))
+      .filter((m): m is ProcessMemory => m !== null)
+  } finally {
+    await cdp.detach()
+  }
+}
+
+const mb = (bytes: number | null) => (bytes === null ? null : bytes / 1e6)
+
+// ---- the parts -----------------------------------------------------------------------------
+
+test.use({ trace: 'off', screenshot: 'off' })
+
+test('throughput: the wasm engine in a Chromium worker, bare and through the app protocol', async ({ page }) => {
+  test.skip(!parts.has('throughput'), 'BENCH_PARTS leaves it out')
+  await page.goto('/bench.html')
+  await page.waitForFunction(() => window.__abrbench !== undefined)
+  const results: unknown[] = []
+  for (const c of cases) {
+    const raw = await page.evaluate(([json, n]) => window.__abrbench!.rawRun(json, n), [c.scenarioJson, RAW_EVENTS_PER_CALL] as const)
+    const app = await page.evaluate((json) => window.__abrbench!.workerRun(json), c.scenarioJson)
+    const wasmBytes = await engineWasmBytes(page)
+    await page.evaluate(() => window.__abrbench!.disposeWorker())
+    const entry = {
+      scenario: c.name,
+      raw: {
+        until_ms: raw.untilMs,
+        events: raw.events,
+        source_cells: raw.sourceCells,
+        wall_ms: raw.wallMs,
+        source_cells_per_s: raw.sourceCells / (raw.wallMs / 1000),
+        realtime_factor: raw.untilMs / raw.wallMs,
+        wasm_memory_mb: mb(raw.wasmBytes),
+      },
+      worker: {
+        until_ms: app.untilMs,
+        events: app.events,
+        // The run is deterministic: the same scenario emits the same source cells in either worker
+        // (the protocol does not carry the count); `same_run` checks the event counts agree.
+        source_cells: raw.sourceCells,
+        same_run: app.events === raw.events && app.nowMs === raw.nowMs,
+        wall_ms: app.wallMs,
+        source_cells_per_s: raw.sourceCells / (app.wallMs / 1000),
+        realtime_factor: app.untilMs / app.wallMs,
+        messages: app.messages,
+        sample_rows: app.rows,
+        wasm_memory_mb: mb(wasmBytes),
+      },
+    }
+    results.push(entry)
+    console.log(
+      `${c.name.padEnd(30)} bare ${(entry.raw.source_cells_per_s / 1e6).toFixed(2).padStart(6)} M/s ×${entry.raw.realtime_factor.toFixed(1).padStart(7)}` +
+        `  app worker ${(entry.worker.source_cells_per_s / 1e6).toFixed(2).padStart(6)} M/s ×${entry.worker.realtime_factor.toFixed(1).padStart(7)}${entry.worker.same_run ? '' : '  (runs differ!)'}`,
+    )
+  }
+  expect(results.length).toBe(cases.length)
+  save('throughput', results)
+})
+
+test('frames: the app playing 500 VCs, animation and charts on', async ({ lab, page }) => {
+  test.skip(!parts.has('frames'), 'BENCH_PARTS leaves it out')
+  test.skip(!!process.env.BENCH_ONLY && process.env.BENCH_ONLY !== FIVE_HUNDRED, 'BENCH_ONLY leaves it out')
+  await openLong(lab)
+  const phases: unknown[] = []
+  const measure = async (phase: string) => {
+    await page.waitForTimeout(1500)
+    const layer = page.getByTestId('animation-layer')
+    const before = { wall: Date.now(), sim: await lab.nowMs() }
+    const gaps = await recordFrames(page, FRAME_WINDOW_MS)
+    const after = { wall: Date.now(), sim: await lab.nowMs() }
+    const stats = frameStats(gaps)
+    const entry = {
+      phase,
+      sim_from_ms: before.sim,
+      sim_to_ms: after.sim,
+      realtime_factor: (after.sim - before.sim) / (after.wall - before.wall),
+      animation_mode: await layer.getAttribute('data-mode'),
+      cells_drawn: Number(await layer.getAttribute('data-cells')) || 0,
+      status: await lab.status(),
+      ...stats,
+    }
+    phases.push(entry)
+    console.log(
+      `500 VCs, ${phase}: median ${stats.median_ms.toFixed(1)} ms, p95 ${stats.p95_ms.toFixed(1)} ms, ${stats.fps.toFixed(1)} fps, ` +
+        `${stats.long_frames} frames over 50 ms; t ${before.sim.toFixed(0)}→${after.sim.toFixed(0)} ms (${entry.animation_mode})`,
+    )
+  }
+  // Flat out from the start: the engine and the charts compete for the two cores.
+  await lab.chooseSpeed('as fast as possible')
+  await lab.playButton.click()
+  await measure('as fast as possible')
+  // The other paces with every VC running (the last short VC starts at 9,980 ms).
+  await expect.poll(() => lab.nowMs(), { timeout: 120_000 }).toBeGreaterThan(10_500)
+  await lab.chooseSpeed('50 ms per second')
+  await measure('50 ms per second (default pace)')
+  await lab.chooseSpeed('1 ms per second')
+  await measure('1 ms per second (cells animated)')
+  expect(phases.length).toBe(3)
+  save('frames', phases)
+})
+
+test('slider: a live parameter change while the engine runs 500 VCs flat out', async ({ lab, page }) => {
+  test.skip(!parts.has('slider'), 'BENCH_PARTS leaves it out')
+  test.skip(!!process.env.BENCH_ONLY && process.env.BENCH_ONLY !== FIVE_HUNDRED, 'BENCH_ONLY leaves it out')
+  const scenario = fiveHundredLong()
+  const vc = (JSON.parse(scenario) as { vcs: { id: string }[] }).vcs[0].id
+  await openLong(lab)
+  await lab.chooseSpeed('as fast as possible')
+  await lab.playButton.click()
+  await expect.poll(() => lab.nowMs(), { timeout: 120_000 }).toBeGreaterThan(10_500)
+  await lab.selectVc(vc)
+  const slider = lab.param('rif').getByRole('slider')
+  await expect(slider).toBeVisible()
+  // In the page: when each key reached it (the event's own time stamp, so time spent queued
+  // behind a busy main thread counts), when the slider showed the new value, when the engine's
+  // answer was announced, and the frame after each of those.
+  await page.evaluate(() => {
+    interface Move {
+      input: number
+      shown?: number
+      shownPainted?: number
+      ack?: number
+      ackPainted?: number
+      text?: string
+    }
+    const moves: Move[] = []
+    ;(window as unknown as { __sliderBench: Move[] }).__sliderBench = moves
+    const last = () => moves[moves.length - 1]
+    window.addEventListener('keydown', (e) => moves.push({ input: Math.min(e.timeStamp, performance.now()) }), { capture: true })
+    const panel = document.querySelector('.params-panel')
+    const announcement = document.querySelector('[data-testid="announcement"]')
+    if (!panel || !announcement?.parentElement) throw new Error('no parameters panel or announcement on the page')
+    new MutationObserver(() => {
+      const m = last()
+      if (!m || m.shown !== undefined) return
+      const shown = performance.now()
+      m.shown = shown
+      requestAnimationFrame(() => (m.shownPainted = performance.now()))
+    }).observe(panel, { subtree: true, attributes: true, attributeFilter: ['aria-valuetext'] })
+    let lastText = announcement.textContent ?? ''
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="announcement"]')?.textContent ?? ''
+      if (text === lastText) return
+      lastText = text
+      const m = last()
+      if (!m || m.ack !== undefined) return
+      m.ack = performance.now()
+      m.text = text
+      requestAnimationFrame(() => (m.ackPainted = performance.now()))
+    }).observe(announcement.parentElement, { subtree: true, childList: true, characterData: true })
+  })
+  const MOVES = 10
+  for (let i = 0; i < MOVES; i++) {
+    await slider.press(i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft')
+    await page.waitForFunction((n) => {
+      const moves = (window as unknown as { __sliderBench: { ackPainted?: number }[] }).__sliderBench
+      return moves.length >= n && moves[n - 1].ackPainted !== undefined
+    }, i + 1, { timeout: 15_000 })
+    await page.waitForTimeout(300 + 50 * (i % 5))
+  }
+  const moves = await page.evaluate(
+    () => (window as unknown as { __sliderBench: { input: number; shown: number; shownPainted: number; ack: number; ackPainted: number; text: string }[] }).__sliderBench,
+  )
+  const status = await lab.status()
+  const rows = moves.map((m) => ({
+    shown_ms: m.shown - m.input,
+    shown_painted_ms: m.shownPainted - m.input,
+    ack_ms: m.ack - m.input,
+    ack_painted_ms: m.ackPainted - m.input,
+    live: /applied live/.test(m.text),
+    text: m.text,
+  }))
+  const summary = (key: 'shown_painted_ms' | 'ack_painted_ms') => {
+    const xs = rows.map((r) => r[key]).sort((a, b) => a - b)
+    return { median: quantile(xs, 0.5), max: xs[xs.length - 1] }
+  }
+  const result = {
+    scenario: `${FIVE_HUNDRED} (run to 500 s), flat out, after every VC has started`,
+    slider: `rif of ${vc}`,
+    moves: rows.length,
+    all_live: rows.every((r) => r.live),
+    still_running: status === 'running',
+    shown: summary('shown_painted_ms'),
+    acknowledged: summary('ack_painted_ms'),
+    rows,
+  }
+  console.log(
+    `slider (rif of ${vc}), 500 VCs flat out: value shown in ${result.shown.median.toFixed(1)} ms median / ${result.shown.max.toFixed(1)} max; ` +
+      `"applied live" shown in ${result.acknowledged.median.toFixed(1)} / ${result.acknowledged.max.toFixed(1)} ms`,
+  )
+  expect(rows.length).toBe(MOVES)
+  save('slider', result)
+})
+
+test('memory: the page after playing each workload to its end, flat out', async ({ browser }) => {
+  test.skip(!parts.has('memory'), 'BENCH_PARTS leaves it out')
+  const baseURL = test.info().project.use.baseURL
+  const capMs = Number(process.env.BENCH_MEMORY_CAP_S ?? 300) * 1000
+  const results: unknown[] = []
+  for (const c of cases) {
+    const before = new Set((await renderers(browser)).map((r) => r.pid))
+    const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 720 } })
+    const problems: string[] = []
+    try {
+      const page = await context.newPage()
+      page.on('pageerror', (error) => problems.push(error.message))
+      const lab = new AbrLabPage(page)
+      await lab.open(c.library ? `#scenario=${c.name}` : scenarioHash(c.scenarioJson))
+      await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
+      await lab.chooseSpeed('as fast as possible')
+      // This page's renderer: the one that appeared with it (the largest, should there be a spare).
+      const pid = (await renderers(browser)).filter((r) => !before.has(r.pid)).sort((a, b) => b.rss_mb - a.rss_mb)[0]?.pid ?? null
+      let peakPrivate = 0
+      const sampleRenderer = () => {
+        const m = pid === null ? null : procMemory(pid)
+        if (m) peakPrivate = Math.max(peakPrivate, m.private_mb)
+        return m
+      }
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('Performance.enable')
+      const heapUsed = async () =>
+        ((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? Number.NaN
+      // In the page: the wall time from the click on Play to `finished`, and the frame intervals meanwhile.
+      const run = page.evaluate(
+        (cap) =>
+          new Promise<{ wallMs: number; gaps: number[]; finished: boolean }>((resolve) => {
+            const button = document.querySelector('button.action-togglePlay')
+            let start = Number.NaN
+            const stamps: number[] = []
+            let done = false
+            const frame = (t: number) => {
+              stamps.push(t)
+              if (!done) requestAnimationFrame(frame)
+            }
+            button?.addEventListener('click', () => {
+              start = performance.now()
+              requestAnimationFrame(frame)
+            }, { once: true, capture: true })
+            const timer = setInterval(() => {
+              const finished = window.__abrlab?.status() === 'finished'
+              if (finished || (Number.isFinite(start) && performance.now() - start > cap)) {
+                done = true
+                clearInterval(timer)
+                resolve({ wallMs: performance.now() - start, gaps: stamps.slice(1).map((s, i) => s - stamps[i]), finished })
+              }
+            }, 25)
+          }),
+        capMs,
+      )
+      await lab.playButton.click()
+      let peakHeap = 0
+      let settled = false
+      void run.finally(() => (settled = true))
+      while (!settled) {
+        peakHeap = Math.max(peakHeap, await heapUsed())
+        sampleRenderer()
+        await page.waitForTimeout(250)
+      }
+      const { wallMs, gaps, finished } = await run
+      const untilMs = (await page.evaluate(() => window.__abrlab?.layout()?.until_ms ?? Number.NaN)) as number
+      const nowMs = await lab.nowMs()
+      const heapEnd = await heapUsed()
+      await cdp.send('HeapProfiler.collectGarbage')
+      const heapAfterGc = await heapUsed()
+      const wasmBytes = await engineWasmBytes(page)
+      const renderer = sampleRenderer()
+      const samples = await lab.sampleCount()
+      const stats = gaps.length > 1 ? frameStats(gaps) : null
+      const entry = {
+        scenario: c.name,
+        finished,
+        until_ms: untilMs,
+        sim_ms: nowMs,
+        wall_ms: wallMs,
+        realtime_factor: nowMs / wallMs,
+        sample_rows_held: samples,
+        js_heap_peak_mb: mb(Math.max(peakHeap, heapEnd)),
+        js_heap_end_mb: mb(heapEnd),
+        js_heap_after_gc_mb: mb(heapAfterGc),
+        wasm_memory_mb: mb(wasmBytes),
+        renderer_private_end_mb: renderer?.private_mb ?? null,
+        renderer_private_peak_mb: renderer ? peakPrivate : null,
+        renderer_rss_end_mb: renderer?.rss_mb ?? null,
+        renderer_rss_peak_mb: renderer?.peak_rss_mb ?? null,
+        frames: stats,
+        page_errors: problems,
+      }
+      results.push(entry)
+      console.log(
+        `${c.name.padEnd(30)} ${finished ? 'to the end' : `stopped at ${nowMs.toFixed(0)} ms`} ×${entry.realtime_factor.toFixed(1)}: ` +
+          `JS heap peak ${entry.js_heap_peak_mb?.toFixed(1)} MB, wasm ${entry.wasm_memory_mb?.toFixed(1)} MB, renderer private ${entry.renderer_private_peak_mb?.toFixed(0)} MB (RSS ${entry.renderer_rss_peak_mb?.toFixed(0)} MB)` +
+          (stats ? `; frames median ${stats.median_ms.toFixed(1)} / p95 ${stats.p95_ms.toFixed(1)} ms` : ''),
+      )
+    } finally {
+      await context.close()
+    }
+  }
+  expect(results.length).toBe(cases.length)
+  save('memory', results)
+})
