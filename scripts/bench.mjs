@@ -1,50 +1,81 @@
 #!/usr/bin/env node
-// The benchmark of issue 9: every library scenario (and the reference workload — the two-source
-// WAN with S2 always on for 30 simulated seconds), natively (abrsim) and in wasm under Node (in
-// run_until calls of 100,000 events, draining samples as the worker does). Prints events, source
-// cells (data + RM cells the ABR sources emit), wall time, source cells per wall second and the
-// real-time factor, and writes everything to bench/results.json. Figures are printed, never asserted.
+// The benchmark of issue 9 (`npm run bench`). Figures are printed and recorded, never asserted.
 //
-//   node scripts/bench.mjs [--only NAME] [--skip-wasm] [--out bench/results.json]
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+// 1. Every workload (scripts/bench-cases.mjs: the reference workload — the two-source WAN with S2
+//    always on for 30 simulated seconds — and every library scenario) natively (abrsim, with its
+//    peak resident memory) and in the wasm engine under Node (run_until calls of 100,000 events,
+//    draining samples as the worker does): events, source cells (data + RM cells the ABR sources
+//    emit; data packets in the IP model), wall time, source cells per wall second, real-time factor.
+// 2. In headless Chromium (e2e-bench/ through playwright.bench.config.ts, against a production build
+//    of the app plus web/bench.html served by `vite preview` on a free port): the engine bare in a
+//    worker and through the app's own worker and protocol; the app's frame times playing 500 VCs;
+//    how soon a slider moved while the engine runs flat out is shown and applied; the page's memory
+//    after playing each workload to its end.
+// 3. Writes bench/results.json (with the machine it ran on) and, after a full run, the tables in
+//    README.md's Performance section (scripts/bench-report.mjs), so the two never disagree.
+//
+//   node scripts/bench.mjs [--only NAME] [--skip-wasm] [--skip-browser] [--parts a,b,...]
+//                          [--port N] [--out bench/results.json] [--no-readme]
+//
+// --parts picks browser parts (throughput, frames, slider, memory). --only, --skip-* and --parts
+// make a partial run, which writes --out but leaves the README alone.
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { createServer } from 'node:net'
 import os from 'node:os'
 import { performance } from 'node:perf_hooks'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { benchCases } from './bench-cases.mjs'
+import { printSummary, updateReadme } from './bench-report.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const abrsim = `${root}engine-wasm/target/release/abrsim`
 const pkg = `${root}web/src/engine/pkg/`
 const EVENTS_PER_CALL = 100_000
+const BROWSER_PARTS = ['throughput', 'frames', 'slider', 'memory']
 
-const args = { only: null, wasm: true, out: 'bench/results.json' }
+const args = { only: null, wasm: true, browser: true, parts: BROWSER_PARTS, port: null, out: 'bench/results.json', readme: true }
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
   if (a === '--only') args.only = process.argv[++i]
   else if (a === '--skip-wasm') args.wasm = false
+  else if (a === '--skip-browser') args.browser = false
+  else if (a === '--parts') args.parts = process.argv[++i].split(',').map((p) => p.trim())
+  else if (a === '--port') args.port = Number(process.argv[++i])
   else if (a === '--out') args.out = process.argv[++i]
+  else if (a === '--no-readme') args.readme = false
   else throw new Error(`unknown argument ${a}`)
 }
+for (const p of args.parts) if (!BROWSER_PARTS.includes(p)) throw new Error(`--parts: unknown part ${p} (${BROWSER_PARTS.join(', ')})`)
+const partial = args.only !== null || !args.wasm || !args.browser || args.parts.length < BROWSER_PARTS.length
 
-function referenceWorkload() {
-  const s = JSON.parse(readFileSync(`${root}scenarios/two-source-wan.json`, 'utf8'))
-  s.id = 'reference-wan-both-on-30s'
-  s.vcs[1].traffic = { kind: 'persistent', start_ms: 0 }
-  s.run = { until_ms: 30000, seed: 1, sample_interval_ms: 10 }
-  return s
-}
+const loadStart = os.loadavg()
+const cases = benchCases().filter((c) => !args.only || c.name === args.only)
+if (cases.length === 0) throw new Error(`--only ${args.only}: no such workload`)
 
-const cases = [['reference-wan-both-on-30s', JSON.stringify(referenceWorkload())]]
-for (const f of readdirSync(`${root}scenarios`).filter((f) => f.endsWith('.json')).sort()) {
-  cases.push([f.replace(/\.json$/, ''), readFileSync(`${root}scenarios/${f}`, 'utf8')])
-}
+// ---- native and wasm under Node ------------------------------------------------------------
 
 function native(text) {
   const tmp = `${os.tmpdir()}/abrlab-bench-${process.pid}.json`
   writeFileSync(tmp, text)
-  const out = execFileSync(abrsim, ['run', tmp, '--limit', 'max_cell_slots=1e12'], { encoding: 'utf8', maxBuffer: 256 << 20 })
-  const r = JSON.parse(out)
-  return { until_ms: r.until_ms, events: r.stats.events, source_cells: r.stats.source_cells, wall_ms: r.stats.wall_ms }
+  try {
+    const out = execFileSync(abrsim, ['run', tmp, '--limit', 'max_cell_slots=1e12'], { encoding: 'utf8', maxBuffer: 256 << 20 })
+    const r = JSON.parse(out)
+    const ip = r.model === 'ip'
+    return {
+      model: ip ? 'ip' : 'cell',
+      result: {
+        until_ms: r.until_ms,
+        events: r.stats.events,
+        source_cells: ip ? r.stats.packets_sent : r.stats.source_cells,
+        wall_ms: r.stats.wall_ms,
+        peak_rss_mb: r.stats.peak_rss_mb ?? null,
+      },
+    }
+  } finally {
+    rmSync(tmp, { force: true })
+  }
 }
 
 let sim = null
@@ -67,22 +98,172 @@ async function wasm(text) {
 }
 
 const figures = (r) => ({ ...r, source_cells_per_s: r.source_cells / (r.wall_ms / 1000), realtime_factor: r.until_ms / r.wall_ms })
-const results = []
 const pad = (s, n) => String(s).padStart(n)
-console.log(`${'scenario'.padEnd(28)} ${pad('engine', 7)} ${pad('events', 11)} ${pad('src cells', 10)} ${pad('wall ms', 9)} ${pad('Mcells/s', 9)} ${pad('x real', 8)}`)
-for (const [name, text] of cases) {
-  if (args.only && name !== args.only) continue
-  const entry = { scenario: name, native: figures(native(text)) }
-  if (args.wasm) entry.wasm = figures(await wasm(text))
-  if (entry.wasm) entry.wasm_over_native = entry.wasm.source_cells_per_s / entry.native.source_cells_per_s
+const results = []
+console.log(`${'workload'.padEnd(28)} ${pad('engine', 7)} ${pad('events', 11)} ${pad('src cells', 10)} ${pad('wall ms', 9)} ${pad('Mcells/s', 9)} ${pad('x real', 8)} ${pad('peak MB', 8)}`)
+for (const { name, scenarioJson } of cases) {
+  const { model, result } = native(scenarioJson)
+  const entry = { scenario: name, model, unit: model === 'ip' ? 'packets' : 'cells', native: figures(result) }
+  if (args.wasm) {
+    entry.wasm = figures(await wasm(scenarioJson))
+    entry.wasm_over_native = entry.wasm.source_cells_per_s / entry.native.source_cells_per_s
+  }
   results.push(entry)
   for (const kind of ['native', 'wasm']) {
     const r = entry[kind]
     if (!r) continue
-    console.log(`${name.padEnd(28)} ${pad(kind, 7)} ${pad(r.events, 11)} ${pad(r.source_cells, 10)} ${pad(r.wall_ms.toFixed(0), 9)} ${pad((r.source_cells_per_s / 1e6).toFixed(2), 9)} ${pad(r.realtime_factor.toFixed(2), 8)}`)
+    const peak = r.peak_rss_mb == null ? '' : r.peak_rss_mb.toFixed(1)
+    console.log(
+      `${name.padEnd(28)} ${pad(kind, 7)} ${pad(r.events, 11)} ${pad(r.source_cells, 10)} ${pad(r.wall_ms.toFixed(0), 9)} ${pad((r.source_cells_per_s / 1e6).toFixed(2), 9)} ${pad(r.realtime_factor.toFixed(2), 8)} ${pad(peak, 8)}`,
+    )
   }
 }
-const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.arch()}` }
-mkdirSync(`${root}${args.out.replace(/[^/]*$/, '')}`, { recursive: true })
-writeFileSync(`${root}${args.out}`, JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2) + '\n')
-console.log(`\nwritten to ${args.out} (${machine.cpus} × ${machine.model})`)
+
+// ---- Chromium --------------------------------------------------------------------------------
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, 'localhost', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitForHttp(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      const res = await fetch(url)
+      if (res.ok) return
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+function version(cmd, argv) {
+  try {
+    return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return null
+  }
+}
+
+async function browserBench() {
+  if (!existsSync('/usr/bin/chromium')) {
+    throw new Error('the browser part drives /usr/bin/chromium: install it (npm run setup:test) or pass --skip-browser')
+  }
+  console.log('\n==> Chromium: building the app and the benchmark page (vite.bench.config.ts)')
+  execFileSync('npx', ['vite', 'build', '-c', 'vite.bench.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
+  let port = args.port
+  // Never the ports of `npm start` (4173) and the e2e tests (4317).
+  while (port === null || port === 4173 || port === 4317) port = await freePort()
+  const url = `http://localhost:${port}`
+  const dir = mkdtempSync(`${os.tmpdir()}/abrlab-bench-`)
+  writeFileSync(`${dir}/cases.json`, JSON.stringify(cases))
+  console.log(`==> Chromium: serving dist-bench/ at ${url}`)
+  const server = spawn('npx', ['vite', 'preview', '-c', 'vite.bench.config.ts', '--port', String(port), '--strictPort', '--host', 'localhost'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const stop = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM')
+    } catch {
+      // Already gone.
+    }
+  }
+  process.once('SIGINT', () => {
+    stop()
+    process.exit(130)
+  })
+  const browser = { parts: args.parts }
+  try {
+    await waitForHttp(`${url}/bench.html`, 60_000)
+    const run = spawnSync('npx', ['playwright', 'test', '-c', 'playwright.bench.config.ts'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        BENCH_URL: url,
+        BENCH_CASES: `${dir}/cases.json`,
+        BENCH_OUT_DIR: `${dir}/out`,
+        BENCH_PARTS: args.parts.join(','),
+        ...(args.only ? { BENCH_ONLY: args.only } : {}),
+      },
+    })
+    if (run.status !== 0) browser.error = `playwright exited with status ${run.status}; the parts it finished are recorded`
+    const part = (name) => (existsSync(`${dir}/out/${name}.json`) ? JSON.parse(readFileSync(`${dir}/out/${name}.json`, 'utf8')) : null)
+    const throughput = part('throughput')
+    const memory = part('memory')
+    for (const entry of results) {
+      const t = throughput?.find((x) => x.scenario === entry.scenario)
+      if (t) {
+        entry.chromium = { bare: t.raw, worker: t.worker }
+        entry.chromium_over_native = {
+          bare: t.raw.source_cells_per_s / entry.native.source_cells_per_s,
+          worker: t.worker.source_cells_per_s / entry.native.source_cells_per_s,
+        }
+      }
+      const m = memory?.find((x) => x.scenario === entry.scenario)
+      if (m) entry.page = m
+    }
+    browser.frames = part('frames')
+    browser.slider = part('slider')
+  } finally {
+    stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return browser
+}
+
+const browser = args.browser ? await browserBench() : null
+
+// ---- the record --------------------------------------------------------------------------------
+
+const osRelease = existsSync('/etc/os-release') ? /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] : null
+const cpuModel = existsSync('/proc/cpuinfo') ? /^model name\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] : null
+const machine = {
+  cpu_model: cpuModel ?? os.cpus()[0]?.model ?? null,
+  cores: os.cpus().length,
+  ram_gb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+  os: `${osRelease ?? os.type()} (${os.platform()} ${os.release()} ${os.arch()})`,
+  node: process.version,
+  rustc: version('rustc', ['--version']),
+  chromium: args.browser ? version('/usr/bin/chromium', ['--version']) : null,
+  playwright: JSON.parse(readFileSync(`${root}node_modules/@playwright/test/package.json`, 'utf8')).version,
+}
+const loadEnd = os.loadavg()
+const round2 = (xs) => xs.map((x) => Math.round(x * 100) / 100)
+const doc = {
+  date: new Date().toISOString(),
+  machine,
+  // 1-, 5- and 15-minute load averages before the benchmark began and when it ended (its own work
+  // included); a start well above 0 means something else was running.
+  load_average: { start: round2(loadStart), end: round2(loadEnd) },
+  partial,
+  results,
+  browser,
+}
+const outPath = resolve(root, args.out)
+mkdirSync(dirname(outPath), { recursive: true })
+writeFileSync(outPath, JSON.stringify(doc, null, 2) + '\n')
+console.log()
+printSummary(doc)
+console.log(`\nwritten to ${args.out} (${machine.cores} × ${machine.cpu_model}, load average at start ${doc.load_average.start.join(' ')})`)
+if (args.readme && !partial) {
+  updateReadme(doc, `${root}README.md`)
+  console.log('README.md: Performance tables rewritten from it')
+} else if (args.readme) {
+  console.log('a partial run: README.md left alone')
+}
+if (browser?.error) {
+  console.error(`\nbench: ${browser.error}`)
+  process.exitCode = 1
+}
