@@ -24,7 +24,7 @@ const pct = (x) => `${Math.round(x * 100)} %`
 
 /** One target: `value` against `target`, higher better (`at_least`) or lower better. */
 function check(id, text, value, target, { atLeast = true, unit = '', format = (x) => `${fixed(x)}${unit}`, detail = '' } = {}) {
-  if (value == null || !Number.isFinite(value)) return { id, text, measured: 'not measured', met: null, margin: detail || 'not measured in this run' }
+  if (value == null || !Number.isFinite(value)) return { id, text, measured: '—', met: null, margin: 'not measured in this run' }
   const met = atLeast ? value >= target : value <= target
   let margin
   if (atLeast) {
@@ -111,7 +111,7 @@ export function targets(doc) {
   return out
 }
 
-const verdict = (t) => (t.met === null ? '—' : t.met ? '✔ ' : '✘ ') + t.margin
+const verdict = (t) => (t.met === null ? '' : t.met ? '✔ ' : '✘ ') + t.margin
 
 function busyNote(doc) {
   const load = doc.load_average?.start?.[0]

@@ -27,7 +27,7 @@ import { performance } from 'node:perf_hooks'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchCases } from './bench-cases.mjs'
-import { printSummary, updateReadme } from './bench-report.mjs'
+import { markdown, printSummary, updateReadme } from './bench-report.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const abrsim = `${root}engine-wasm/target/release/abrsim`
@@ -236,7 +236,7 @@ const machine = {
   os: `${osRelease ?? os.type()} (${os.platform()} ${os.release()} ${os.arch()})`,
   node: process.version,
   rustc: version('rustc', ['--version']),
-  chromium: args.browser ? version('/usr/bin/chromium', ['--version']) : null,
+  chromium: args.browser ? (version('/usr/bin/chromium', ['--version'])?.replace(/ built on .*$/, '') ?? null) : null,
   playwright: JSON.parse(readFileSync(`${root}node_modules/@playwright/test/package.json`, 'utf8')).version,
 }
 const loadEnd = os.loadavg()
@@ -255,6 +255,7 @@ const outPath = resolve(root, args.out)
 mkdirSync(dirname(outPath), { recursive: true })
 writeFileSync(outPath, JSON.stringify(doc, null, 2) + '\n')
 console.log()
+if (args.browser) console.log(markdown(doc).split('\n').slice(1, -1).join('\n'), '\n')
 printSummary(doc)
 console.log(`\nwritten to ${args.out} (${machine.cores} × ${machine.cpu_model}, load average at start ${doc.load_average.start.join(' ')})`)
 if (args.readme && !partial) {
