@@ -16,6 +16,8 @@ const REFERENCE = 'reference-wan-both-on-30s'
 const FIVE_HUNDRED = 'ma-500-vcs'
 /** Above this 1-minute load average per core at the start, the record says the machine was busy. */
 const BUSY_LOAD_PER_CORE = 0.25
+/** … or when other processes used more than this share of all the cores during the run. */
+const BUSY_OTHER_SHARE = 0.05
 
 const M = (x) => (x == null || !Number.isFinite(x) ? '—' : (x / 1e6).toFixed(2))
 const times = (x) => (x == null || !Number.isFinite(x) ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(1))
@@ -116,8 +118,17 @@ const verdict = (t) => (t.met === null ? '' : t.met ? '✔ ' : '✘ ') + t.margi
 function busyNote(doc) {
   const load = doc.load_average?.start?.[0]
   const cores = doc.machine?.cores ?? 1
-  if (load == null || load / cores <= BUSY_LOAD_PER_CORE) return ''
-  return ` **The machine was not quiet** (load average ${load} on ${cores} cores when the benchmark started): the figures are lower than a quiet machine would give.`
+  const other = doc.other_processes_cpu
+  const parts = []
+  if (other) parts.push(`other processes used ${pct(other.share_of_machine)} of the machine's CPU over the ${other.wall_s} s run`)
+  const busy = (load != null && load / cores > BUSY_LOAD_PER_CORE) || (other && other.share_of_machine > BUSY_OTHER_SHARE)
+  const said = parts.length ? ` ${capitalise(parts.join('; '))}.` : ''
+  if (!busy) return said
+  return `${said} **The machine was not quiet** (load average ${load} on ${cores} cores at the start): the figures are lower than a quiet machine would give.`
+}
+
+function capitalise(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /** The README's tables, markers included. */
@@ -214,7 +225,7 @@ export function updateReadme(doc, path) {
 /** The targets, as text for the console. */
 export function printSummary(doc) {
   console.log('targets (issue 9):')
-  for (const t of targets(doc)) console.log(`  ${t.met === null ? '·' : t.met ? '✔' : '✘'} ${t.text}\n      ${t.measured} — ${t.margin}`)
+  for (const t of targets(doc)) console.log(`  ${t.met === null ? '·' : t.met ? '✔' : '✘'} ${t.text}\n      ${t.met === null ? t.margin : `${t.measured} — ${t.margin}`}`)
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -51,6 +51,24 @@ for (const p of args.parts) if (!BROWSER_PARTS.includes(p)) throw new Error(`--p
 const partial = args.only !== null || !args.wasm || !args.browser || args.parts.length < BROWSER_PARTS.length
 
 const loadStart = os.loadavg()
+
+// How busy the rest of the machine was: CPU time of the whole machine (/proc/stat) minus this
+// process's and its reaped children's (/proc/self/stat) over the run, in USER_HZ ticks (Linux).
+function cpuTicks() {
+  try {
+    const total = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+    const busy = total[0] + total[1] + total[2] + total[5] + total[6] + (total[7] ?? 0)
+    const self = readFileSync('/proc/self/stat', 'utf8')
+    const f = self.slice(self.lastIndexOf(')') + 2).split(' ').map(Number)
+    // Fields 14–17 of proc(5) (utime stime cutime cstime) are 11–14 after the command name.
+    const own = f[11] + f[12] + f[13] + f[14]
+    return { busy, own, at: performance.now() }
+  } catch {
+    return null
+  }
+}
+const ticksStart = cpuTicks()
 const cases = benchCases().filter((c) => !args.only || c.name === args.only)
 if (cases.length === 0) throw new Error(`--only ${args.only}: no such workload`)
 
@@ -240,6 +258,14 @@ const machine = {
   playwright: JSON.parse(readFileSync(`${root}node_modules/@playwright/test/package.json`, 'utf8')).version,
 }
 const loadEnd = os.loadavg()
+const ticksEnd = cpuTicks()
+let otherCpu = null
+if (ticksStart && ticksEnd) {
+  const hz = Number(version('getconf', ['CLK_TCK'])) || 100
+  const seconds = (ticksEnd.at - ticksStart.at) / 1000
+  const other = Math.max(0, ticksEnd.busy - ticksStart.busy - (ticksEnd.own - ticksStart.own)) / hz
+  otherCpu = { wall_s: Math.round(seconds), cpu_s: Math.round(other * 10) / 10, share_of_machine: Math.round((other / (seconds * os.cpus().length)) * 1000) / 1000 }
+}
 const round2 = (xs) => xs.map((x) => Math.round(x * 100) / 100)
 const doc = {
   date: new Date().toISOString(),
@@ -247,6 +273,9 @@ const doc = {
   // 1-, 5- and 15-minute load averages before the benchmark began and when it ended (its own work
   // included); a start well above 0 means something else was running.
   load_average: { start: round2(loadStart), end: round2(loadEnd) },
+  // CPU time other processes used while the benchmark ran (approximate: children not yet reaped
+  // count as others), and their share of all the machine's cores over the run.
+  other_processes_cpu: otherCpu,
   partial,
   results,
   browser,
