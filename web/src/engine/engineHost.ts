@@ -50,12 +50,42 @@ export const SLICE_MS = 8
 /** Bounds on the events per `run_until` call; the budget adapts to the measured event rate. */
 export const MIN_EVENTS_PER_CALL = 1_000
 export const MAX_EVENTS_PER_CALL = 100_000
+/**
+ * Least wall time between two posts of samples while the engine runs ahead: about one display
+ * frame. Slices stay short so that requests are answered promptly, but posting after each of them
+ * made the page handle twice the messages it can draw, and frames dropped (issue 9's benchmark).
+ */
+export const FLUSH_MS = 16
 /** How long to wait when paced play has caught up with the wall clock (about one display frame). */
 const PACED_IDLE_MS = 16
 
+/**
+ * Runs `fn` as a new task, after the messages already queued. `setTimeout(fn, 0)` would too, but
+ * browsers clamp nested timeouts to 4 ms (HTML "timer nesting level"): in a Chromium worker that
+ * left the engine idle about a third of the time between 8 ms slices (issue 9's benchmark). A
+ * MessageChannel message is not clamped. Its ports are unref'd where that exists (Node), so a
+ * pending slice never keeps a test process alive.
+ */
+let immediateChannel: MessageChannel | null = null
+const immediateQueue: Array<() => void> = []
+function runSoon(fn: () => void): void {
+  if (typeof MessageChannel === 'undefined') {
+    setTimeout(fn, 0)
+    return
+  }
+  if (immediateChannel === null) {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => immediateQueue.shift()?.()
+    for (const port of [channel.port1, channel.port2]) (port as { unref?: () => void }).unref?.()
+    immediateChannel = channel
+  }
+  immediateQueue.push(fn)
+  immediateChannel.port2.postMessage(null)
+}
+
 const defaultClock: HostClock = {
   now: () => performance.now(),
-  later: (fn, ms) => void setTimeout(fn, ms),
+  later: (fn, ms) => (ms <= 0 ? runSoon(fn) : void setTimeout(fn, ms)),
 }
 
 /** A wasm trap (a Rust panic compiles to `unreachable`) leaves the instance unusable. */
@@ -89,6 +119,8 @@ export class EngineHost {
   private anchorSimMs = 0
   private anchorWallMs = 0
   private eventsPerCall = 10_000
+  /** Wall time of the last post of samples. */
+  private lastFlushWall = Number.NEGATIVE_INFINITY
   /** Cells in flight sent with each flush, for the animation; 0 sends none. */
   private maxCells = 0
   /** Set when the engine trapped; from then on every request fails (STYLE: "a poisoned flag"). */
@@ -296,7 +328,7 @@ export class EngineHost {
         }
         if (callEnd - start >= SLICE_MS) break
       }
-      this.flush()
+      if (caughtUp || this.clock.now() - this.lastFlushWall >= FLUSH_MS) this.flush()
     } catch (error) {
       this.poison(error)
       return
@@ -321,6 +353,7 @@ export class EngineHost {
   private flush(): void {
     const engine = this.engine
     if (engine === null) return
+    this.lastFlushWall = this.clock.now()
     const rows = ownBuffer(engine.take_samples())
     const frame = ownBuffer(engine.frame())
     const cells = this.maxCells > 0 && engine.cells_in_flight ? ownBuffer(engine.cells_in_flight(this.maxCells)) : undefined
