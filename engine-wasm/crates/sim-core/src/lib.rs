@@ -17,4 +17,5 @@ pub mod switch_alg;
 pub mod time;
 
 pub use model::Model;
-pub use sim::{Applied, RunOutcome, Simulation};
+pub use kernel::RunOutcome;
+pub use sim::{Applied, Simulation};

@@ -5,7 +5,8 @@
 
 use crate::ip::IpSimulation;
 use crate::scenario::{self, ScenarioError};
-use crate::sim::{Applied, RunOutcome, Simulation};
+use crate::kernel::RunOutcome;
+use crate::sim::{Applied, Simulation};
 use crate::time::SimTime;
 use serde_json::Value;
 

@@ -11,7 +11,7 @@
 //! (SPEC §4). A unidirectional VC's destination sends its BRMs at once.
 
 use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
-use crate::kernel::{Event, EventQueue};
+use crate::kernel::{self, Event, EventQueue, Handler, RunOutcome};
 use crate::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
 use crate::scenario::{self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec};
@@ -144,15 +144,6 @@ pub enum Applied {
     Live,
     /// The model cannot change it mid-run: rebuild from the edited scenario.
     Restart,
-}
-
-/// Why [`Simulation::run_until`] returned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunOutcome {
-    /// Simulated time reached the deadline.
-    Reached,
-    /// The event budget ran out first; call again to go on.
-    BudgetExhausted,
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -394,24 +385,15 @@ impl Simulation {
 
     /// Runs events up to and including `deadline`, handling at most `max_events`.
     pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
-        let mut budget = max_events;
-        loop {
-            match self.queue.peek_time() {
-                Some(t) if t <= deadline => {
-                    if budget == 0 {
-                        return RunOutcome::BudgetExhausted;
-                    }
-                    budget -= 1;
-                    let (now, event) = self.queue.pop().expect("peeked");
-                    self.events += 1;
-                    self.handle(now, event);
-                }
-                _ => {
-                    self.queue.advance_to(deadline);
-                    return RunOutcome::Reached;
-                }
-            }
-        }
+        let (outcome, handled) = kernel::run_until(self, deadline, max_events);
+        self.events += handled;
+        outcome
+    }
+}
+
+impl Handler<Event> for Simulation {
+    fn queue(&mut self) -> &mut EventQueue {
+        &mut self.queue
     }
 
     fn handle(&mut self, now: SimTime, event: Event) {
@@ -432,7 +414,9 @@ impl Simulation {
             Event::Sample => self.on_sample(now),
         }
     }
+}
 
+impl Simulation {
     /// Makes sure `vc`'s source has a transmission opportunity scheduled if it
     /// has anything to send, setting up the connection first if needed.
     fn wake_source(&mut self, now: SimTime, vc: u32) {

@@ -9,7 +9,7 @@ use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
 use crate::runner::{check_windows, RowSource, RunOptions};
 use crate::scenario::ScenarioError;
-use crate::sim::RunOutcome;
+use crate::kernel::RunOutcome;
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;

@@ -14,10 +14,10 @@ use super::port::{AqmConfig, Aqm, IpPort};
 use super::scenario::{self as ip_scenario, FlowKindSpec, IpNodeSpec, IpScenario};
 use super::tcp::{TcpReceiver, TcpSender};
 use super::udp::UdpSource;
-use crate::kernel::{EventQueue, Rng};
+use crate::kernel::{self, EventQueue, Handler, Rng, RunOutcome};
 use crate::probe::SampleBuffer;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
-use crate::sim::{Applied, RunOutcome};
+use crate::sim::Applied;
 use crate::time::SimTime;
 use serde_json::{json, Value};
 
@@ -357,24 +357,15 @@ impl IpSimulation {
 
     /// Runs events up to and including `deadline`, handling at most `max_events`.
     pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
-        let mut budget = max_events;
-        loop {
-            match self.queue.peek_time() {
-                Some(t) if t <= deadline => {
-                    if budget == 0 {
-                        return RunOutcome::BudgetExhausted;
-                    }
-                    budget -= 1;
-                    let (now, event) = self.queue.pop().expect("peeked");
-                    self.events += 1;
-                    self.handle(now, event);
-                }
-                _ => {
-                    self.queue.advance_to(deadline);
-                    return RunOutcome::Reached;
-                }
-            }
-        }
+        let (outcome, handled) = kernel::run_until(self, deadline, max_events);
+        self.events += handled;
+        outcome
+    }
+}
+
+impl Handler<IpEvent> for IpSimulation {
+    fn queue(&mut self) -> &mut EventQueue<IpEvent> {
+        &mut self.queue
     }
 
     fn handle(&mut self, now: SimTime, event: IpEvent) {
@@ -413,7 +404,9 @@ impl IpSimulation {
             IpEvent::Sample => self.on_sample(now),
         }
     }
+}
 
+impl IpSimulation {
     fn on_flow_start(&mut self, now: SimTime, flow: u32) {
         let f = &mut self.flows[flow as usize];
         match &mut f.ends {

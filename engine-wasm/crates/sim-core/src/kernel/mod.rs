@@ -333,6 +333,46 @@ impl<E: Copy> EventQueue<E> {
     }
 }
 
+/// Why [`run_until`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunOutcome {
+    /// Simulated time reached the deadline.
+    Reached,
+    /// The event budget ran out first; call again to go on.
+    BudgetExhausted,
+}
+
+/// A model the kernel can drive: its event queue and what each event does.
+pub trait Handler<E> {
+    fn queue(&mut self) -> &mut EventQueue<E>;
+    fn handle(&mut self, now: SimTime, event: E);
+}
+
+/// The event loop every model shares: handles events up to and including
+/// `deadline`, at most `max_events` of them, and moves the clock to the
+/// deadline when it gets there. Returns why it stopped and how many events
+/// it handled.
+#[inline]
+pub fn run_until<E: Copy + std::fmt::Debug, M: Handler<E>>(model: &mut M, deadline: SimTime, max_events: u64) -> (RunOutcome, u64) {
+    let mut handled = 0;
+    loop {
+        match model.queue().peek_time() {
+            Some(t) if t <= deadline => {
+                if handled == max_events {
+                    return (RunOutcome::BudgetExhausted, handled);
+                }
+                handled += 1;
+                let (now, event) = model.queue().pop().expect("peeked");
+                model.handle(now, event);
+            }
+            _ => {
+                model.queue().advance_to(deadline);
+                return (RunOutcome::Reached, handled);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
