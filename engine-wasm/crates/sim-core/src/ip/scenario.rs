@@ -29,7 +29,7 @@ use super::bat::Grouping;
 use super::port::AqmConfig;
 use super::tcp::TcpParams;
 use crate::kernel::Rng;
-use crate::scenario::parse::{array, element_path, read_id, read_run, read_strings, read_variants_checked};
+use crate::scenario::parse::{array, element_path, read_id, read_node_entries, read_run, read_strings, read_variants_checked};
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope};
 use crate::scenario::{Limits, Meta, RunSpec, ScenarioError, FORMAT, VERSION};
@@ -297,33 +297,10 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
 }
 
 fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<IpNodeSpec> {
-    let mut seen = HashMap::new();
-    let mut nodes = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let path = element_path("nodes", i, item);
-        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
-        let id = read_id(&mut obj, &mut seen, i, errors);
-        let kind = match obj.get("kind").map(|v| v.as_str()) {
-            Some(Some("host")) => Some(IpNodeKind::Host),
-            Some(Some("router")) => Some(IpNodeKind::Router),
-            Some(_) => {
-                errors.push(ScenarioError::new(obj.at("kind"), "must be \"host\" or \"router\""));
-                None
-            }
-            None => {
-                errors.push(ScenarioError::new(obj.at("kind"), "is required: \"host\" or \"router\""));
-                None
-            }
-        };
-        let x = obj.plain_number("x", errors).unwrap_or(0.0);
-        let y = obj.plain_number("y", errors).unwrap_or(0.0);
-        obj.get("label");
-        obj.finish(errors);
-        if let (Some(id), Some(kind)) = (id, kind) {
-            nodes.push(IpNodeSpec { id, kind, x, y });
-        }
-    }
-    nodes
+    read_node_entries(items, [("host", IpNodeKind::Host), ("router", IpNodeKind::Router)], errors)
+        .into_iter()
+        .map(|(id, kind, x, y)| IpNodeSpec { id, kind, x, y })
+        .collect()
 }
 
 /// Reads an `aqm` object.

@@ -269,6 +269,21 @@ fn read_defaults<'a>(value: Option<&'a Value>, errors: &mut Errors) -> Defaults<
 }
 
 fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<NodeSpec> {
+    read_node_entries(items, [("host", NodeKind::Host), ("switch", NodeKind::Switch)], errors)
+        .into_iter()
+        .map(|(id, kind, x, y)| NodeSpec { id, kind, x, y })
+        .collect()
+}
+
+/// Reads `nodes` for either model: each an `id`, one of the model's two
+/// `kinds` (a host and its forwarding node), a position and an optional
+/// label. Returns (id, kind, x, y) of each node that reads whole.
+pub(crate) fn read_node_entries<K: Copy>(
+    items: &[Value],
+    kinds: [(&'static str, K); 2],
+    errors: &mut Errors,
+) -> Vec<(String, K, f64, f64)> {
+    let choices = format!("\"{}\" or \"{}\"", kinds[0].0, kinds[1].0);
     let mut seen = HashMap::new();
     let mut nodes = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -276,14 +291,15 @@ fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<NodeSpec> {
         let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
         let id = read_id(&mut obj, &mut seen, i, errors);
         let kind = match obj.get("kind").map(|v| v.as_str()) {
-            Some(Some("host")) => Some(NodeKind::Host),
-            Some(Some("switch")) => Some(NodeKind::Switch),
-            Some(_) => {
-                errors.push(ScenarioError::new(obj.at("kind"), "must be \"host\" or \"switch\""));
-                None
+            Some(name) => {
+                let kind = kinds.iter().find(|&&(k, _)| Some(k) == name).map(|&(_, kind)| kind);
+                if kind.is_none() {
+                    errors.push(ScenarioError::new(obj.at("kind"), format!("must be {choices}")));
+                }
+                kind
             }
             None => {
-                errors.push(ScenarioError::new(obj.at("kind"), "is required: \"host\" or \"switch\""));
+                errors.push(ScenarioError::new(obj.at("kind"), format!("is required: {choices}")));
                 None
             }
         };
@@ -292,7 +308,7 @@ fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<NodeSpec> {
         obj.get("label");
         obj.finish(errors);
         if let (Some(id), Some(kind)) = (id, kind) {
-            nodes.push(NodeSpec { id, kind, x, y });
+            nodes.push((id, kind, x, y));
         }
     }
     nodes
