@@ -29,7 +29,9 @@ use super::bat::Grouping;
 use super::port::AqmConfig;
 use super::tcp::TcpParams;
 use crate::kernel::Rng;
-use crate::scenario::parse::{array, element_path, read_id, read_node_entries, read_run, read_strings, read_variants_checked};
+use crate::scenario::parse::{
+    array, element_path, finish, read_id, read_node_entries, read_run, read_strings, read_variants_checked, refuse_oversized,
+};
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope};
 use crate::scenario::{Limits, Meta, RunSpec, ScenarioError, FORMAT, VERSION};
@@ -202,12 +204,7 @@ pub fn ip_scenario_from_value(value: &Value) -> Result<IpScenario, Vec<ScenarioE
 /// a link could carry, which bounds them from above).
 pub fn ip_scenario_from_value_with(value: &Value, limits: &Limits) -> Result<IpScenario, Vec<ScenarioError>> {
     let mut errors = Errors::new();
-    // Oversized lists are refused before anything walks or expands them.
-    for (key, max) in [("nodes", limits.max_nodes), ("links", limits.max_links)] {
-        if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max) {
-            errors.push(ScenarioError::new(key, format!("{n} entries exceed the limit of {max} (limits.max_{key})")));
-        }
-    }
+    refuse_oversized(value, &[("nodes", limits.max_nodes), ("links", limits.max_links)], &mut errors);
     if let Some(items) = value.get("flows").and_then(Value::as_array) {
         let flows: u64 = items.iter().map(|f| f.get("count").and_then(Value::as_u64).unwrap_or(1).max(1)).sum();
         if flows > limits.max_vcs as u64 {
@@ -221,15 +218,7 @@ pub fn ip_scenario_from_value_with(value: &Value, limits: &Limits) -> Result<IpS
     if let Some(s) = &scenario {
         check_limits(s, limits, &mut errors);
     }
-    match scenario {
-        Some(s) if errors.is_empty() => Ok(s),
-        _ => {
-            if errors.is_empty() {
-                errors.push(ScenarioError::new("", "the scenario is not an object"));
-            }
-            Err(errors)
-        }
-    }
+    finish(scenario, errors)
 }
 
 struct Defaults<'a> {

@@ -30,12 +30,8 @@ pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>
 /// Validates an already-parsed JSON value within `limits`.
 pub fn scenario_from_value_with(value: &Value, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
     let mut errors = Errors::new();
-    // Oversized lists are refused before anything walks them.
-    for (key, max) in [("nodes", limits.max_nodes), ("links", limits.max_links), ("vcs", limits.max_vcs), ("background", limits.max_background)] {
-        if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max) {
-            errors.push(ScenarioError::new(key, format!("{n} entries exceed the limit of {max} (limits.max_{key})")));
-        }
-    }
+    let lists = [("nodes", limits.max_nodes), ("links", limits.max_links), ("vcs", limits.max_vcs), ("background", limits.max_background)];
+    refuse_oversized(value, &lists, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -43,6 +39,20 @@ pub fn scenario_from_value_with(value: &Value, limits: &Limits) -> Result<Scenar
     if let Some(s) = &scenario {
         check_limits(s, limits, &mut errors);
     }
+    finish(scenario, errors)
+}
+
+/// Refuses lists longer than their limit, before anything walks or expands them.
+pub(crate) fn refuse_oversized(value: &Value, lists: &[(&str, usize)], errors: &mut Errors) {
+    for &(key, max) in lists {
+        if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max) {
+            errors.push(ScenarioError::new(key, format!("{n} entries exceed the limit of {max} (limits.max_{key})")));
+        }
+    }
+}
+
+/// The outcome of reading a whole scenario: it, if it read with no error.
+pub(crate) fn finish<S>(scenario: Option<S>, mut errors: Errors) -> Result<S, Vec<ScenarioError>> {
     match scenario {
         Some(s) if errors.is_empty() => Ok(s),
         _ => {
