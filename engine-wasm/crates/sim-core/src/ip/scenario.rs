@@ -30,7 +30,7 @@ use super::port::AqmConfig;
 use super::tcp::TcpParams;
 use crate::kernel::Rng;
 use crate::scenario::parse::{
-    array, element_path, finish, read_id, read_node_entries, read_run, read_strings, read_variants_checked, refuse_oversized,
+    array, check_run_limits, element_path, finish, read_id, read_node_entries, read_run, read_strings, read_variants_checked, refuse_oversized,
 };
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope};
@@ -633,22 +633,7 @@ pub fn path_round_trip_ms(links: &[IpLinkSpec], path: &[usize]) -> f64 {
 
 /// The whole-run ceilings: run length and the transmissions the links allow.
 fn check_limits(s: &IpScenario, limits: &Limits, errors: &mut Errors) {
-    if s.run.until_ms > limits.max_until_ms {
-        errors.push(ScenarioError::new(
-            "run.until_ms",
-            format!("{} ms exceeds the limit of {} ms of simulated time (limits.max_until_ms)", s.run.until_ms, limits.max_until_ms),
-        ));
-    }
-    let slots: f64 = s.links.iter().map(|l| 2.0 * crate::time::mbps_to_cells_per_s(l.rate_mbps)).sum::<f64>() * s.run.until_ms / 1000.0;
-    if slots > limits.max_cell_slots {
-        errors.push(ScenarioError::new(
-            "run.until_ms",
-            format!(
-                "the links could carry {slots:.2e} cells' worth over {} ms, more than the limit of {:.2e} (limits.max_cell_slots): shorten the run or slow the links",
-                s.run.until_ms, limits.max_cell_slots
-            ),
-        ));
-    }
+    check_run_limits(s.run.until_ms, s.links.iter().map(|l| l.rate_mbps), limits, errors);
 }
 
 /// Every enumerated choice a packet-level scenario can make, for the UI's menus.

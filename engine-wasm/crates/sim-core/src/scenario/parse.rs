@@ -787,19 +787,25 @@ fn check_limits(s: &Scenario, limits: &Limits, errors: &mut Errors) {
     if loops > limits.max_vcs {
         errors.push(ScenarioError::new("vcs", format!("{loops} VC loops (bidirectional VCs count twice) exceed the limit of {} (limits.max_vcs)", limits.max_vcs)));
     }
-    if s.run.until_ms > limits.max_until_ms {
+    check_run_limits(s.run.until_ms, s.links.iter().map(|l| l.rate_mbps), limits, errors);
+}
+
+/// The ceilings on a run of either model: its length, and the cell slots
+/// (transmissions of a cell's size) its links offer over it, both ways.
+pub(crate) fn check_run_limits(until_ms: f64, link_rates_mbps: impl Iterator<Item = f64>, limits: &Limits, errors: &mut Errors) {
+    if until_ms > limits.max_until_ms {
         errors.push(ScenarioError::new(
             "run.until_ms",
-            format!("{} ms exceeds the limit of {} ms of simulated time (limits.max_until_ms)", s.run.until_ms, limits.max_until_ms),
+            format!("{until_ms} ms exceeds the limit of {} ms of simulated time (limits.max_until_ms)", limits.max_until_ms),
         ));
     }
-    let slots: f64 = s.links.iter().map(|l| 2.0 * crate::time::mbps_to_cells_per_s(l.rate_mbps)).sum::<f64>() * s.run.until_ms / 1000.0;
+    let slots: f64 = link_rates_mbps.map(|r| 2.0 * crate::time::mbps_to_cells_per_s(r)).sum::<f64>() * until_ms / 1000.0;
     if slots > limits.max_cell_slots {
         errors.push(ScenarioError::new(
             "run.until_ms",
             format!(
-                "the links could carry {slots:.2e} cells over {} ms, more than the limit of {:.2e} (limits.max_cell_slots): shorten the run or slow the links",
-                s.run.until_ms, limits.max_cell_slots
+                "the links could carry {slots:.2e} cells over {until_ms} ms, more than the limit of {:.2e} (limits.max_cell_slots): shorten the run or slow the links",
+                limits.max_cell_slots
             ),
         ));
     }
