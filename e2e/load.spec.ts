@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { fiveHundredVcs, scenarioHash } from './scenarios'
 
@@ -13,16 +14,9 @@ mkdirSync(artifacts, { recursive: true })
 // The frame rate is measured without the trace recorder, whose screencast competes for the CPU.
 test.use({ trace: 'off' })
 
-test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its progress', async ({ lab, page }) => {
-  await lab.open(scenarioHash(fiveHundredVcs(8000)))
-  await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
-  await expect(page.locator('h1')).toHaveText('500 VCs through one bottleneck')
-  await lab.chooseSpeed('1 ms per second')
-  await lab.playButton.click()
-  await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'cells')
-  await page.waitForTimeout(1500)
-  await expect.poll(async () => Number(await page.getByTestId('animation-layer').getAttribute('data-cells'))).toBeGreaterThan(1000)
-  const frames = await page.evaluate(
+/** Mean and median interval (ms) of the next 180 animation frames. */
+function frameIntervals(page: Page): Promise<{ mean: number; median: number }> {
+  return page.evaluate(
     () =>
       new Promise<{ mean: number; median: number }>((resolve) => {
         const stamps: number[] = []
@@ -37,6 +31,18 @@ test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its p
         requestAnimationFrame(step)
       }),
   )
+}
+
+test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its progress', async ({ lab, page }) => {
+  await lab.open(scenarioHash(fiveHundredVcs(8000)))
+  await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
+  await expect(page.locator('h1')).toHaveText('500 VCs through one bottleneck')
+  await lab.chooseSpeed('1 ms per second')
+  await lab.playButton.click()
+  await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'cells')
+  await page.waitForTimeout(1500)
+  await expect.poll(async () => Number(await page.getByTestId('animation-layer').getAttribute('data-cells'))).toBeGreaterThan(1000)
+  const frames = await frameIntervals(page)
   test.info().annotations.push({ type: 'frame interval (ms), 500 VCs, cells in slow motion', description: `mean ${frames.mean.toFixed(1)}, median ${frames.median.toFixed(1)}` })
   console.log(`500 VCs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`)
   // 60 fps is 16.7 ms a frame; headless Chromium on two cores without a GPU must still keep most
@@ -64,21 +70,7 @@ test('500 VCs from the library (seed 000): the page keeps its frame rate in slow
   // The 8 ms link shows single cells; the 0.8 µs ones are far too short at any pace: flow rates.
   await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'mixed')
   await page.waitForTimeout(1500)
-  const frames = await page.evaluate(
-    () =>
-      new Promise<{ mean: number; median: number }>((resolve) => {
-        const stamps: number[] = []
-        const step = (t: number) => {
-          stamps.push(t)
-          if (stamps.length <= 180) requestAnimationFrame(step)
-          else {
-            const gaps = stamps.slice(1).map((s, i) => s - stamps[i]).sort((a, b) => a - b)
-            resolve({ mean: (stamps[stamps.length - 1] - stamps[0]) / gaps.length, median: gaps[gaps.length >> 1] })
-          }
-        }
-        requestAnimationFrame(step)
-      }),
-  )
+  const frames = await frameIntervals(page)
   console.log(`ma-500-vcs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`)
   expect(frames.median).toBeLessThan(20)
   expect(frames.mean).toBeLessThan(25)
