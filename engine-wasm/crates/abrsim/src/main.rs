@@ -36,35 +36,52 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut opts = RunOptions::default();
     let mut csv = None;
     while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
+        let mut value =
+            |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
         match arg.as_str() {
             "--until" => {
                 let v = value("--until")?;
-                opts.until_ms = Some(v.parse().map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?);
+                opts.until_ms = Some(
+                    v.parse()
+                        .map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?,
+                );
             }
             "--seed" => {
                 let v = value("--seed")?;
-                opts.seed = Some(v.parse().map_err(|_| format!("--seed: '{v}' is not a whole number"))?);
+                opts.seed =
+                    Some(v.parse().map_err(|_| format!("--seed: '{v}' is not a whole number"))?);
             }
             "--window" => {
                 let v = value("--window")?;
-                let parsed = v.split_once(':').and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-                opts.windows.push(parsed.ok_or_else(|| format!("--window: '{v}' is not FROM:TO in milliseconds"))?);
+                let parsed = v
+                    .split_once(':')
+                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+                opts.windows
+                    .push(parsed.ok_or_else(|| {
+                        format!("--window: '{v}' is not FROM:TO in milliseconds")
+                    })?);
             }
             "--set" => {
                 let v = value("--set")?;
-                let (path, raw) = v.split_once('=').ok_or_else(|| format!("--set: '{v}' is not PATH=VALUE"))?;
+                let (path, raw) =
+                    v.split_once('=').ok_or_else(|| format!("--set: '{v}' is not PATH=VALUE"))?;
                 opts.sets.push((path.trim().to_string(), raw.trim().to_string()));
             }
             "--limit" => {
                 let v = value("--limit")?;
-                let (key, raw) = v.split_once('=').ok_or_else(|| format!("--limit: '{v}' is not NAME=VALUE"))?;
-                let x: f64 = raw.trim().parse().map_err(|_| format!("--limit {key}: '{raw}' is not a number"))?;
+                let (key, raw) =
+                    v.split_once('=').ok_or_else(|| format!("--limit: '{v}' is not NAME=VALUE"))?;
+                let x: f64 = raw
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--limit {key}: '{raw}' is not a number"))?;
                 opts.limits.set(key.trim(), x)?;
             }
             "--variant" => opts.variant = Some(value("--variant")?),
             "--csv" => csv = Some(PathBuf::from(value("--csv")?)),
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'\n{USAGE}")),
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option '{flag}'\n{USAGE}"))
+            }
             path if scenario.is_none() => scenario = Some(PathBuf::from(path)),
             extra => return Err(format!("unexpected argument '{extra}'\n{USAGE}")),
         }
@@ -81,7 +98,8 @@ fn run(args: &[String]) -> Result<(), String> {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("--csv {}: {e}", dir.display()))?;
             let path = dir.join("samples.csv");
-            let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file =
+                std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             Some((std::io::BufWriter::new(file), false, path))
         }
         None => None,
@@ -114,7 +132,9 @@ fn run(args: &[String]) -> Result<(), String> {
     .map_err(|errors| format!("{}:\n{}", args.scenario.display(), format_errors(&errors)))?;
     // The process's peak resident memory so far, for the benchmark (issue 9); absent where the
     // platform does not say.
-    if let (Some(mb), Some(stats)) = (peak_rss_mb(), report.get_mut("stats").and_then(|s| s.as_object_mut())) {
+    if let (Some(mb), Some(stats)) =
+        (peak_rss_mb(), report.get_mut("stats").and_then(|s| s.as_object_mut()))
+    {
         stats.insert("peak_rss_mb".into(), serde_json::json!((mb * 10.0).round() / 10.0));
     }
     if let Some((mut out, _, path)) = csv_out {
@@ -124,7 +144,8 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     // A closed stdout (`abrsim run … | head`) ends the program quietly, not with a panic.
     let mut stdout = std::io::stdout().lock();
-    match writeln!(stdout, "{}", serde_json::to_string_pretty(&report).expect("report serialises")) {
+    match writeln!(stdout, "{}", serde_json::to_string_pretty(&report).expect("report serialises"))
+    {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
         _ => Ok(()),
     }

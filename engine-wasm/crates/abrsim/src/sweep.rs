@@ -27,9 +27,9 @@
 
 use serde_json::{json, Map, Value};
 use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
-use sim_core::Model;
 use sim_core::scenario::set::parse_value;
 use sim_core::scenario::{format_errors, ScenarioError};
+use sim_core::Model;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -65,36 +65,52 @@ pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
     let mut window = None;
     let mut jobs = None;
     while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
+        let mut value =
+            |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
         match arg.as_str() {
             "-h" | "--help" => return Err(USAGE.into()),
             "--param" => {
                 let v = value("--param")?;
-                let (path, list) = v.split_once('=').ok_or_else(|| format!("--param: '{v}' is not PATH=V1,V2,..."))?;
+                let (path, list) = v
+                    .split_once('=')
+                    .ok_or_else(|| format!("--param: '{v}' is not PATH=V1,V2,..."))?;
                 let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
                 if path.trim().is_empty() || values.iter().any(String::is_empty) {
-                    return Err(format!("--param: '{v}' is not PATH=V1,V2,... (an empty path or value)"));
+                    return Err(format!(
+                        "--param: '{v}' is not PATH=V1,V2,... (an empty path or value)"
+                    ));
                 }
                 axes.push(Axis { path: path.trim().to_string(), values });
             }
             "--until" => {
                 let v = value("--until")?;
-                until_ms = Some(v.parse().map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?);
+                until_ms = Some(
+                    v.parse()
+                        .map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?,
+                );
             }
             "--window" => {
                 let v = value("--window")?;
-                let parsed = v.split_once(':').and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-                window = Some(parsed.ok_or_else(|| format!("--window: '{v}' is not FROM:TO in milliseconds"))?);
+                let parsed = v
+                    .split_once(':')
+                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+                window =
+                    Some(parsed.ok_or_else(|| {
+                        format!("--window: '{v}' is not FROM:TO in milliseconds")
+                    })?);
             }
             "--jobs" => {
                 let v = value("--jobs")?;
-                let n: usize = v.parse().map_err(|_| format!("--jobs: '{v}' is not a whole number"))?;
+                let n: usize =
+                    v.parse().map_err(|_| format!("--jobs: '{v}' is not a whole number"))?;
                 if n == 0 {
                     return Err("--jobs: must be at least 1".into());
                 }
                 jobs = Some(n);
             }
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'\n{USAGE}")),
+            flag if flag.starts_with("--") => {
+                return Err(format!("unknown option '{flag}'\n{USAGE}"))
+            }
             path if scenario.is_none() => scenario = Some(PathBuf::from(path)),
             extra => return Err(format!("unexpected argument '{extra}'\n{USAGE}")),
         }
@@ -103,7 +119,8 @@ pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
     if axes.is_empty() {
         return Err(format!("give at least one --param PATH=V1,V2,...\n{USAGE}"));
     }
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let jobs =
+        jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     Ok(SweepArgs { scenario, axes, until_ms, window, jobs })
 }
 
@@ -128,12 +145,18 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
 /// Expands `*` segments into one concrete path per array element (named by id when it has one,
 /// else by index). Paths without `*` come back unchanged; what they name is checked by `--set`.
 pub fn expand_path(scenario: &Value, path: &str) -> Result<Vec<String>, ScenarioError> {
-    fn walk(here: Option<&Value>, rest: &[&str], prefix: String, out: &mut Vec<String>) -> Result<(), ScenarioError> {
+    fn walk(
+        here: Option<&Value>,
+        rest: &[&str],
+        prefix: String,
+        out: &mut Vec<String>,
+    ) -> Result<(), ScenarioError> {
         let Some((seg, tail)) = rest.split_first() else {
             out.push(prefix);
             return Ok(());
         };
-        let join = |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix}.{s}") };
+        let join =
+            |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix}.{s}") };
         if *seg != "*" {
             let next = match here {
                 Some(Value::Object(map)) => map.get(*seg),
@@ -146,13 +169,23 @@ pub fn expand_path(scenario: &Value, path: &str) -> Result<Vec<String>, Scenario
             return walk(next, tail, join(seg), out);
         }
         let Some(Value::Array(items)) = here else {
-            return Err(ScenarioError::new(join("*"), format!("'*' needs an array, and {} is not one", if prefix.is_empty() { "the scenario" } else { &prefix })));
+            return Err(ScenarioError::new(
+                join("*"),
+                format!(
+                    "'*' needs an array, and {} is not one",
+                    if prefix.is_empty() { "the scenario" } else { &prefix }
+                ),
+            ));
         };
         if items.is_empty() {
             return Err(ScenarioError::new(join("*"), format!("{prefix} is empty")));
         }
         for (i, item) in items.iter().enumerate() {
-            let name = item.get("id").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| i.to_string());
+            let name = item
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| i.to_string());
             walk(Some(item), tail, join(&name), out)?;
         }
         Ok(())
@@ -177,11 +210,16 @@ pub struct Summary {
 /// window has `fairness_mean` (the mean of the column; its `fairness` is equation 2 over the
 /// window's mean rates) and `packets_lost`.
 pub fn summarize(window: &Value, switch_ports: &HashSet<String>) -> Summary {
-    let fairness = window.get("fairness_mean").unwrap_or(&window["fairness"]).as_f64().unwrap_or(f64::NAN);
+    let fairness =
+        window.get("fairness_mean").unwrap_or(&window["fairness"]).as_f64().unwrap_or(f64::NAN);
     let mut s = Summary { max_queue: 0.0, utilization: 0.0, fairness, cells_lost: 0.0 };
     if let Some(ports) = window["ports"].as_object() {
         for (id, port) in ports {
-            s.cells_lost += port.get("cells_lost").or_else(|| port.get("packets_lost")).and_then(Value::as_f64).unwrap_or(0.0);
+            s.cells_lost += port
+                .get("cells_lost")
+                .or_else(|| port.get("packets_lost"))
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0);
             if switch_ports.contains(id) {
                 s.max_queue = s.max_queue.max(port["queue_max"].as_f64().unwrap_or(0.0));
                 s.utilization = s.utilization.max(port["utilization"].as_f64().unwrap_or(0.0));
@@ -214,7 +252,8 @@ struct Point {
 fn points(args: &SweepArgs, scenario: &Value) -> Result<Vec<Point>, String> {
     let mut expanded = BTreeMap::new();
     for axis in &args.axes {
-        let paths = expand_path(scenario, &axis.path).map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
+        let paths = expand_path(scenario, &axis.path)
+            .map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
         expanded.insert(axis.path.clone(), paths);
     }
     Ok(grid(&args.axes)
@@ -241,7 +280,8 @@ fn describe(params: &Map<String, Value>) -> String {
 }
 
 fn row(point: &Point, report: &Value, ports: &HashSet<String>) -> Value {
-    let window = if point.opts.windows.is_empty() { &report["totals"] } else { &report["windows"][0] };
+    let window =
+        if point.opts.windows.is_empty() { &report["totals"] } else { &report["windows"][0] };
     let s = summarize(window, ports);
     let lost = if report["model"] == "ip" { "packets_lost" } else { "cells_lost" };
     let mut row = json!({
@@ -266,8 +306,10 @@ fn build_point(text: &str, opts: &RunOptions) -> Result<Model, Vec<ScenarioError
 
 /// Runs the sweep, writing one JSON line per grid point to `out`, in grid order.
 pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.scenario).map_err(|e| format!("{}: cannot read: {e}", args.scenario.display()))?;
-    let scenario: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
+    let text = std::fs::read_to_string(&args.scenario)
+        .map_err(|e| format!("{}: cannot read: {e}", args.scenario.display()))?;
+    let scenario: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
     let points = points(args, &scenario)?;
 
     // Every point is validated (and built) before any runs, so a bad value fails at once with
@@ -275,7 +317,12 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     let mut ports = None;
     for point in &points {
         let model = build_point(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
-            format!("{} with {}:\n{}", args.scenario.display(), describe(&point.params), format_errors(&errors))
+            format!(
+                "{} with {}:\n{}",
+                args.scenario.display(),
+                describe(&point.params),
+                format_errors(&errors)
+            )
         })?;
         ports.get_or_insert_with(|| switch_ports(&model.layout()));
     }
@@ -298,9 +345,16 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
                     break;
                 }
                 let point = &points[i];
-                let result = run_report(text, &point.opts, &|| clock.elapsed().as_secs_f64() * 1000.0, &mut |_, _| {})
-                    .map(|report| row(point, &report, ports))
-                    .map_err(|errors| format!("{}:\n{}", describe(&point.params), format_errors(&errors)));
+                let result = run_report(
+                    text,
+                    &point.opts,
+                    &|| clock.elapsed().as_secs_f64() * 1000.0,
+                    &mut |_, _| {},
+                )
+                .map(|report| row(point, &report, ports))
+                .map_err(|errors| {
+                    format!("{}:\n{}", describe(&point.params), format_errors(&errors))
+                });
                 if result.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
@@ -368,9 +422,25 @@ mod tests {
 
     #[test]
     fn parses_axes_and_options() {
-        let a = parse_args(&strings(&["s.json", "--param", "vcs.*.rif=1/64,1/8,1", "--param", "vcs.*.rdf=1/16,1", "--until", "50", "--window", "10:50", "--jobs", "3"])).unwrap();
+        let a = parse_args(&strings(&[
+            "s.json",
+            "--param",
+            "vcs.*.rif=1/64,1/8,1",
+            "--param",
+            "vcs.*.rdf=1/16,1",
+            "--until",
+            "50",
+            "--window",
+            "10:50",
+            "--jobs",
+            "3",
+        ]))
+        .unwrap();
         assert_eq!(a.axes.len(), 2);
-        assert_eq!(a.axes[0], Axis { path: "vcs.*.rif".into(), values: strings(&["1/64", "1/8", "1"]) });
+        assert_eq!(
+            a.axes[0],
+            Axis { path: "vcs.*.rif".into(), values: strings(&["1/64", "1/8", "1"]) }
+        );
         assert_eq!(a.until_ms, Some(50.0));
         assert_eq!(a.window, Some((10.0, 50.0)));
         assert_eq!(a.jobs, 3);
@@ -380,19 +450,33 @@ mod tests {
     #[test]
     fn bad_arguments_say_what_is_wrong() {
         assert!(parse_args(&strings(&["s.json"])).unwrap_err().contains("--param"));
-        assert!(parse_args(&strings(&["s.json", "--param", "vcs.vc1.rif"])).unwrap_err().contains("PATH=V1,V2"));
-        assert!(parse_args(&strings(&["s.json", "--param", "a=1,,2"])).unwrap_err().contains("empty"));
-        assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--jobs", "0"])).unwrap_err().contains("at least 1"));
+        assert!(parse_args(&strings(&["s.json", "--param", "vcs.vc1.rif"]))
+            .unwrap_err()
+            .contains("PATH=V1,V2"));
+        assert!(parse_args(&strings(&["s.json", "--param", "a=1,,2"]))
+            .unwrap_err()
+            .contains("empty"));
+        assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--jobs", "0"]))
+            .unwrap_err()
+            .contains("at least 1"));
         assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("no scenario"));
-        assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--bogus"])).unwrap_err().contains("--bogus"));
+        assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--bogus"]))
+            .unwrap_err()
+            .contains("--bogus"));
     }
 
     #[test]
     fn the_grid_varies_the_first_axis_slowest() {
-        let axes = [Axis { path: "a".into(), values: strings(&["1", "2"]) }, Axis { path: "b".into(), values: strings(&["x", "y", "z"]) }];
+        let axes = [
+            Axis { path: "a".into(), values: strings(&["1", "2"]) },
+            Axis { path: "b".into(), values: strings(&["x", "y", "z"]) },
+        ];
         let g = grid(&axes);
         assert_eq!(g.len(), 6);
-        assert_eq!(g[0], vec![("a".to_string(), "1".to_string()), ("b".to_string(), "x".to_string())]);
+        assert_eq!(
+            g[0],
+            vec![("a".to_string(), "1".to_string()), ("b".to_string(), "x".to_string())]
+        );
         assert_eq!(g[2][1].1, "z");
         assert_eq!(g[3][0].1, "2");
     }
@@ -401,7 +485,10 @@ mod tests {
     fn stars_expand_to_every_element_by_id_or_index() {
         let s = json!({"vcs": [{"id": "vc1"}, {"id": "vc2"}], "background": [{"rate_mbps": 1}], "defaults": {"vc": {}}});
         assert_eq!(expand_path(&s, "vcs.*.rif").unwrap(), strings(&["vcs.vc1.rif", "vcs.vc2.rif"]));
-        assert_eq!(expand_path(&s, "background.*.rate_mbps").unwrap(), strings(&["background.0.rate_mbps"]));
+        assert_eq!(
+            expand_path(&s, "background.*.rate_mbps").unwrap(),
+            strings(&["background.0.rate_mbps"])
+        );
         assert_eq!(expand_path(&s, "defaults.vc.nrm").unwrap(), strings(&["defaults.vc.nrm"]));
         assert!(expand_path(&s, "defaults.*.x").unwrap_err().message.contains("needs an array"));
     }
@@ -414,7 +501,10 @@ mod tests {
             "l4": {"queue_max": 10, "utilization": 0.9, "cells_lost": 0},
         }});
         let switch: HashSet<String> = ["l3", "l4"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(summarize(&window, &switch), Summary { max_queue: 40.0, utilization: 0.9, fairness: 0.9, cells_lost: 7.0 });
+        assert_eq!(
+            summarize(&window, &switch),
+            Summary { max_queue: 40.0, utilization: 0.9, fairness: 0.9, cells_lost: 7.0 }
+        );
     }
 
     #[test]
@@ -423,6 +513,9 @@ mod tests {
             "bottleneck": {"queue_max": 300, "utilization": 0.99, "packets_lost": 12},
         }});
         let routers: HashSet<String> = ["bottleneck".to_string()].into();
-        assert_eq!(summarize(&window, &routers), Summary { max_queue: 300.0, utilization: 0.99, fairness: 0.75, cells_lost: 12.0 });
+        assert_eq!(
+            summarize(&window, &routers),
+            Summary { max_queue: 300.0, utilization: 0.99, fairness: 0.75, cells_lost: 12.0 }
+        );
     }
 }

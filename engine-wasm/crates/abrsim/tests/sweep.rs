@@ -13,17 +13,28 @@ fn abrsim(args: &[&str]) -> std::process::Output {
 }
 
 fn rows(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout).lines().map(|l| serde_json::from_str(l).expect("each line is JSON")).collect()
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
 }
 
 #[test]
 fn a_rif_by_rdf_grid_prints_one_row_per_point_in_grid_order() {
     let wan = scenario("two-source-wan.json");
     let args = [
-        "sweep", wan.to_str().unwrap(),
-        "--param", "vcs.*.rif=1/64,1/16,1",
-        "--param", "defaults.vc.rdf=1/16,1",
-        "--until", "140", "--window", "110:140", "--jobs", "3",
+        "sweep",
+        wan.to_str().unwrap(),
+        "--param",
+        "vcs.*.rif=1/64,1/16,1",
+        "--param",
+        "defaults.vc.rdf=1/16,1",
+        "--until",
+        "140",
+        "--window",
+        "110:140",
+        "--jobs",
+        "3",
     ];
     let out = abrsim(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -31,14 +42,18 @@ fn a_rif_by_rdf_grid_prints_one_row_per_point_in_grid_order() {
     assert_eq!(rows.len(), 6);
     let rifs: Vec<f64> = rows.iter().map(|r| r["params"]["vcs.*.rif"].as_f64().unwrap()).collect();
     assert_eq!(rifs, [1.0 / 64.0, 1.0 / 64.0, 0.0625, 0.0625, 1.0, 1.0]);
-    let rdfs: Vec<f64> = rows.iter().map(|r| r["params"]["defaults.vc.rdf"].as_f64().unwrap()).collect();
+    let rdfs: Vec<f64> =
+        rows.iter().map(|r| r["params"]["defaults.vc.rdf"].as_f64().unwrap()).collect();
     assert_eq!(rdfs, [0.0625, 1.0, 0.0625, 1.0, 0.0625, 1.0]);
     for r in &rows {
         let util = r["utilization"].as_f64().unwrap();
         let fair = r["fairness"].as_f64().unwrap();
         assert!(util > 0.5 && util <= 1.0, "bottleneck utilisation {util}");
         assert!(fair > 0.5 && fair <= 1.0, "fairness {fair}");
-        assert!(r["max_queue"].as_f64().unwrap() > 0.0, "S2 joining at ICR 150 Mbit/s builds a queue");
+        assert!(
+            r["max_queue"].as_f64().unwrap() > 0.0,
+            "S2 joining at ICR 150 Mbit/s builds a queue"
+        );
         assert_eq!(r["cells_lost"].as_f64().unwrap(), 0.0);
     }
     // ERICA ignores RIF's cap only up to RIF·PCR per BRM: the most conservative RIF never queues more.
@@ -64,14 +79,25 @@ fn each_row_agrees_with_abrsim_run_with_the_same_overrides() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rows = rows(&out.stdout);
     assert_eq!(rows.len(), 2);
-    let report: Value = serde_json::from_slice(&abrsim(&["run", path, "--until", "60", "--set", "vcs.vc1.nrm=256"]).stdout).unwrap();
+    let report: Value = serde_json::from_slice(
+        &abrsim(&["run", path, "--until", "60", "--set", "vcs.vc1.nrm=256"]).stdout,
+    )
+    .unwrap();
     let totals = &report["totals"];
     assert_eq!(rows[1]["fairness"], totals["fairness"]);
     // The switch ports of this topology: SW1 and SW2 towards everything, hosts excluded.
     let switch_ports = ["l1:rev", "l2:rev", "l3", "l3:rev", "l4", "l5"];
-    let max_queue = switch_ports.iter().map(|p| totals["ports"][p]["queue_max"].as_f64().unwrap()).fold(0.0, f64::max);
+    let max_queue = switch_ports
+        .iter()
+        .map(|p| totals["ports"][p]["queue_max"].as_f64().unwrap())
+        .fold(0.0, f64::max);
     assert_eq!(rows[1]["max_queue"].as_f64().unwrap(), max_queue);
-    let lost: f64 = totals["ports"].as_object().unwrap().values().map(|p| p["cells_lost"].as_f64().unwrap()).sum();
+    let lost: f64 = totals["ports"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|p| p["cells_lost"].as_f64().unwrap())
+        .sum();
     assert_eq!(rows[1]["cells_lost"].as_f64().unwrap(), lost);
 }
 
@@ -96,9 +122,14 @@ fn a_bad_value_names_its_path_and_exits_2_before_running_anything() {
 fn packet_level_scenarios_sweep_too() {
     let path = scenario("pletka-fmin-fairness.json");
     let out = abrsim(&[
-        "sweep", path.to_str().unwrap(),
-        "--param", "links.bottleneck.a_to_b.aqm.flows.cbr2.f_min_mbps=0,50",
-        "--until", "3000", "--jobs", "2",
+        "sweep",
+        path.to_str().unwrap(),
+        "--param",
+        "links.bottleneck.a_to_b.aqm.flows.cbr2.f_min_mbps=0,50",
+        "--until",
+        "3000",
+        "--jobs",
+        "2",
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rows = rows(&out.stdout);

@@ -16,6 +16,6 @@ pub mod sim;
 pub mod switch_alg;
 pub mod time;
 
-pub use model::Model;
 pub use kernel::RunOutcome;
+pub use model::Model;
 pub use sim::{Applied, Simulation};

@@ -4,8 +4,8 @@
 //! dispatches on [`ModelKind`].
 
 use crate::ip::IpSimulation;
-use crate::scenario::{self, ScenarioError};
 use crate::kernel::RunOutcome;
+use crate::scenario::{self, ScenarioError};
 use crate::sim::{Applied, Simulation};
 use crate::time::SimTime;
 use serde_json::Value;
@@ -27,7 +27,10 @@ pub fn split_model(mut value: Value) -> Result<(ModelKind, Value), Vec<ScenarioE
         Some(other) => {
             return Err(vec![ScenarioError::new(
                 "model",
-                format!("unknown model {} (expected \"cell\" or \"ip\")", scenario::reader::describe(other)),
+                format!(
+                    "unknown model {} (expected \"cell\" or \"ip\")",
+                    scenario::reader::describe(other)
+                ),
             )])
         }
     };
@@ -40,7 +43,8 @@ pub fn split_model(mut value: Value) -> Result<(ModelKind, Value), Vec<ScenarioE
 }
 
 fn parse_json(text: &str) -> Result<Value, Vec<ScenarioError>> {
-    serde_json::from_str(text).map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])
+    serde_json::from_str(text)
+        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])
 }
 
 /// A built simulation of either model.
@@ -53,8 +57,12 @@ impl Model {
     /// Parses, validates and builds scenario text of either model.
     pub fn from_json(text: &str) -> Result<Model, Vec<ScenarioError>> {
         match split_model(parse_json(text)?)? {
-            (ModelKind::Cell, v) => Ok(Model::Cell(Simulation::build(&scenario::parse::scenario_from_value(&v)?))),
-            (ModelKind::Packet, v) => Ok(Model::Packet(IpSimulation::build(&crate::ip::scenario::ip_scenario_from_value(&v)?))),
+            (ModelKind::Cell, v) => {
+                Ok(Model::Cell(Simulation::build(&scenario::parse::scenario_from_value(&v)?)))
+            }
+            (ModelKind::Packet, v) => Ok(Model::Packet(IpSimulation::build(
+                &crate::ip::scenario::ip_scenario_from_value(&v)?,
+            ))),
         }
     }
 
@@ -138,7 +146,12 @@ impl Model {
 
     /// Changes one parameter by path in `scenario` and, where the model
     /// allows, in the running simulation.
-    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+    pub fn set_param(
+        &mut self,
+        scenario: &mut Value,
+        path: &str,
+        raw: &str,
+    ) -> Result<Applied, ScenarioError> {
         match self {
             Model::Cell(s) => {
                 // The cell parser does not know the `model` tag: set it aside meanwhile.

@@ -60,7 +60,14 @@ struct Window {
 
 impl Window {
     fn new(from_ms: f64, to_ms: f64, vcs: usize, ports: usize) -> Window {
-        Window { from_ms, to_ms, rows: 0, vc: vec![[0.0; 3]; vcs], port: vec![[0.0; 4]; ports], fairness: 0.0 }
+        Window {
+            from_ms,
+            to_ms,
+            rows: 0,
+            vc: vec![[0.0; 3]; vcs],
+            port: vec![[0.0; 4]; ports],
+            fairness: 0.0,
+        }
     }
 
     fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
@@ -93,7 +100,8 @@ impl Window {
         let span_s = self.rows as f64 * sample_ms / 1000.0;
         let mut vcs = Map::new();
         for (i, acc) in self.vc.iter().enumerate() {
-            let throughput = if span_s > 0.0 { acc[2] * crate::time::CELL_BITS / span_s / 1e6 } else { 0.0 };
+            let throughput =
+                if span_s > 0.0 { acc[2] * crate::time::CELL_BITS / span_s / 1e6 } else { 0.0 };
             vcs.insert(
                 sim.vcs[i].id.clone(),
                 json!({
@@ -148,7 +156,10 @@ pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<Scenari
     }
     for (path, raw) in &opts.sets {
         if let Err(e) = scenario::apply_set(&mut value, path, raw) {
-            errors.push(ScenarioError::new(e.path.clone(), format!("--set {path}={raw}: {}", e.message)));
+            errors.push(ScenarioError::new(
+                e.path.clone(),
+                format!("--set {path}={raw}: {}", e.message),
+            ));
         }
     }
     if !errors.is_empty() {
@@ -168,7 +179,11 @@ pub fn check_windows(opts: &RunOptions, until: f64) -> Result<(), Vec<ScenarioEr
             ));
         }
     }
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 /// Parses a cell-model scenario and applies the options' overrides.
@@ -200,7 +215,8 @@ pub fn run_report(
     let sample_ms = sim.run.sample_interval_ms;
     let (nv, np) = (sim.vcs.len(), sim.ports.len());
     let until_ms = sim.run.until_ms;
-    let mut windows: Vec<Window> = opts.windows.iter().map(|&(f, t)| Window::new(f, t, nv, np)).collect();
+    let mut windows: Vec<Window> =
+        opts.windows.iter().map(|&(f, t)| Window::new(f, t, nv, np)).collect();
     let mut totals = Window::new(0.0, until_ms, nv, np);
     let mut prev = vec![0.0; width];
     let deadline = SimTime::from_ms(until_ms);
@@ -228,8 +244,17 @@ pub fn run_report(
 
     let mut maxmin = Map::new();
     let all = crate::probe::max_min_fair(
-        &sim.ports.iter().map(|p| crate::switch_alg::SwitchAlgorithm::abr_capacity_cps(&p.algorithm, p.rate_cps)).collect::<Vec<_>>(),
-        &sim.vcs.iter().map(|v| crate::probe::Flow { resources: v.fwd_ports.clone(), demand: v.source.params.pcr }).collect::<Vec<_>>(),
+        &sim.ports
+            .iter()
+            .map(|p| crate::switch_alg::SwitchAlgorithm::abr_capacity_cps(&p.algorithm, p.rate_cps))
+            .collect::<Vec<_>>(),
+        &sim.vcs
+            .iter()
+            .map(|v| crate::probe::Flow {
+                resources: v.fwd_ports.clone(),
+                demand: v.source.params.pcr,
+            })
+            .collect::<Vec<_>>(),
     );
     for (v, r) in sim.vcs.iter().zip(all) {
         maxmin.insert(v.id.clone(), json!(round(crate::time::cells_per_s_to_mbps(r), 4)));

@@ -14,7 +14,9 @@ use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::kernel::{self, Event, EventQueue, Handler, RunOutcome};
 use crate::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
-use crate::scenario::{self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec};
+use crate::scenario::{
+    self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec,
+};
 use crate::switch_alg::{Setup, SwitchAlgorithm};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::{json, Value};
@@ -152,16 +154,23 @@ const FNV_PRIME: u64 = 0x0100_0000_01b3;
 fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
     let t = |ms: f64| SimTime::from_ms(ms);
     match *spec {
-        TrafficSpec::Persistent { start_ms, stop_ms } => Traffic::Persistent { start: t(start_ms), stop: stop_ms.map(t) },
-        TrafficSpec::Bottlenecked { start_ms, stop_ms, rate_mbps, for_ms } => Traffic::Bottlenecked {
+        TrafficSpec::Persistent { start_ms, stop_ms } => {
+            Traffic::Persistent { start: t(start_ms), stop: stop_ms.map(t) }
+        }
+        TrafficSpec::Bottlenecked { start_ms, stop_ms, rate_mbps, for_ms } => {
+            Traffic::Bottlenecked {
+                start: t(start_ms),
+                stop: stop_ms.map(t),
+                rate_cps: mbps_to_cells_per_s(rate_mbps),
+                until: t(start_ms + for_ms),
+            }
+        }
+        TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => Traffic::OnOff {
             start: t(start_ms),
             stop: stop_ms.map(t),
-            rate_cps: mbps_to_cells_per_s(rate_mbps),
-            until: t(start_ms + for_ms),
+            on: t(on_ms),
+            off: t(off_ms),
         },
-        TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => {
-            Traffic::OnOff { start: t(start_ms), stop: stop_ms.map(t), on: t(on_ms), off: t(off_ms) }
-        }
         // The server answers for as long as the client may ask.
         TrafficSpec::RequestResponse { start_ms, stop_ms, .. } => Traffic::Messages {
             start: t(start_ms),
@@ -177,14 +186,20 @@ impl Simulation {
     }
 
     /// Parses, validates and builds scenario text within `limits`.
-    pub fn from_json_with(text: &str, limits: &scenario::Limits) -> Result<Simulation, Vec<ScenarioError>> {
+    pub fn from_json_with(
+        text: &str,
+        limits: &scenario::Limits,
+    ) -> Result<Simulation, Vec<ScenarioError>> {
         Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
     }
 
     /// Builds a validated scenario (scenario → simulation in one step).
     pub fn build(s: &Scenario) -> Simulation {
-        let nodes: Vec<Node> =
-            s.nodes.iter().map(|n| Node { id: n.id.clone(), kind: n.kind, x: n.x, y: n.y }).collect();
+        let nodes: Vec<Node> = s
+            .nodes
+            .iter()
+            .map(|n| Node { id: n.id.clone(), kind: n.kind, x: n.x, y: n.y })
+            .collect();
         let loop_count: usize = s.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
         let mut links = Vec::with_capacity(s.links.len());
         let mut ports = Vec::with_capacity(2 * s.links.len());
@@ -222,9 +237,16 @@ impl Simulation {
                 .map(|w| {
                     let link = links
                         .iter()
-                        .find(|l| (l.a as usize, l.b as usize) == (w[0], w[1]) || (l.b as usize, l.a as usize) == (w[0], w[1]))
+                        .find(|l| {
+                            (l.a as usize, l.b as usize) == (w[0], w[1])
+                                || (l.b as usize, l.a as usize) == (w[0], w[1])
+                        })
                         .expect("validated path has a link between consecutive nodes");
-                    if link.a as usize == w[0] { link.ports[0] } else { link.ports[1] }
+                    if link.a as usize == w[0] {
+                        link.ports[0]
+                    } else {
+                        link.ports[1]
+                    }
                 })
                 .collect()
         };
@@ -244,7 +266,10 @@ impl Simulation {
                 let rev_ports: Vec<u32> = route(&path.iter().rev().copied().collect::<Vec<_>>());
                 // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
                 let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
-                let slowest = fwd_ports.iter().map(|&p| ports[p as usize].rate_cps).fold(f64::INFINITY, f64::min);
+                let slowest = fwd_ports
+                    .iter()
+                    .map(|&p| ports[p as usize].rate_cps)
+                    .fold(f64::INFINITY, f64::min);
                 let q = &v.params;
                 let pcr = mbps_to_cells_per_s(q.pcr_mbps).min(slowest);
                 let params = AbrParams {
@@ -277,7 +302,11 @@ impl Simulation {
                 vcs.push(Vc {
                     id: if reverse { format!("{}:rev", v.id) } else { v.id.clone() },
                     reverse_of: reverse.then_some(forward_index),
-                    partner: v.bidirectional.then_some(if reverse { forward_index } else { forward_index + 1 }),
+                    partner: v.bidirectional.then_some(if reverse {
+                        forward_index
+                    } else {
+                        forward_index + 1
+                    }),
                     nodes: path.iter().map(|&n| n as u32).collect(),
                     fwd_ports,
                     rev_ports,
@@ -293,7 +322,10 @@ impl Simulation {
                 });
             }
             if v.startup != Startup::AtmForum {
-                let supported = vcs[forward_index as usize].fwd_ports.iter().any(|&p| ports[p as usize].algorithm.supports_setup());
+                let supported = vcs[forward_index as usize]
+                    .fwd_ports
+                    .iter()
+                    .any(|&p| ports[p as usize].algorithm.supports_setup());
                 if !supported {
                     warnings.push(ScenarioError::new(
                         format!("vcs.{}.startup", v.id),
@@ -307,8 +339,10 @@ impl Simulation {
         }
 
         let background = s.background.iter().map(|b| background_source(b, &route)).collect();
-        let columns =
-            probe::column_names(vcs.iter().map(|v| v.id.as_str()), ports.iter().map(|p| p.id.as_str()));
+        let columns = probe::column_names(
+            vcs.iter().map(|v| v.id.as_str()),
+            ports.iter().map(|p| p.id.as_str()),
+        );
         let mut sim = Simulation {
             meta: s.meta.clone(),
             run: s.run.clone(),
@@ -441,7 +475,13 @@ impl Simulation {
         v.account_acr(now);
         if v.startup != Startup::AtmForum {
             let p = v.source.params;
-            let mut setup = Setup { er: p.pcr, ccr: p.pcr, pcr: p.pcr, mcr: p.mcr, allocate: v.startup == Startup::Rm };
+            let mut setup = Setup {
+                er: p.pcr,
+                ccr: p.pcr,
+                pcr: p.pcr,
+                mcr: p.mcr,
+                allocate: v.startup == Startup::Rm,
+            };
             for &port in &v.fwd_ports {
                 let port = &mut self.ports[port as usize];
                 let view = port.view(now);
@@ -508,20 +548,23 @@ impl Simulation {
         let next = now + b.interval;
         let port = b.ports[0];
         self.queue.schedule(next, Event::BackgroundSend { source });
-        let cell = Cell { vc: source, kind: CellKind::Background, efci: false, rm: RmFields::EMPTY };
+        let cell =
+            Cell { vc: source, kind: CellKind::Background, efci: false, rm: RmFields::EMPTY };
         self.enqueue(now, port, cell);
     }
 
     /// Recomputes the oracle's max-min shares for the loops sending data at
     /// `now`, over each port's ABR capacity less the background sending now.
     fn update_maxmin(&mut self, now: SimTime) {
-        let mut capacity: Vec<f64> = self.ports.iter().map(|p| p.algorithm.abr_capacity_cps(p.rate_cps)).collect();
+        let mut capacity: Vec<f64> =
+            self.ports.iter().map(|p| p.algorithm.abr_capacity_cps(p.rate_cps)).collect();
         for b in self.background.iter().filter(|b| b.is_on) {
             for &p in &b.ports {
                 capacity[p as usize] = (capacity[p as usize] - b.rate_cps).max(0.0);
             }
         }
-        let active: Vec<usize> = (0..self.vcs.len()).filter(|&i| self.vcs[i].source.has_data(now)).collect();
+        let active: Vec<usize> =
+            (0..self.vcs.len()).filter(|&i| self.vcs[i].source.has_data(now)).collect();
         let flows: Vec<Flow> = active
             .iter()
             .map(|&i| {
@@ -590,7 +633,12 @@ impl Simulation {
     /// Routes never visit a node twice, so where `from` is on the cell's
     /// route says how far along it the cell is.
     fn deliver(&mut self, now: SimTime, from: u32, mut cell: Cell) {
-        let after = |ports: &[u32]| 1 + ports.iter().position(|&p| p == from).expect("a cell arrives from a port of its route");
+        let after = |ports: &[u32]| {
+            1 + ports
+                .iter()
+                .position(|&p| p == from)
+                .expect("a cell arrives from a port of its route")
+        };
         if cell.kind == CellKind::Background {
             let b = &mut self.background[cell.vc as usize];
             let hop = after(&b.ports);
@@ -741,7 +789,9 @@ impl Simulation {
         let mut k = 0usize;
         for (pi, p) in self.ports.iter().enumerate() {
             let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
-            let cells = p.wire.iter().map(|&(arrive, ref c)| (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c));
+            let cells = p.wire.iter().map(|&(arrive, ref c)| {
+                (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c)
+            });
             for (start, c) in cells {
                 k += 1;
                 if k % stride != 0 || out.len() >= 7 * max {
@@ -772,7 +822,12 @@ impl Simulation {
     /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
     /// JSON this simulation was built from) and, when the model allows it, in
     /// the running simulation. The edited scenario is validated whole first.
-    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+    pub fn set_param(
+        &mut self,
+        scenario: &mut Value,
+        path: &str,
+        raw: &str,
+    ) -> Result<Applied, ScenarioError> {
         let mut edited = scenario.clone();
         scenario::apply_set(&mut edited, path, raw)?;
         let parsed = scenario::parse::scenario_from_value(&edited).map_err(|errors| {
@@ -782,17 +837,24 @@ impl Simulation {
         let fresh = Simulation::build(&parsed);
         let segments: Vec<&str> = path.split('.').collect();
         let live_vc_key = |key: &str| {
-            crate::scenario::registry::all().any(|p| p.scope == crate::scenario::registry::Scope::Vc && p.key == key && p.live)
+            crate::scenario::registry::all()
+                .any(|p| p.scope == crate::scenario::registry::Scope::Vc && p.key == key && p.live)
         };
         let applied = match segments.as_slice() {
-            ["vcs", id, key] if live_vc_key(key) => self.adopt_vc_params(&fresh, |v| v.id == *id || v.id == format!("{id}:rev")),
+            ["vcs", id, key] if live_vc_key(key) => {
+                self.adopt_vc_params(&fresh, |v| v.id == *id || v.id == format!("{id}:rev"))
+            }
             ["defaults", "vc", key] if live_vc_key(key) => self.adopt_vc_params(&fresh, |_| true),
             [.., "algorithm", _] => {
                 let mut ok = self.ports.len() == fresh.ports.len();
                 for (p, f) in self.ports.iter_mut().zip(&fresh.ports) {
                     ok &= p.algorithm.reconfigure_from(&f.algorithm);
                 }
-                if ok { Applied::Live } else { Applied::Restart }
+                if ok {
+                    Applied::Live
+                } else {
+                    Applied::Restart
+                }
             }
             _ => Applied::Restart,
         };
@@ -830,8 +892,9 @@ impl Simulation {
     /// Checks that every cell created is accounted for: received, in the
     /// network, lost, waiting at a source or replaced there (an invariant).
     pub fn conservation_gap(&self) -> i64 {
-        let created: u64 = self.vcs.iter().map(|v| v.source.cells_sent() + v.brm_direct).sum::<u64>()
-            + self.background.iter().map(|b| b.sent).sum::<u64>();
+        let created: u64 =
+            self.vcs.iter().map(|v| v.source.cells_sent() + v.brm_direct).sum::<u64>()
+                + self.background.iter().map(|b| b.sent).sum::<u64>();
         let accounted: u64 = self
             .vcs
             .iter()
@@ -842,11 +905,14 @@ impl Simulation {
             + self.ports.iter().map(|p| p.stats.lost_total).sum::<u64>();
         // BRMs handed to a partner are created by its destination and either
         // sent (counted in cells_sent), still waiting, or replaced.
-        let handed: u64 = self.vcs.iter().filter(|v| v.partner.is_some()).map(|v| v.dest.rm_received).sum();
+        let handed: u64 =
+            self.vcs.iter().filter(|v| v.partner.is_some()).map(|v| v.dest.rm_received).sum();
         let settled: u64 = self
             .vcs
             .iter()
-            .map(|v| v.source.brm_sent + v.source.brm_replaced + v.source.waiting_brm.is_some() as u64)
+            .map(|v| {
+                v.source.brm_sent + v.source.brm_replaced + v.source.waiting_brm.is_some() as u64
+            })
             .sum();
         (created + handed) as i64 - (accounted + settled) as i64
     }

@@ -30,7 +30,10 @@ fn a_live_rif_change_takes_effect_mid_run() {
         let rows = sim.take_samples();
         let cols = sim.columns().to_vec();
         let (t, acr) = (col(&cols, "t_ms"), col(&cols, "vc.vc1.acr"));
-        rows.chunks_exact(cols.len()).find(|r| r[t] > 200.0 && r[acr] >= 139.0).map(|r| r[t]).unwrap()
+        rows.chunks_exact(cols.len())
+            .find(|r| r[t] > 200.0 && r[acr] >= 139.0)
+            .map(|r| r[t])
+            .unwrap()
     };
     let (fast_t, slow_t) = (first_full(&mut sim), first_full(&mut slow));
     assert!(fast_t <= slow_t, "RIF 1 at {fast_t} ms, RIF 1/16 at {slow_t} ms");
@@ -74,7 +77,10 @@ fn cells_in_flight_describe_real_cells_and_respect_the_cap() {
         assert!(r[2] <= 3.0 && (r[3] as usize) < sim.vcs.len());
         assert_eq!(r[4].is_nan(), r[2] == 0.0, "ER only on RM cells");
     }
-    assert!(rows.iter().any(|r| r[2] == 1.0) && rows.iter().any(|r| r[2] == 2.0), "FRMs and BRMs in flight");
+    assert!(
+        rows.iter().any(|r| r[2] == 1.0) && rows.iter().any(|r| r[2] == 2.0),
+        "FRMs and BRMs in flight"
+    );
     assert!(sim.cells_in_flight(100).len() <= 700);
 }
 
@@ -85,7 +91,9 @@ fn fairness_is_one_when_both_sources_hold_their_share() {
     let rows = sim.take_samples();
     let cols = sim.columns().to_vec();
     let (t, f, active) = (col(&cols, "t_ms"), col(&cols, "fairness"), col(&cols, "vc.vc2.active"));
-    let at = |ms: f64| rows.chunks_exact(cols.len()).find(|r| (r[t] - ms).abs() < 1e-9).unwrap().to_vec();
+    let at = |ms: f64| {
+        rows.chunks_exact(cols.len()).find(|r| (r[t] - ms).abs() < 1e-9).unwrap().to_vec()
+    };
     assert!(at(190.0)[f] > 0.95, "{}", at(190.0)[f]);
     assert_eq!(at(50.0)[active], 0.0);
     assert_eq!(at(150.0)[active], 1.0);

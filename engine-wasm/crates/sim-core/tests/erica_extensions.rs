@@ -73,7 +73,8 @@ fn random_algorithm(rng: &mut Rng) -> Value {
 fn random_case(seed: u64) -> (String, f64) {
     let mut rng = Rng::new(seed, 0x4E1CA);
     let (name, until) = BASES[(rng.next_u64() % BASES.len() as u64) as usize];
-    let mut scenario: Value = serde_json::from_str(&scenario_text(name)).expect("library scenario is JSON");
+    let mut scenario: Value =
+        serde_json::from_str(&scenario_text(name)).expect("library scenario is JSON");
     scenario["defaults"]["switch_port"]["algorithm"] = random_algorithm(&mut rng);
     scenario["defaults"]["switch_port"]["buffer_cells"] = json!(50 + rng.next_u64() % 5000);
     scenario["run"]["until_ms"] = json!(until);
@@ -83,7 +84,8 @@ fn random_case(seed: u64) -> (String, f64) {
 
 fn check_case(seed: u64) {
     let (text, until) = random_case(seed);
-    let mut sim = Simulation::from_json(&text).unwrap_or_else(|e| panic!("case {seed}: invalid scenario: {e:?}"));
+    let mut sim = Simulation::from_json(&text)
+        .unwrap_or_else(|e| panic!("case {seed}: invalid scenario: {e:?}"));
     let mut twin = Simulation::from_json(&text).expect("same text");
     let steps = until as u64;
     for step in 1..=steps {
@@ -94,7 +96,9 @@ fn check_case(seed: u64) {
             let p = &v.source.params;
             if v.source.started {
                 assert!(
-                    v.source.acr.is_finite() && v.source.acr >= p.mcr - 1e-9 && v.source.acr <= p.pcr * (1.0 + 1e-12),
+                    v.source.acr.is_finite()
+                        && v.source.acr >= p.mcr - 1e-9
+                        && v.source.acr <= p.pcr * (1.0 + 1e-12),
                     "case {seed}: {} ACR {} outside [{}, {}]",
                     v.id,
                     v.source.acr,
@@ -108,7 +112,11 @@ fn check_case(seed: u64) {
         }
     }
     twin.run_until(SimTime::from_ms(until), u64::MAX);
-    assert_eq!(sim.take_samples(), twin.take_samples(), "case {seed}: the same settings gave a different run");
+    assert_eq!(
+        sim.take_samples(),
+        twin.take_samples(),
+        "case {seed}: the same settings gave a different run"
+    );
 }
 
 #[test]
@@ -117,7 +125,8 @@ fn random_extension_settings_keep_the_invariants() {
         check_case(seed);
         return;
     }
-    let cases: u64 = std::env::var("PROPERTY_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
+    let cases: u64 =
+        std::env::var("PROPERTY_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
     (0..cases).for_each(check_case);
 }
 
@@ -134,11 +143,17 @@ fn every_extension_key_is_in_the_registry_and_bad_values_are_refused_with_their_
     alg["t0_ms"] = json!(0);
     let errors = Simulation::from_json(&scenario.to_string()).err().expect("refused");
     let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
-    for path in ["defaults.switch_port.algorithm.alpha", "defaults.switch_port.algorithm.maxmin_fix", "defaults.switch_port.algorithm.t0_ms"] {
+    for path in [
+        "defaults.switch_port.algorithm.alpha",
+        "defaults.switch_port.algorithm.maxmin_fix",
+        "defaults.switch_port.algorithm.t0_ms",
+    ] {
         assert!(paths.contains(&path), "{path} not in {paths:?}");
     }
-    let mut scenario: Value = serde_json::from_str(&scenario_text("ohsaki-lan-slow-decrease.json")).unwrap();
-    scenario["defaults"]["switch_port"]["algorithm"] = json!({"kind": "efci", "q_high_cells": 100, "q_low_cells": 200});
+    let mut scenario: Value =
+        serde_json::from_str(&scenario_text("ohsaki-lan-slow-decrease.json")).unwrap();
+    scenario["defaults"]["switch_port"]["algorithm"] =
+        json!({"kind": "efci", "q_high_cells": 100, "q_low_cells": 200});
     let errors = Simulation::from_json(&scenario.to_string()).err().expect("refused");
     assert_eq!(errors[0].path, "defaults.switch_port.algorithm.q_low_cells");
 }

@@ -29,7 +29,9 @@ impl Run {
             }
             rows.extend(batch.chunks_exact(sim.columns().len()).map(|r| r.to_vec()));
         })
-        .unwrap_or_else(|e| panic!("{name} {variant_id}: {}", sim_core::scenario::format_errors(&e)));
+        .unwrap_or_else(|e| {
+            panic!("{name} {variant_id}: {}", sim_core::scenario::format_errors(&e))
+        });
         Run { report, columns, rows }
     }
 
@@ -49,7 +51,10 @@ impl Run {
 
     fn range(&self, name: &str, from: f64, to: f64) -> (f64, f64) {
         let xs = self.series(name, from, to);
-        (xs.iter().cloned().fold(f64::INFINITY, f64::min), xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max))
+        (
+            xs.iter().cloned().fold(f64::INFINITY, f64::min),
+            xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+        )
     }
 
     fn lost(&self) -> u64 {
@@ -93,18 +98,27 @@ fn delay_erica_converges_fast_with_small_queues_and_erica_plus_reaches_its_queue
         let (lo, hi) = r.range(&format!("vc.{vc}.acr"), 5.0, 30.0);
         assert!(near(lo, fair, 0.005) && near(hi, fair, 0.005), "{vc}: {lo}..{hi}");
     }
-    assert!(r.report["totals"]["ports"]["trunk"]["queue_max"].as_f64().unwrap() < 300.0, "queues stay small");
+    assert!(
+        r.report["totals"]["ports"]["trunk"]["queue_max"].as_f64().unwrap() < 300.0,
+        "queues stay small"
+    );
     assert_eq!(r.lost(), 0);
 
     let p = Run::new("erica-delay.json", "erica-plus", &[(5.0, 30.0)]);
     let fair = LINK / 2.0;
     for vc in ["vc1", "vc2"] {
         let (lo, hi) = p.range(&format!("vc.{vc}.acr"), 5.0, 30.0);
-        assert!(near(lo, fair, 0.03) && near(hi, fair, 0.03), "no rate oscillations: {vc} {lo}..{hi}");
+        assert!(
+            near(lo, fair, 0.03) && near(hi, fair, 0.03),
+            "no rate oscillations: {vc} {lo}..{hi}"
+        );
     }
     assert!(p.port(0, "trunk", "utilization") > 0.999, "100% link utilization");
     let q = p.port(0, "trunk", "queue_mean");
-    assert!(near(q, LAN_QUEUE_TARGET, 0.25), "the queue reaches its target: {q} vs {LAN_QUEUE_TARGET}");
+    assert!(
+        near(q, LAN_QUEUE_TARGET, 0.25),
+        "the queue reaches its target: {q} vs {LAN_QUEUE_TARGET}"
+    );
 }
 
 #[test]
@@ -158,7 +172,12 @@ fn fairness_fix_moves_60_and_80_to_the_max_min_70() {
     // Without the fix, load 1 and fair share 50 leave {10, 60, 80} where they are.
     let r = Run::new("erica-fairness-fix.json", "erica", &[(100.0, 300.0)]);
     assert!(near(r.acr(0, "vc1"), 10.0, 0.01));
-    assert!(near(r.acr(0, "vc2"), 60.0, 0.03) && near(r.acr(0, "vc3"), 80.0, 0.03), "{} {}", r.acr(0, "vc2"), r.acr(0, "vc3"));
+    assert!(
+        near(r.acr(0, "vc2"), 60.0, 0.03) && near(r.acr(0, "vc3"), 80.0, 0.03),
+        "{} {}",
+        r.acr(0, "vc2"),
+        r.acr(0, "vc3")
+    );
     assert!(near(vc_stat(&r.report, 0, "vc2", "maxmin_mbps"), 70.0, 1e-3));
     // With it, the two free VCs meet at the max-min 70 (the fix tolerates a load
     // up to 1 + δ, so a little above).
@@ -231,7 +250,12 @@ fn bursty_small_and_medium_bursts_are_contained_large_ones_need_a_remedy() {
     assert!(small < 300.0 && medium < 1500.0, "small {small}, medium {medium}");
     // At 90 % there is not enough capacity to drain 6144-cell bursts in time.
     assert!(large > 5000.0 && large_mean > 2000.0, "large {large} (mean {large_mean})");
-    for remedy in ["erica-6144-target-80", "erica-6144-bidirectional-counting", "erica-6144-average-sources", "erica-plus-6144"] {
+    for remedy in [
+        "erica-6144-target-80",
+        "erica-6144-bidirectional-counting",
+        "erica-6144-average-sources",
+        "erica-plus-6144",
+    ] {
         let (q, _) = peak(remedy);
         assert!(q < 0.7 * large, "{remedy}: {q} vs {large}");
     }

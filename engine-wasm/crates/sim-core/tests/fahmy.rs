@@ -12,8 +12,10 @@ fn recovery(scenario: &str, variant_id: &str) -> (f64, usize) {
     let (columns, rows) = samples(scenario, &variant(variant_id, Some(260.0), &[], &[]));
     let (t, acr) = (col(&columns, "t_ms"), col(&columns, "vc.vc1.acr"));
     let climb: Vec<&Vec<f64>> = rows.iter().filter(|r| r[t] > 200.0 && r[acr] > 75.0).collect();
-    let full = climb.iter().find(|r| r[acr] >= 139.0).map(|r| r[t]).expect("S1 regains the full rate");
-    let mut levels: Vec<i64> = climb.iter().filter(|r| r[t] <= full).map(|r| (r[acr] * 10.0).round() as i64).collect();
+    let full =
+        climb.iter().find(|r| r[acr] >= 139.0).map(|r| r[t]).expect("S1 regains the full rate");
+    let mut levels: Vec<i64> =
+        climb.iter().filter(|r| r[t] <= full).map(|r| (r[acr] * 10.0).round() as i64).collect();
     levels.dedup();
     (full, levels.len())
 }
@@ -30,11 +32,17 @@ fn nrm_8_regains_the_full_rate_first_and_256_last() {
 #[test]
 fn every_nrm_gives_140_then_70_then_140() {
     for n in ["nrm-8", "nrm-32", "nrm-256"] {
-        let r = report("fahmy-nrm.json", &variant(n, Some(300.0), &[(60.0, 95.0), (150.0, 195.0), (260.0, 300.0)], &[]));
+        let r = report(
+            "fahmy-nrm.json",
+            &variant(n, Some(300.0), &[(60.0, 95.0), (150.0, 195.0), (260.0, 300.0)], &[]),
+        );
         let target = 0.9 * 155.52;
         assert!((vc_stat(&r, 0, "vc1", "acr_mbps") - target).abs() < 0.02 * target, "{n}");
         for vc in ["vc1", "vc2"] {
-            assert!((vc_stat(&r, 1, vc, "acr_mbps") - target / 2.0).abs() < 0.15 * target / 2.0, "{n} {vc}");
+            assert!(
+                (vc_stat(&r, 1, vc, "acr_mbps") - target / 2.0).abs() < 0.15 * target / 2.0,
+                "{n} {vc}"
+            );
         }
         assert!((vc_stat(&r, 2, "vc1", "acr_mbps") - target).abs() < 0.02 * target, "{n}");
         assert_eq!(total_lost(&r), 0, "{n}");
@@ -72,7 +80,12 @@ fn satellite_small_crm_starves_the_source_and_6144_gives_full_throughput() {
     let r6144 = report("fahmy-satellite-crm.json", &variant("crm-6144", None, &windows, &[]));
     let thr = |r: &serde_json::Value, w| vc_stat(r, w, "vc1", "throughput_mbps");
     // CRM ≥ FRTT·PCR/Nrm = 6144 (seed 001 §6.2.1): the source keeps its rate.
-    assert!(thr(&r6144, 0) > 125.0 && thr(&r6144, 1) > 125.0, "{} {}", thr(&r6144, 0), thr(&r6144, 1));
+    assert!(
+        thr(&r6144, 0) > 125.0 && thr(&r6144, 1) > 125.0,
+        "{} {}",
+        thr(&r6144, 0),
+        thr(&r6144, 1)
+    );
     // CRM = 32: rule 6 cuts the rate long before the first feedback at 550 ms,
     // and oscillations keep throughput low afterwards (paper: 45 Mbit/s).
     assert!(thr(&r32, 0) < 35.0, "{}", thr(&r32, 0));
@@ -80,7 +93,10 @@ fn satellite_small_crm_starves_the_source_and_6144_gives_full_throughput() {
     // Throughput rises with CRM.
     let mut last = 0.0;
     for crm in [32, 256, 1024, 4096, 6144] {
-        let r = report("fahmy-satellite-crm.json", &variant(&format!("crm-{crm}"), Some(825.0), &[(275.0, 825.0)], &[]));
+        let r = report(
+            "fahmy-satellite-crm.json",
+            &variant(&format!("crm-{crm}"), Some(825.0), &[(275.0, 825.0)], &[]),
+        );
         let t = thr(&r, 0);
         assert!(t >= last - 1.0, "CRM {crm}: {t} < {last}");
         last = t;
@@ -91,7 +107,10 @@ fn satellite_small_crm_starves_the_source_and_6144_gives_full_throughput() {
 fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
     for tbe in [128u32, 512, 1024] {
         let q = |rule6: &str| {
-            let r = report("fahmy-tbe.json", &variant(&format!("tbe-{tbe}-rule6-{rule6}"), Some(400.0), &[], &[]));
+            let r = report(
+                "fahmy-tbe.json",
+                &variant(&format!("tbe-{tbe}-rule6-{rule6}"), Some(400.0), &[], &[]),
+            );
             r["totals"]["ports"]["l4"]["queue_max"].as_f64().unwrap()
         };
         let (on, off) = (q("on"), q("off"));

@@ -17,9 +17,40 @@ fn cases() -> u64 {
 }
 
 const KEYS: &[&str] = &[
-    "format", "version", "id", "nodes", "links", "vcs", "kind", "path", "a", "b", "rate_mbps", "length_km", "delay_ms",
-    "traffic", "start_ms", "stop_ms", "rif", "nrm", "pcr_mbps", "defaults", "switch_port", "algorithm", "run", "until_ms",
-    "background", "variants", "set", "bidirectional", "x", "y", "buffer_cells", "on_ms", "off_ms", "startup",
+    "format",
+    "version",
+    "id",
+    "nodes",
+    "links",
+    "vcs",
+    "kind",
+    "path",
+    "a",
+    "b",
+    "rate_mbps",
+    "length_km",
+    "delay_ms",
+    "traffic",
+    "start_ms",
+    "stop_ms",
+    "rif",
+    "nrm",
+    "pcr_mbps",
+    "defaults",
+    "switch_port",
+    "algorithm",
+    "run",
+    "until_ms",
+    "background",
+    "variants",
+    "set",
+    "bidirectional",
+    "x",
+    "y",
+    "buffer_cells",
+    "on_ms",
+    "off_ms",
+    "startup",
 ];
 
 fn random_value(rng: &mut Rng, depth: u32) -> Value {
@@ -29,12 +60,18 @@ fn random_value(rng: &mut Rng, depth: u32) -> Value {
         2 => json!((rng.next_f64() - 0.5) * 10f64.powi((rng.next_u64() % 16) as i32)),
         3 => json!(rng.next_u64() % 1000),
         4 => json!(KEYS[(rng.next_u64() % KEYS.len() as u64) as usize]),
-        5 => json!(["host", "switch", "erica", "none", "persistent", "SW1", "S1", "abr-lab/scenario"][(rng.next_u64() % 8) as usize]),
+        5 => json!(
+            ["host", "switch", "erica", "none", "persistent", "SW1", "S1", "abr-lab/scenario"]
+                [(rng.next_u64() % 8) as usize]
+        ),
         6 => Value::Array((0..rng.next_u64() % 5).map(|_| random_value(rng, depth + 1)).collect()),
         _ => {
             let mut m = Map::new();
             for _ in 0..rng.next_u64() % 6 {
-                m.insert(KEYS[(rng.next_u64() % KEYS.len() as u64) as usize].to_string(), random_value(rng, depth + 1));
+                m.insert(
+                    KEYS[(rng.next_u64() % KEYS.len() as u64) as usize].to_string(),
+                    random_value(rng, depth + 1),
+                );
             }
             Value::Object(m)
         }
@@ -44,9 +81,25 @@ fn random_value(rng: &mut Rng, depth: u32) -> Value {
 fn absurd(rng: &mut Rng) -> Value {
     let huge: Vec<Value> = (0..5000).map(|i| json!(i)).collect();
     let options = [
-        json!(-1), json!(0), json!(-1e300), json!(1e12), json!(1e308), json!(u64::MAX), json!(0.3), json!(""),
-        json!("x".repeat(10_000)), json!([]), json!({}), json!(null), json!(true), json!("NaN"), Value::Array(huge),
-        json!("../../etc/passwd"), json!("<script>alert(1)</script>"), json!(["S1", "S1"]), json!({"kind": "magic"}),
+        json!(-1),
+        json!(0),
+        json!(-1e300),
+        json!(1e12),
+        json!(1e308),
+        json!(u64::MAX),
+        json!(0.3),
+        json!(""),
+        json!("x".repeat(10_000)),
+        json!([]),
+        json!({}),
+        json!(null),
+        json!(true),
+        json!("NaN"),
+        Value::Array(huge),
+        json!("../../etc/passwd"),
+        json!("<script>alert(1)</script>"),
+        json!(["S1", "S1"]),
+        json!({"kind": "magic"}),
     ];
     options[(rng.next_u64() % options.len() as u64) as usize].clone()
 }
@@ -55,8 +108,13 @@ fn absurd(rng: &mut Rng) -> Value {
 fn paths(v: &Value, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
     out.push(prefix.clone());
     match v {
-        Value::Object(m) => m.iter().for_each(|(k, c)| paths(c, [prefix.clone(), vec![k.clone()]].concat(), out)),
-        Value::Array(a) => a.iter().enumerate().for_each(|(i, c)| paths(c, [prefix.clone(), vec![i.to_string()]].concat(), out)),
+        Value::Object(m) => {
+            m.iter().for_each(|(k, c)| paths(c, [prefix.clone(), vec![k.clone()]].concat(), out))
+        }
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, c)| paths(c, [prefix.clone(), vec![i.to_string()]].concat(), out)),
         _ => {}
     }
 }
@@ -92,14 +150,29 @@ fn exercise(text: &str, case: &str) -> bool {
         Err(errors) => {
             assert!(!errors.is_empty(), "{case}: rejected without a reason");
             for e in &errors {
-                assert!(!e.message.is_empty(), "{case}: an error without a message at '{}'", e.path);
-                assert!(!e.path.is_empty() || e.message.starts_with("not valid JSON") || e.message.contains("not an object") || e.message.contains("expected an object"),
-                    "{case}: an error without a path: {}", e.message);
+                assert!(
+                    !e.message.is_empty(),
+                    "{case}: an error without a message at '{}'",
+                    e.path
+                );
+                assert!(
+                    !e.path.is_empty()
+                        || e.message.starts_with("not valid JSON")
+                        || e.message.contains("not an object")
+                        || e.message.contains("expected an object"),
+                    "{case}: an error without a path: {}",
+                    e.message
+                );
             }
             false
         }
     }));
-    outcome.unwrap_or_else(|_| panic!("{case}: the engine panicked on input:\n{}", text.chars().take(2000).collect::<String>()))
+    outcome.unwrap_or_else(|_| {
+        panic!(
+            "{case}: the engine panicked on input:\n{}",
+            text.chars().take(2000).collect::<String>()
+        )
+    })
 }
 
 #[test]
@@ -118,7 +191,11 @@ fn arbitrary_json_never_panics_and_every_rejection_names_a_path() {
         accepted += exercise(&v.to_string(), &format!("arbitrary case {seed}")) as u64;
     }
     // Garbled text too: truncations and byte flips of a real file.
-    let text = std::fs::read_to_string(format!("{}/../../../scenarios/two-source-wan.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text = std::fs::read_to_string(format!(
+        "{}/../../../scenarios/two-source-wan.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     for cut in (0..text.len()).step_by(7).filter(|&c| text.is_char_boundary(c)) {
         exercise(&text[..cut], &format!("truncated at {cut}"));
     }
@@ -128,11 +205,21 @@ fn arbitrary_json_never_panics_and_every_rejection_names_a_path() {
 #[test]
 fn library_scenarios_with_one_absurd_value_are_refused_or_run() {
     let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
     files.sort();
-    let bases: Vec<(String, Value)> = files.iter()
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()))
+    let bases: Vec<(String, Value)> = files
+        .iter()
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap(),
+            )
+        })
         .collect();
     let (mut refused, mut ran) = (0u64, 0u64);
     for seed in 0..cases() {
@@ -143,47 +230,91 @@ fn library_scenarios_with_one_absurd_value_are_refused_or_run() {
         let path = &all[(rng.next_u64() % all.len() as u64) as usize];
         let mut v = base.clone();
         replace(&mut v, path, absurd(&mut rng));
-        if exercise(&v.to_string(), &format!("{name} with {} replaced (case {seed})", path.join("."))) {
+        if exercise(
+            &v.to_string(),
+            &format!("{name} with {} replaced (case {seed})", path.join(".")),
+        ) {
             ran += 1;
         } else {
             refused += 1;
         }
     }
-    eprintln!("{} mutated scenarios: {refused} refused with a path, {ran} accepted and ran", cases());
+    eprintln!(
+        "{} mutated scenarios: {refused} refused with a path, {ran} accepted and ran",
+        cases()
+    );
 }
 
 #[test]
 fn overrides_of_absurd_values_through_the_runner_are_refused_cleanly() {
-    let text = std::fs::read_to_string(format!("{}/../../../scenarios/two-source-wan.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text = std::fs::read_to_string(format!(
+        "{}/../../../scenarios/two-source-wan.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     for (path, value) in [
-        ("links.l3.rate_mbps", "1000000"), ("links.l3.rate_mbps", "-5"), ("run.until_ms", "36000001"),
-        ("vcs.vc1.path", "[\"S1\",\"SW1\",\"S1\"]"), ("vcs.vc1.path", "[\"S1\",\"D1\"]"), ("nodes.0.id", "\"SW1\""),
-        ("defaults.switch_port.algorithm.kind", "\"quantum\""), ("vcs.vc1.nrm", "1e12"), ("vcs", "{}"),
+        ("links.l3.rate_mbps", "1000000"),
+        ("links.l3.rate_mbps", "-5"),
+        ("run.until_ms", "36000001"),
+        ("vcs.vc1.path", "[\"S1\",\"SW1\",\"S1\"]"),
+        ("vcs.vc1.path", "[\"S1\",\"D1\"]"),
+        ("nodes.0.id", "\"SW1\""),
+        ("defaults.switch_port.algorithm.kind", "\"quantum\""),
+        ("vcs.vc1.nrm", "1e12"),
+        ("vcs", "{}"),
     ] {
-        let opts = RunOptions { until_ms: Some(1.0), sets: vec![(path.into(), value.into())], ..Default::default() };
-        let errors = run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).expect_err(&format!("{path}={value} should be refused"));
+        let opts = RunOptions {
+            until_ms: Some(1.0),
+            sets: vec![(path.into(), value.into())],
+            ..Default::default()
+        };
+        let errors = run_report(&text, &opts, &|| 0.0, &mut |_, _| {})
+            .expect_err(&format!("{path}={value} should be refused"));
         assert!(errors.iter().all(|e| !e.path.is_empty()), "{path}={value}: {errors:?}");
     }
 }
 
 #[test]
 fn limits_refuse_what_would_exhaust_a_tab_and_can_be_raised() {
-    let text = std::fs::read_to_string(format!("{}/../../../scenarios/two-source-wan.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text = std::fs::read_to_string(format!(
+        "{}/../../../scenarios/two-source-wan.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
     let base: Value = serde_json::from_str(&text).unwrap();
     // A 10-hour run.
     let opts = RunOptions { until_ms: Some(36_000_000.0), ..Default::default() };
     let errors = run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).unwrap_err();
-    assert!(errors.iter().any(|e| e.path == "run.until_ms" && e.message.contains("limits.max_until_ms")), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.path == "run.until_ms" && e.message.contains("limits.max_until_ms")),
+        "{errors:?}"
+    );
     // 10,000 VCs are refused before anything walks them.
     let mut many = base.clone();
     let vc = many["vcs"][0].clone();
-    many["vcs"] = Value::Array((0..10_000).map(|i| { let mut v = vc.clone(); v["id"] = json!(format!("v{i}")); v }).collect());
+    many["vcs"] = Value::Array(
+        (0..10_000)
+            .map(|i| {
+                let mut v = vc.clone();
+                v["id"] = json!(format!("v{i}"));
+                v
+            })
+            .collect(),
+    );
     let errors = Simulation::from_json(&many.to_string()).err().unwrap();
     assert_eq!(errors[0].path, "vcs");
     assert!(errors[0].message.contains("limit of 2000"));
     // A 1 Tbit/s link is out of the registry's range.
-    let opts = RunOptions { sets: vec![("links.l3.rate_mbps".into(), "1000000".into())], ..Default::default() };
-    assert_eq!(run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).unwrap_err()[0].path, "links.l3.rate_mbps");
+    let opts = RunOptions {
+        sets: vec![("links.l3.rate_mbps".into(), "1000000".into())],
+        ..Default::default()
+    };
+    assert_eq!(
+        run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).unwrap_err()[0].path,
+        "links.l3.rate_mbps"
+    );
     // Raised limits let a long run through validation.
     let mut limits = sim_core::scenario::Limits::default();
     limits.set("max_until_ms", 4e7).unwrap();

@@ -31,7 +31,8 @@ fn cases() -> Vec<(String, Option<String>)> {
     files.sort();
     let mut cases = Vec::new();
     for f in files {
-        let doc: Value = serde_json::from_str(&common::scenario_text(&f)).expect("library scenarios parse");
+        let doc: Value =
+            serde_json::from_str(&common::scenario_text(&f)).expect("library scenarios parse");
         cases.push((f.clone(), None));
         for v in doc["variants"].as_array().into_iter().flatten() {
             cases.push((f.clone(), Some(v["id"].as_str().expect("variant id").to_string())));
@@ -52,7 +53,9 @@ fn fnv(text: &str) -> String {
 fn summary(file: &str, variant: &Option<String>) -> Value {
     let opts = RunOptions { variant: variant.clone(), ..Default::default() };
     let mut report = run_report(&common::scenario_text(file), &opts, &|| 0.0, &mut |_, _| {})
-        .unwrap_or_else(|e| panic!("{file} {variant:?}: {}", sim_core::scenario::format_errors(&e)));
+        .unwrap_or_else(|e| {
+            panic!("{file} {variant:?}: {}", sim_core::scenario::format_errors(&e))
+        });
     let stats = report["stats"].as_object_mut().expect("stats");
     let series_hash = stats["series_hash"].clone();
     let source_cells = stats.get("source_cells").cloned().unwrap_or(Value::Null);
@@ -94,21 +97,32 @@ fn every_library_run_gives_its_pinned_results() {
 
     if std::env::var_os("GOLDEN_UPDATE").is_some() {
         std::fs::create_dir_all(std::path::Path::new(GOLDEN).parent().unwrap()).unwrap();
-        std::fs::write(GOLDEN, serde_json::to_string_pretty(&Value::Object(found)).unwrap() + "\n").unwrap();
+        std::fs::write(GOLDEN, serde_json::to_string_pretty(&Value::Object(found)).unwrap() + "\n")
+            .unwrap();
         return;
     }
-    let pinned: Map<String, Value> = serde_json::from_str(&std::fs::read_to_string(GOLDEN).expect("tests/golden/summaries.json"))
-        .expect("golden file parses");
+    let pinned: Map<String, Value> = serde_json::from_str(
+        &std::fs::read_to_string(GOLDEN).expect("tests/golden/summaries.json"),
+    )
+    .expect("golden file parses");
     let mut differences = Vec::new();
     for (key, want) in &pinned {
         match found.get(key) {
             None => differences.push(format!("{key}: pinned but no longer in the library")),
-            Some(got) if got != want => differences.push(format!("{key}: pinned {want}, now {got}")),
+            Some(got) if got != want => {
+                differences.push(format!("{key}: pinned {want}, now {got}"))
+            }
             Some(_) => {}
         }
     }
     for key in found.keys().filter(|k| !pinned.contains_key(*k)) {
         differences.push(format!("{key}: not pinned (run with GOLDEN_UPDATE=1 to add it)"));
     }
-    assert!(differences.is_empty(), "{} of {} runs differ:\n{}", differences.len(), found.len(), differences.join("\n"));
+    assert!(
+        differences.is_empty(),
+        "{} of {} runs differ:\n{}",
+        differences.len(),
+        found.len(),
+        differences.join("\n")
+    );
 }

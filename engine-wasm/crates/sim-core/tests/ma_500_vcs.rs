@@ -54,12 +54,20 @@ fn settles_near_the_set_point(v: &str, without: &str, bounded_peak: bool) {
     let (r, r0) = (run(v), run(without));
     let end = port_stat(&r, 1, "trunk", "queue_mean");
     assert!(end < 2.0 * SET_POINT, "{v}: last-second mean {end}");
-    assert!(port_stat(&r0, 1, "trunk", "queue_mean") > 100.0 * end, "{v}: without {}", port_stat(&r0, 1, "trunk", "queue_mean"));
+    assert!(
+        port_stat(&r0, 1, "trunk", "queue_mean") > 100.0 * end,
+        "{v}: without {}",
+        port_stat(&r0, 1, "trunk", "queue_mean")
+    );
     if bounded_peak {
         // Figure 11, RM and the conventional ICR 500 / RIF 1/512: "the queue
         // remains close to the setpoint value of 600 cells".
         assert!(peak(&r) < 5_000.0, "{v}: peak {}", peak(&r));
-        assert!(port_stat(&r, 0, "trunk", "queue_max") < 4.0 * SET_POINT, "{v}: {}", port_stat(&r, 0, "trunk", "queue_max"));
+        assert!(
+            port_stat(&r, 0, "trunk", "queue_max") < 4.0 * SET_POINT,
+            "{v}: {}",
+            port_stat(&r, 0, "trunk", "queue_max")
+        );
         assert!(peak(&r0) > 50.0 * peak(&r), "{v}: peak {} without", peak(&r0));
     }
     // The bottleneck stays busy, and the 500 VCs share it equally: Jain's
@@ -67,7 +75,12 @@ fn settles_near_the_set_point(v: &str, without: &str, bounded_peak: bool) {
     // (one or two may be caught in a transient at any moment).
     assert!(port_stat(&r, 0, "trunk", "utilization") > 0.995, "{v}");
     let share = 155.52 / 500.0;
-    let acrs: Vec<f64> = r["windows"][1]["vcs"].as_object().unwrap().values().map(|s| s["acr_mbps"].as_f64().unwrap()).collect();
+    let acrs: Vec<f64> = r["windows"][1]["vcs"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|s| s["acr_mbps"].as_f64().unwrap())
+        .collect();
     assert_eq!(acrs.len(), 500);
     let jain = sim_core::probe::jain_index(&acrs, &vec![share; acrs.len()]);
     assert!(jain > 0.999, "{v}: Jain index {jain}");

@@ -59,7 +59,12 @@ fn without_queue_management_each_burst_of_cbr_adds_tens_of_thousands_of_cells() 
     // it goes OFF".
     let r = run("fifo-icr500-rif512");
     for w in ON {
-        assert!((15_000.0..30_000.0).contains(&peak(&r, w)), "on at {}: {}", CYCLES[w].0, peak(&r, w));
+        assert!(
+            (15_000.0..30_000.0).contains(&peak(&r, w)),
+            "on at {}: {}",
+            CYCLES[w].0,
+            peak(&r, w)
+        );
     }
     let low = off_minimum("fifo-icr500-rif512");
     assert!((5_000.0..15_000.0).contains(&low), "lowest queue while off: {low}");
@@ -98,17 +103,34 @@ fn with_and_without(variants: &[&str]) {
             // considerably smaller than the nearly 170,000 cells we observed
             // without any queue reduction mechanism".
             assert!(peak(&r, w) < 3_500.0, "{v} on at {}: {}", CYCLES[w].0, peak(&r, w));
-            assert!(peak(&r0, w) > 3.0 * peak(&r, w), "{v} on at {}: {} without", CYCLES[w].0, peak(&r0, w));
+            assert!(
+                peak(&r0, w) > 3.0 * peak(&r, w),
+                "{v} on at {}: {} without",
+                CYCLES[w].0,
+                peak(&r0, w)
+            );
             // The bottleneck stays busy while the queue drains, and the four
             // VCs share what the CBR leaves equally.
             assert!(port_stat(&r, w, "trunk", "utilization") > 0.999, "{v}");
-            let acrs: Vec<f64> = ["vc1", "vc2", "vc3", "vc4"].iter().map(|vc| vc_stat(&r, w, vc, "acr_mbps")).collect();
+            let acrs: Vec<f64> = ["vc1", "vc2", "vc3", "vc4"]
+                .iter()
+                .map(|vc| vc_stat(&r, w, vc, "acr_mbps"))
+                .collect();
             for a in &acrs {
-                assert!(*a > 0.85 * ON_SHARE && *a < 1.05 * ON_SHARE, "{v} on at {}: {acrs:?}", CYCLES[w].0);
+                assert!(
+                    *a > 0.85 * ON_SHARE && *a < 1.05 * ON_SHARE,
+                    "{v} on at {}: {acrs:?}",
+                    CYCLES[w].0
+                );
             }
         }
         // Without it the queue left by each burst adds up; with it, it does not.
-        assert!(peak(&r0, 4) > 5.0 * peak(&r, 4), "{v}: {} without, {} with", peak(&r0, 4), peak(&r, 4));
+        assert!(
+            peak(&r0, 4) > 5.0 * peak(&r, 4),
+            "{v}: {} without, {} with",
+            peak(&r0, 4),
+            peak(&r, 4)
+        );
         assert_eq!(total_lost(&r), 0, "{v}");
     }
 }

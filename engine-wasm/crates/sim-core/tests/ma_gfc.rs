@@ -16,7 +16,10 @@ const SET_POINT: f64 = 600.0;
 fn assert_tracks_oracle(r: &serde_json::Value, w: usize, tolerance: f64, what: &str) {
     for vc in VCS {
         let (acr, fair) = (vc_stat(r, w, vc, "acr_mbps"), vc_stat(r, w, vc, "maxmin_mbps"));
-        assert!((acr - fair).abs() <= tolerance * fair.max(0.001), "{what} {vc}: {acr} vs max-min {fair}");
+        assert!(
+            (acr - fair).abs() <= tolerance * fair.max(0.001),
+            "{what} {vc}: {acr} vs max-min {fair}"
+        );
     }
 }
 
@@ -67,7 +70,9 @@ fn rates_track_the_changing_max_min_shares_while_the_queues_drain() {
     let mut draining = 0;
     for (w, (from, to)) in stages.iter().enumerate() {
         assert_tracks_oracle(&r, w, 0.03, &format!("{from}–{to} ms"));
-        if port_stat(&r, w, "sw3-sw4", "queue_mean") > SET_POINT + 50.0 || port_stat(&r, w, "sw6-sw7", "queue_mean") > SET_POINT + 50.0 {
+        if port_stat(&r, w, "sw3-sw4", "queue_mean") > SET_POINT + 50.0
+            || port_stat(&r, w, "sw6-sw7", "queue_mean") > SET_POINT + 50.0
+        {
             draining += 1;
         }
     }

@@ -113,14 +113,22 @@ fn the_queue_drains_within_a_few_round_trips_and_max_min_holds_meanwhile() {
     let top = first.iter().max_by(|a, b| a[q].total_cmp(&b[q])).unwrap();
     let back = first.iter().find(|r| r[t] > top[t] && r[q] <= 1.5 * SET_POINT).expect("drains");
     let rtts = (back[t] - top[t]) / 16.0;
-    assert!(rtts < 8.0, "peak {} at {} ms, ≤ 900 cells at {} ms: {rtts:.1} RTTs", top[q], top[t], back[t]);
+    assert!(
+        rtts < 8.0,
+        "peak {} at {} ms, ≤ 900 cells at {} ms: {rtts:.1} RTTs",
+        top[q],
+        top[t],
+        back[t]
+    );
     // While the queue drains after the third VC arrives (1,050–1,250 ms, the
     // queue falling from about 1,400 cells to the set-point), the three VCs
     // keep equal rates, a little under the max-min share.
     let r = report(SCENARIO, &variant("fifo-icr500-qm", None, &[(1050.0, 1250.0)], &[]));
     assert!(port_stat(&r, 0, "trunk", "queue_max") > 2.0 * SET_POINT);
-    let acrs: Vec<f64> = ["vc1", "vc2", "vc3"].iter().map(|vc| vc_stat(&r, 0, vc, "acr_mbps")).collect();
-    let (lo, hi) = (acrs.iter().cloned().fold(f64::MAX, f64::min), acrs.iter().cloned().fold(0.0, f64::max));
+    let acrs: Vec<f64> =
+        ["vc1", "vc2", "vc3"].iter().map(|vc| vc_stat(&r, 0, vc, "acr_mbps")).collect();
+    let (lo, hi) =
+        (acrs.iter().cloned().fold(f64::MAX, f64::min), acrs.iter().cloned().fold(0.0, f64::max));
     assert!(hi - lo < 0.02 * SHARE, "{acrs:?}");
     assert!(lo > 0.95 * SHARE && hi < SHARE, "{acrs:?}");
 }
@@ -130,7 +138,11 @@ fn bad_settings_are_reported_with_their_path() {
     use sim_core::runner::run_report;
     let text = scenario_text(SCENARIO);
     for (path, value, expect) in [
-        ("defaults.switch_port.queue", "wfq", "unknown queue discipline \"wfq\" (expected one of: \"fifo\", \"per_vc\")"),
+        (
+            "defaults.switch_port.queue",
+            "wfq",
+            "unknown queue discipline \"wfq\" (expected one of: \"fifo\", \"per_vc\")",
+        ),
         ("defaults.switch_port.algorithm.set_point_cells", "0", "0 cells is out of range"),
         ("defaults.switch_port.algorithm.max_reduction", "0.9", "0.9 is out of range"),
         ("defaults.switch_port.algorithm.queue_management", "1", "expected true or false"),

@@ -46,7 +46,11 @@ fn fast_decrease_fills_sw4_without_loss_but_favours_the_long_vcs() {
 #[test]
 fn fast_decrease_with_the_q_min_rif_starves_the_short_vc_and_idles_sw4() {
     // Fig. 5: RIF 1/512, RDF 1/4 — no loss either, but SW4 is not filled.
-    let r = run("ohsaki-lan-fast-decrease.json", Some(("1/512", "1/4")), &[(100.0, 600.0), (0.0, 1000.0)]);
+    let r = run(
+        "ohsaki-lan-fast-decrease.json",
+        Some(("1/512", "1/4")),
+        &[(100.0, 600.0), (0.0, 1000.0)],
+    );
     assert_eq!(total_lost(&r), 0);
     assert!(port_stat(&r, 1, BOTTLENECK, "utilization") < 0.9);
     let t = throughputs(&r, 0);
@@ -66,7 +70,8 @@ fn moderate_decrease_stays_unfair_with_rif_1_32() {
     // climbing to PCR together overflow SW2→SW3 once (39 cells; the paper
     // is silent on loss here — see the scenario's explanation).
     assert_eq!(r["totals"]["ports"][BOTTLENECK]["cells_lost"], 0);
-    let delivered: f64 = VCS.iter().map(|vc| r["totals"]["vcs"][*vc]["cells_received"].as_f64().unwrap()).sum();
+    let delivered: f64 =
+        VCS.iter().map(|vc| r["totals"]["vcs"][*vc]["cells_received"].as_f64().unwrap()).sum();
     assert!((total_lost(&r) as f64) < 1e-3 * delivered, "lost {} of {delivered}", total_lost(&r));
 }
 
@@ -96,7 +101,11 @@ fn slow_decrease_is_fair_full_and_lossless() {
 fn relative_rate_marking_also_keeps_the_lan_lossless_and_full() {
     let r = report(
         "ohsaki-lan-fast-decrease.json",
-        &opts(Some(600.0), &[(100.0, 600.0)], &[("defaults.switch_port.algorithm.relative_rate", "true")]),
+        &opts(
+            Some(600.0),
+            &[(100.0, 600.0)],
+            &[("defaults.switch_port.algorithm.relative_rate", "true")],
+        ),
     );
     assert_eq!(total_lost(&r), 0);
     assert!(port_stat(&r, 0, BOTTLENECK, "utilization") > 0.99);

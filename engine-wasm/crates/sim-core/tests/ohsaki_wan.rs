@@ -60,7 +60,10 @@ fn slow_decrease_is_fair_and_lossless_for_every_scheme() {
         // cycle (0.90 and 0.93 — see the scenario's explanation). What holds is
         // the improvement over RDF 1/16 (0.71).
         let util = port_stat(&r, 0, BOTTLENECK, "utilization");
-        assert!(util > port_stat(&moderate, 0, BOTTLENECK, "utilization") + 0.1, "{pair:?}: {util}");
+        assert!(
+            util > port_stat(&moderate, 0, BOTTLENECK, "utilization") + 0.1,
+            "{pair:?}: {util}"
+        );
         assert!(util > 0.85, "{pair:?}: {util}");
     }
 }

@@ -11,7 +11,8 @@ use serde_json::Value;
 const R_REF: f64 = 0.4;
 
 fn phases() -> Vec<(f64, f64)> {
-    let mut w: Vec<(f64, f64)> = (2..8).map(|k| (k as f64 * 5000.0, (k + 1) as f64 * 5000.0)).collect();
+    let mut w: Vec<(f64, f64)> =
+        (2..8).map(|k| (k as f64 * 5000.0, (k + 1) as f64 * 5000.0)).collect();
     w.push((10_000.0, 40_000.0));
     w
 }
@@ -40,7 +41,12 @@ fn clcc_keeps_the_ratio_near_r_ref_through_every_change() {
     }
     // UDP really alternates at the router: more offered in the 120 Mbit/s phases.
     let offered = |w: usize| r["windows"][w]["aqm"]["udp"]["offered_mbps"].as_f64().unwrap();
-    assert!((offered(0) - 50.0).abs() < 1.0 && (offered(1) - 120.0).abs() < 1.0, "{} {}", offered(0), offered(1));
+    assert!(
+        (offered(0) - 50.0).abs() < 1.0 && (offered(1) - 120.0).abs() < 1.0,
+        "{} {}",
+        offered(0),
+        offered(1)
+    );
 }
 
 #[test]

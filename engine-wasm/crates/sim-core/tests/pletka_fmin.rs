@@ -43,7 +43,8 @@ fn equal_guarantees_are_fair() {
 
 #[test]
 fn fairness_falls_as_the_guarantees_drift_apart() {
-    let apart: Vec<f64> = [0.0, 10.0, 25.0, 50.0].iter().map(|&f2| fairness(&run(0.0, f2))).collect();
+    let apart: Vec<f64> =
+        [0.0, 10.0, 25.0, 50.0].iter().map(|&f2| fairness(&run(0.0, f2))).collect();
     for pair in apart.windows(2) {
         assert!(pair[1] < pair[0], "{apart:?}");
     }

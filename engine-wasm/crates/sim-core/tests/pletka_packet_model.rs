@@ -33,7 +33,10 @@ fn report(v: &Value, windows: &[(f64, f64)], sets: &[(&str, &str)]) -> Value {
 
 #[test]
 fn newreno_fills_a_drop_tail_bottleneck_with_and_without_delayed_acks() {
-    let v = network(json!([{"id": "t", "kind": "tcp", "count": 4, "path": ["S", "R1", "R2", "D"], "rtt_min_ms": 20, "rtt_max_ms": 80}]), 10.0);
+    let v = network(
+        json!([{"id": "t", "kind": "tcp", "count": 4, "path": ["S", "R1", "R2", "D"], "rtt_min_ms": 20, "rtt_max_ms": 80}]),
+        10.0,
+    );
     for delayed in ["false", "true"] {
         let r = report(&v, &[(5000.0, 20000.0)], &[("defaults.tcp.delayed_ack", delayed)]);
         let w = &r["windows"][0];
@@ -42,10 +45,16 @@ fn newreno_fills_a_drop_tail_bottleneck_with_and_without_delayed_acks() {
         assert!(w["ports"]["b"]["utilization"].as_f64().unwrap() > 0.97);
         // Losses happen (the buffer is 50 packets) and are recovered mostly by fast retransmit.
         assert!(w["ports"]["b"]["packets_lost"].as_u64().unwrap() > 0);
-        assert!(r["tcp"]["fast_retransmits"].as_u64().unwrap() > r["tcp"]["timeouts"].as_u64().unwrap());
+        assert!(
+            r["tcp"]["fast_retransmits"].as_u64().unwrap() > r["tcp"]["timeouts"].as_u64().unwrap()
+        );
         // Without a BAT port the index is Jain's over the flows; every flow gets something.
         assert!(w["fairness"].as_f64().unwrap() > 0.5);
-        assert!(w["flows"].as_object().unwrap().values().all(|f| f["throughput_mbps"].as_f64().unwrap() > 0.5));
+        assert!(w["flows"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|f| f["throughput_mbps"].as_f64().unwrap() > 0.5));
     }
 }
 
@@ -68,8 +77,18 @@ fn both_models_answer_through_one_face() {
     assert_eq!(m.kind(), ModelKind::Packet);
     let layout = m.layout();
     assert_eq!(layout["model"], "ip");
-    for col in ["t_ms", "class.tcp.throughput_mbps", "class.udp.throughput_mbps", "ratio", "d_udp", "fairness",
-                "port.bottleneck.queue", "port.bottleneck.util", "port.bottleneck.lost", "flow.tcp-100.throughput_mbps"] {
+    for col in [
+        "t_ms",
+        "class.tcp.throughput_mbps",
+        "class.udp.throughput_mbps",
+        "ratio",
+        "d_udp",
+        "fairness",
+        "port.bottleneck.queue",
+        "port.bottleneck.util",
+        "port.bottleneck.lost",
+        "flow.tcp-100.throughput_mbps",
+    ] {
         assert!(m.columns().iter().any(|c| c == col), "no column {col}");
     }
     m.run_until(SimTime::from_ms(500.0), u64::MAX);
@@ -80,7 +99,8 @@ fn both_models_answer_through_one_face() {
 
     let cell = Model::from_json(&common::scenario_text("two-source-wan.json")).unwrap();
     assert_eq!(cell.kind(), ModelKind::Cell);
-    let mut tagged: Value = serde_json::from_str(&common::scenario_text("two-source-wan.json")).unwrap();
+    let mut tagged: Value =
+        serde_json::from_str(&common::scenario_text("two-source-wan.json")).unwrap();
     tagged["model"] = json!("cell");
     assert!(Model::from_json(&tagged.to_string()).is_ok());
 }
@@ -101,16 +121,25 @@ fn aqm_knobs_and_udp_rates_change_live_structure_needs_a_restart() {
     let Model::Packet(sim) = &m else { panic!("packet model") };
     let bat = sim.ports[4].aqm.bat().unwrap();
     assert_eq!(bat.clcc.as_ref().unwrap().config.r_ref, 1.0);
-    assert_eq!(bat.flows.iter().map(|f| f.t).collect::<Vec<_>>(), t_before, "transmit probabilities kept");
+    assert_eq!(
+        bat.flows.iter().map(|f| f.t).collect::<Vec<_>>(),
+        t_before,
+        "transmit probabilities kept"
+    );
     match &sim.flows[0].ends {
         sim_core::ip::sim::FlowEnds::Udp { source, .. } => assert_eq!(source.rate_bps, 40e6),
         _ => panic!("flow 0 is the UDP flow"),
     }
-    assert_eq!(m.set_param(&mut scenario, "links.bottleneck.rate_mbps", "45").unwrap(), Applied::Restart);
+    assert_eq!(
+        m.set_param(&mut scenario, "links.bottleneck.rate_mbps", "45").unwrap(),
+        Applied::Restart
+    );
     let err = m.set_param(&mut scenario, "links.bottleneck.a_to_b.aqm.w", "2").unwrap_err();
     assert_eq!(err.path, "links.bottleneck.a_to_b.aqm.w");
     // The animation rows: port, progress, kind (4 TCP, 5 ACK, 6 UDP), flow, bytes, 0, NaN.
     let rows = m.cells_in_flight(50);
     assert!(!rows.is_empty() && rows.len().is_multiple_of(7) && rows.len() <= 7 * 50);
-    assert!(rows.chunks_exact(7).all(|r| (0.0..=1.0).contains(&r[1]) && (4.0..=6.0).contains(&r[2])));
+    assert!(rows
+        .chunks_exact(7)
+        .all(|r| (0.0..=1.0).contains(&r[1]) && (4.0..=6.0).contains(&r[2])));
 }

@@ -86,7 +86,8 @@ fn same_scenario_and_seed_give_the_same_report() {
 fn packets_are_conserved_and_probabilities_stay_in_range() {
     let mut sim = IpSimulation::from_json(&scenario_text("pletka-clcc-tcp-udp.json")).unwrap();
     assert_eq!(sim.flows.len(), 101);
-    let rtts: Vec<f64> = sim.flows.iter().filter(|f| f.group == "tcp").map(|f| f.rtt.as_ms()).collect();
+    let rtts: Vec<f64> =
+        sim.flows.iter().filter(|f| f.group == "tcp").map(|f| f.rtt.as_ms()).collect();
     assert!((rtts[0] - 2.0).abs() < 1e-9 && (rtts[99] - 200.0).abs() < 1e-9);
     let mut last = SimTime::ZERO;
     for step in 1..=30 {
@@ -94,9 +95,10 @@ fn packets_are_conserved_and_probabilities_stay_in_range() {
         assert!(sim.now() >= last);
         last = sim.now();
         let created: u64 = sim.packets_sent + sim.flows.iter().map(|f| f.acks_sent).sum::<u64>();
-        let absorbed: u64 = sim.flows.iter().map(|f| f.packets_delivered + f.acks_received).sum::<u64>()
-            + sim.packets_in_network()
-            + sim.ports.iter().map(|p| p.stats.lost_total()).sum::<u64>();
+        let absorbed: u64 =
+            sim.flows.iter().map(|f| f.packets_delivered + f.acks_received).sum::<u64>()
+                + sim.packets_in_network()
+                + sim.ports.iter().map(|p| p.stats.lost_total()).sum::<u64>();
         assert_eq!(created, absorbed, "at {}", sim.now());
         for p in &sim.ports {
             assert!(p.queue_len() <= p.buffer_pkts);
@@ -124,7 +126,8 @@ fn bad_overrides_are_refused_with_their_path() {
         ("model", "\"atm\"", "model"),
     ] {
         let opts = common::opts(Some(100.0), &[], &[(path, value)]);
-        let errors = sim_core::runner::run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).unwrap_err();
+        let errors =
+            sim_core::runner::run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).unwrap_err();
         assert_eq!(errors[0].path, expect, "{errors:?}");
     }
 }

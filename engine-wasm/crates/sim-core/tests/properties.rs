@@ -55,10 +55,18 @@ fn random_scenario(seed: u64) -> Value {
         let pcr = uniform(&mut rng, 1.0, 155.52);
         let start = uniform(&mut rng, 0.0, 10.0);
         let traffic = match rng.next_u64() % 4 {
-            0 => json!({"kind": "persistent", "start_ms": start, "stop_ms": start + uniform(&mut rng, 1.0, 30.0)}),
-            1 => json!({"kind": "bottlenecked", "start_ms": start, "rate_mbps": uniform(&mut rng, 0.5, 20.0), "for_ms": uniform(&mut rng, 0.0, 20.0)}),
-            2 => json!({"kind": "on_off", "start_ms": start, "on_ms": uniform(&mut rng, 0.5, 5.0), "off_ms": uniform(&mut rng, 0.0, 5.0)}),
-            _ => json!({"kind": "request_response", "start_ms": start, "request_cells": 1 + rng.next_u64() % 20, "response_cells": 1 + rng.next_u64() % 300}),
+            0 => {
+                json!({"kind": "persistent", "start_ms": start, "stop_ms": start + uniform(&mut rng, 1.0, 30.0)})
+            }
+            1 => {
+                json!({"kind": "bottlenecked", "start_ms": start, "rate_mbps": uniform(&mut rng, 0.5, 20.0), "for_ms": uniform(&mut rng, 0.0, 20.0)})
+            }
+            2 => {
+                json!({"kind": "on_off", "start_ms": start, "on_ms": uniform(&mut rng, 0.5, 5.0), "off_ms": uniform(&mut rng, 0.0, 5.0)})
+            }
+            _ => {
+                json!({"kind": "request_response", "start_ms": start, "request_cells": 1 + rng.next_u64() % 20, "response_cells": 1 + rng.next_u64() % 300})
+            }
         };
         let mut vc = json!({
             "id": format!("vc{v}"), "path": path, "traffic": traffic,
@@ -93,7 +101,8 @@ fn random_scenario(seed: u64) -> Value {
 
 fn check_case(seed: u64) -> u64 {
     let text = random_scenario(seed).to_string();
-    let mut sim = Simulation::from_json(&text).unwrap_or_else(|e| panic!("case {seed}: generator made an invalid scenario: {e:?}"));
+    let mut sim = Simulation::from_json(&text)
+        .unwrap_or_else(|e| panic!("case {seed}: generator made an invalid scenario: {e:?}"));
     let mut twin = Simulation::from_json(&text).expect("same text");
     let mut last = SimTime::ZERO;
     for step in 1..=40 {
@@ -105,8 +114,14 @@ fn check_case(seed: u64) -> u64 {
         for v in &sim.vcs {
             let p = &v.source.params;
             if v.source.started {
-                assert!(v.source.acr >= p.mcr - 1e-9 && v.source.acr <= p.pcr * (1.0 + 1e-12),
-                    "case {seed}: {} ACR {} outside [{}, {}]", v.id, v.source.acr, p.mcr, p.pcr);
+                assert!(
+                    v.source.acr >= p.mcr - 1e-9 && v.source.acr <= p.pcr * (1.0 + 1e-12),
+                    "case {seed}: {} ACR {} outside [{}, {}]",
+                    v.id,
+                    v.source.acr,
+                    p.mcr,
+                    p.pcr
+                );
             }
         }
         for p in &sim.ports {
@@ -114,7 +129,11 @@ fn check_case(seed: u64) -> u64 {
         }
     }
     twin.run_until(SimTime::from_ms(40.0), u64::MAX);
-    assert_eq!(sim.take_samples(), twin.take_samples(), "case {seed}: the same seed gave a different run");
+    assert_eq!(
+        sim.take_samples(),
+        twin.take_samples(),
+        "case {seed}: the same seed gave a different run"
+    );
     sim.events()
 }
 
@@ -124,7 +143,8 @@ fn invariants_hold_over_random_scenarios() {
         check_case(seed);
         return;
     }
-    let cases: u64 = std::env::var("PROPERTY_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let cases: u64 =
+        std::env::var("PROPERTY_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000);
     let events: u64 = (0..cases).map(check_case).sum();
     eprintln!("{cases} random scenarios, {events} events, all invariants held");
 }

@@ -39,7 +39,10 @@ fn thr(r: &Value, w: usize) -> f64 {
 #[test]
 fn on_off_sends_only_in_bursts() {
     // On 10 ms, off 10 ms from 0; cells reach D 1 ms after leaving S.
-    let r = run(&one_vc(json!({"kind": "on_off", "on_ms": 10, "off_ms": 10}), json!({})), &[(41.5, 50.5), (51.5, 60.5)]);
+    let r = run(
+        &one_vc(json!({"kind": "on_off", "on_ms": 10, "off_ms": 10}), json!({})),
+        &[(41.5, 50.5), (51.5, 60.5)],
+    );
     assert!(thr(&r, 0) > 100.0, "on: {}", thr(&r, 0));
     assert_eq!(r["windows"][1]["vcs"]["vc1"]["cells_received"], 0, "off");
 }
@@ -61,7 +64,12 @@ fn request_response_alternates_messages() {
     let done = |id: &str| r["totals"]["vcs"][id]["messages_done"].as_u64().unwrap();
     // Each exchange: a 2 ms round trip plus the response at up to 140 Mbit/s.
     assert!(done("vc1") >= 10, "requests completed: {}", done("vc1"));
-    assert!(done("vc1:rev") + 1 >= done("vc1") && done("vc1:rev") <= done("vc1"), "{} / {}", done("vc1"), done("vc1:rev"));
+    assert!(
+        done("vc1:rev") + 1 >= done("vc1") && done("vc1:rev") <= done("vc1"),
+        "{} / {}",
+        done("vc1"),
+        done("vc1:rev")
+    );
     let received = r["totals"]["vcs"]["vc1:rev"]["cells_received"].as_u64().unwrap();
     assert!(received >= 1024 * done("vc1:rev"));
 }
@@ -83,7 +91,12 @@ fn a_vbr_square_wave_turns_on_and_off() {
     let r = run(&one_vc(json!({"kind": "persistent"}), bg), &[(45.0, 60.0), (65.0, 80.0)]);
     // The oracle's reference follows the wave: 140 − 100 Mbit/s while on, 140 while off.
     let share = |w| common::vc_stat(&r, w, "vc1", "maxmin_mbps");
-    assert!((share(0) - 39.97).abs() < 0.1 && (share(1) - 139.97).abs() < 0.1, "{} {}", share(0), share(1));
+    assert!(
+        (share(0) - 39.97).abs() < 0.1 && (share(1) - 139.97).abs() < 0.1,
+        "{} {}",
+        share(0),
+        share(1)
+    );
 }
 
 #[test]
@@ -92,17 +105,33 @@ fn set_reaches_every_vc_and_traffic_parameter() {
     for spec in registry::all().filter(|p| p.scope == Scope::Vc) {
         let value = match spec.kind {
             Kind::Bool => "true".to_string(),
-            _ if spec.default.is_finite() && spec.default > 0.0 => format!("{}", spec.max.min(spec.default * 2.0)),
+            _ if spec.default.is_finite() && spec.default > 0.0 => {
+                format!("{}", spec.max.min(spec.default * 2.0))
+            }
             _ => format!("{}", spec.min.max(1.0).min(spec.max)),
         };
         let value = if spec.kind == Kind::PowerOfTwo { format!("{}", spec.max) } else { value };
-        let opts = RunOptions { until_ms: Some(5.0), sets: vec![(format!("vcs.vc1.{}", spec.key), value.clone())], ..Default::default() };
+        let opts = RunOptions {
+            until_ms: Some(5.0),
+            sets: vec![(format!("vcs.vc1.{}", spec.key), value.clone())],
+            ..Default::default()
+        };
         run_report(&base.to_string(), &opts, &|| 0.0, &mut |_, _| {})
             .unwrap_or_else(|e| panic!("--set vcs.vc1.{}={value}: {e:?}", spec.key));
     }
-    for (key, value) in [("traffic.stop_ms", "50"), ("traffic.start_ms", "1"), ("startup", "\"rm\""), ("bidirectional", "true")] {
-        let opts = RunOptions { until_ms: Some(5.0), sets: vec![(format!("vcs.vc1.{key}"), value.into())], ..Default::default() };
-        run_report(&base.to_string(), &opts, &|| 0.0, &mut |_, _| {}).unwrap_or_else(|e| panic!("{key}: {e:?}"));
+    for (key, value) in [
+        ("traffic.stop_ms", "50"),
+        ("traffic.start_ms", "1"),
+        ("startup", "\"rm\""),
+        ("bidirectional", "true"),
+    ] {
+        let opts = RunOptions {
+            until_ms: Some(5.0),
+            sets: vec![(format!("vcs.vc1.{key}"), value.into())],
+            ..Default::default()
+        };
+        run_report(&base.to_string(), &opts, &|| 0.0, &mut |_, _| {})
+            .unwrap_or_else(|e| panic!("{key}: {e:?}"));
     }
     // A wrong one names its path.
     let opts = RunOptions { sets: vec![("vcs.vc1.nrm".into(), "48".into())], ..Default::default() };

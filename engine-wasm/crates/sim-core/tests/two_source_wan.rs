@@ -14,7 +14,11 @@ fn report(opts: RunOptions) -> Value {
 }
 
 fn windows() -> RunOptions {
-    RunOptions { until_ms: Some(300.0), windows: vec![(60.0, 95.0), (150.0, 195.0), (260.0, 300.0)], ..Default::default() }
+    RunOptions {
+        until_ms: Some(300.0),
+        windows: vec![(60.0, 95.0), (150.0, 195.0), (260.0, 300.0)],
+        ..Default::default()
+    }
 }
 
 fn acr(r: &Value, window: usize, vc: &str) -> f64 {
@@ -88,7 +92,11 @@ fn cells_are_conserved_and_time_never_goes_back() {
 #[test]
 fn overrides_reach_the_run_and_bad_paths_are_refused() {
     let text = scenario_text("two-source-wan.json");
-    let opts = RunOptions { until_ms: Some(50.0), sets: vec![("vcs.vc1.rif".into(), "1".into())], ..Default::default() };
+    let opts = RunOptions {
+        until_ms: Some(50.0),
+        sets: vec![("vcs.vc1.rif".into(), "1".into())],
+        ..Default::default()
+    };
     assert!(run_report(&text, &opts, &|| 0.0, &mut |_, _| {}).is_ok());
     for (path, value, expect) in [
         ("vcs.vc9.rif", "1", "vcs.vc9"),

@@ -26,8 +26,10 @@ fn errors_json(errors: &[ScenarioError]) -> String {
 pub fn validate_scenario(json: &str) -> String {
     match Model::validate(json) {
         Ok(warnings) => {
-            let warnings: Vec<_> =
-                warnings.iter().map(|w| serde_json::json!({"path": w.path, "message": w.message})).collect();
+            let warnings: Vec<_> = warnings
+                .iter()
+                .map(|w| serde_json::json!({"path": w.path, "message": w.message}))
+                .collect();
             serde_json::json!({"ok": true, "warnings": warnings}).to_string()
         }
         Err(errors) => errors_json(&errors),
@@ -69,7 +71,9 @@ pub struct Engine {
 impl Engine {
     fn guarded<T>(&mut self, f: impl FnOnce(&mut Model) -> T) -> Result<T, JsError> {
         if self.poisoned {
-            return Err(JsError::new("engine poisoned by an earlier internal error; reload the scenario"));
+            return Err(JsError::new(
+                "engine poisoned by an earlier internal error; reload the scenario",
+            ));
         }
         match catch_unwind(AssertUnwindSafe(|| f(&mut self.sim))) {
             Ok(v) => Ok(v),
@@ -97,7 +101,10 @@ impl Engine {
                 Ok(Engine { sim, scenario, poisoned: false })
             }
             Ok(Err(errors)) => Err(JsError::new(&errors_json(&errors))),
-            Err(_) => Err(JsError::new(&errors_json(&[ScenarioError::new("", "internal error while building the scenario")]))),
+            Err(_) => Err(JsError::new(&errors_json(&[ScenarioError::new(
+                "",
+                "internal error while building the scenario",
+            )]))),
         }
     }
 
@@ -154,7 +161,9 @@ impl Engine {
     pub fn set_param(&mut self, path: &str, value_json: &str) -> Result<String, JsError> {
         let Engine { sim, scenario, poisoned } = self;
         if *poisoned {
-            return Err(JsError::new("engine poisoned by an earlier internal error; reload the scenario"));
+            return Err(JsError::new(
+                "engine poisoned by an earlier internal error; reload the scenario",
+            ));
         }
         let result = sim.set_param(scenario, path, value_json);
         Ok(match result {

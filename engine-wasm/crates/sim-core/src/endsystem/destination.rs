@@ -43,7 +43,11 @@ mod tests {
     #[test]
     fn frm_is_turned_around_with_ci_from_the_last_efci() {
         let mut d = Destination::default();
-        let frm = Cell { kind: CellKind::Frm, rm: RmFields { er: 9.0, ..RmFields::EMPTY }, ..Cell::data(1) };
+        let frm = Cell {
+            kind: CellKind::Frm,
+            rm: RmFields { er: 9.0, ..RmFields::EMPTY },
+            ..Cell::data(1)
+        };
         let brm = d.receive(frm).unwrap();
         assert_eq!((brm.kind, brm.rm.ci, brm.rm.er), (CellKind::Brm, false, 9.0));
 

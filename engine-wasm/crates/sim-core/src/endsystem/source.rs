@@ -79,12 +79,17 @@ impl AbrSource {
 
     /// The ACR to show: zero before the connection is set up.
     pub fn reported_acr(&self) -> f64 {
-        if self.started { self.acr } else { 0.0 }
+        if self.started {
+            self.acr
+        } else {
+            0.0
+        }
     }
 
     /// Whether the application has data cells to send at `now`.
     pub fn has_data(&self, now: SimTime) -> bool {
-        self.traffic.active(now) && (!matches!(self.traffic, Traffic::Messages { .. }) || self.backlog > 0)
+        self.traffic.active(now)
+            && (!matches!(self.traffic, Traffic::Messages { .. }) || self.backlog > 0)
     }
 
     /// Whether the source has any cell to send at `now`: data or a waiting BRM.
@@ -147,7 +152,8 @@ impl AbrSource {
             None => true,
             Some(last) => {
                 self.cells_since_frm + 1 >= self.params.nrm
-                    || (now.0 - last.0 >= self.params.trm.0 && self.cells_since_frm >= self.params.mrm)
+                    || (now.0 - last.0 >= self.params.trm.0
+                        && self.cells_since_frm >= self.params.mrm)
             }
         }
     }
@@ -313,7 +319,12 @@ mod tests {
     fn rule_3_one_cell_in_nrm_is_an_frm() {
         let mut s = source(AbrParams { nrm: 8, ..params() });
         let kinds: Vec<CellKind> = (0..24).map(|i| s.emit(SimTime(i), 0).unwrap().kind).collect();
-        let frms: Vec<usize> = kinds.iter().enumerate().filter(|(_, k)| **k == CellKind::Frm).map(|(i, _)| i).collect();
+        let frms: Vec<usize> = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k == CellKind::Frm)
+            .map(|(i, _)| i)
+            .collect();
         assert_eq!(frms, vec![0, 8, 16]);
     }
 
@@ -344,7 +355,11 @@ mod tests {
         ] {
             let mut s = source(params());
             s.on_brm(&brm(er, ci, ni));
-            assert!((s.acr - expect).abs() < 1e-9, "NI={ni} CI={ci} ER={er}: {} != {expect}", s.acr);
+            assert!(
+                (s.acr - expect).abs() < 1e-9,
+                "NI={ni} CI={ci} ER={er}: {} != {expect}",
+                s.acr
+            );
         }
     }
 
@@ -450,7 +465,12 @@ mod tests {
 
     #[test]
     fn a_bottlenecked_source_sends_no_faster_than_its_cap() {
-        let t = Traffic::Bottlenecked { start: SimTime::ZERO, stop: None, rate_cps: 1000.0, until: SimTime::from_ms(100.0) };
+        let t = Traffic::Bottlenecked {
+            start: SimTime::ZERO,
+            stop: None,
+            rate_cps: 1000.0,
+            until: SimTime::from_ms(100.0),
+        };
         let mut s = AbrSource::new(params(), t);
         s.start();
         assert_eq!(s.interval_at(SimTime::from_ms(1.0)), SimTime::from_ms(1.0));
@@ -461,18 +481,23 @@ mod tests {
 
     #[test]
     fn message_traffic_sends_only_its_backlog() {
-        let mut s = AbrSource::new(params(), Traffic::Messages { start: SimTime::ZERO, stop: None });
+        let mut s =
+            AbrSource::new(params(), Traffic::Messages { start: SimTime::ZERO, stop: None });
         s.start();
         assert!(s.emit(SimTime(0), 0).is_none());
         s.backlog = 3;
-        let kinds: Vec<CellKind> = std::iter::from_fn(|| s.emit(SimTime(1), 0).map(|c| c.kind)).collect();
+        let kinds: Vec<CellKind> =
+            std::iter::from_fn(|| s.emit(SimTime(1), 0).map(|c| c.kind)).collect();
         // The first cell is an FRM (rule 2), then three data cells drain the backlog.
         assert_eq!(kinds, vec![CellKind::Frm, CellKind::Data, CellKind::Data, CellKind::Data]);
     }
 
     #[test]
     fn no_cells_outside_the_traffic_window() {
-        let t = Traffic::Persistent { start: SimTime::from_ms(100.0), stop: Some(SimTime::from_ms(200.0)) };
+        let t = Traffic::Persistent {
+            start: SimTime::from_ms(100.0),
+            stop: Some(SimTime::from_ms(200.0)),
+        };
         let mut s = AbrSource::new(params(), t);
         assert!(s.emit(SimTime::from_ms(50.0), 0).is_none());
         assert!(s.emit(SimTime::from_ms(150.0), 0).is_some());

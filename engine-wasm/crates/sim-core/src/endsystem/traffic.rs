@@ -62,7 +62,11 @@ impl Traffic {
                     let period = (on.0 + off.0).max(1);
                     let phase = (now.0 - start.0) % period;
                     let cycle_start = now.0 - phase;
-                    Some(SimTime(if phase < on.0 { cycle_start + on.0 } else { cycle_start + period }))
+                    Some(SimTime(if phase < on.0 {
+                        cycle_start + on.0
+                    } else {
+                        cycle_start + period
+                    }))
                 }
                 Traffic::Bottlenecked { until, .. } if now < until => Some(until),
                 _ => None,
@@ -104,8 +108,11 @@ mod tests {
 
     #[test]
     fn on_off_alternates_and_announces_each_edge() {
-        let t = Traffic::OnOff { start: ms(2.0), stop: Some(ms(50.0)), on: ms(20.0), off: ms(20.0) };
-        assert!(t.active(ms(2.0)) && t.active(ms(21.9)) && !t.active(ms(22.0)) && t.active(ms(42.0)));
+        let t =
+            Traffic::OnOff { start: ms(2.0), stop: Some(ms(50.0)), on: ms(20.0), off: ms(20.0) };
+        assert!(
+            t.active(ms(2.0)) && t.active(ms(21.9)) && !t.active(ms(22.0)) && t.active(ms(42.0))
+        );
         let mut edges = vec![];
         let mut now = ms(0.0);
         while let Some(next) = t.next_change(now) {
@@ -117,7 +124,12 @@ mod tests {
 
     #[test]
     fn bottleneck_lifts_at_its_deadline() {
-        let t = Traffic::Bottlenecked { start: ms(0.0), stop: None, rate_cps: 1000.0, until: ms(100.0) };
+        let t = Traffic::Bottlenecked {
+            start: ms(0.0),
+            stop: None,
+            rate_cps: 1000.0,
+            until: ms(100.0),
+        };
         assert_eq!(t.rate_cap(ms(10.0)), Some(1000.0));
         assert_eq!(t.rate_cap(ms(100.0)), None);
         assert_eq!(t.next_change(ms(10.0)), Some(ms(100.0)));

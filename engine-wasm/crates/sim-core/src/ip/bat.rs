@@ -84,7 +84,12 @@ pub struct BatFlowParams {
 impl BatFlowParams {
     fn defaults() -> BatFlowParams {
         let d = |k| spec(S, k).default;
-        BatFlowParams { c: d("c"), d: d("d"), f_min_mbps: d("f_min_mbps"), f_max_mbps: d("f_max_mbps") }
+        BatFlowParams {
+            c: d("c"),
+            d: d("d"),
+            f_min_mbps: d("f_min_mbps"),
+            f_max_mbps: d("f_max_mbps"),
+        }
     }
 
     /// Reads `c`, `d`, `f_min_mbps`, `f_max_mbps` over `self`.
@@ -103,7 +108,10 @@ impl BatFlowParams {
             self.f_max_mbps = x;
         }
         if self.f_min_mbps > self.f_max_mbps {
-            errors.push(ScenarioError::new(obj.at("f_min_mbps"), format!("{} Mbit/s exceeds f_max_mbps {}", self.f_min_mbps, self.f_max_mbps)));
+            errors.push(ScenarioError::new(
+                obj.at("f_min_mbps"),
+                format!("{} Mbit/s exceeds f_max_mbps {}", self.f_min_mbps, self.f_max_mbps),
+            ));
         }
         obj.finish(errors);
         self
@@ -144,7 +152,10 @@ impl BatConfig {
             None | Some(Some("class")) => Grouping::Class,
             Some(Some("flow")) => Grouping::Flow,
             Some(_) => {
-                errors.push(ScenarioError::new(obj.at("grouping"), "must be \"class\" (one BAT flow per class) or \"flow\" (one per IP flow)"));
+                errors.push(ScenarioError::new(
+                    obj.at("grouping"),
+                    "must be \"class\" (one BAT flow per class) or \"flow\" (one per IP flow)",
+                ));
                 Grouping::Class
             }
         };
@@ -156,14 +167,24 @@ impl BatConfig {
             None => {}
             Some(Value::Object(map)) => {
                 if grouping == Grouping::Class && !map.is_empty() {
-                    errors.push(ScenarioError::new(obj.at("flows"), "per-flow settings need \"grouping\": \"flow\""));
+                    errors.push(ScenarioError::new(
+                        obj.at("flows"),
+                        "per-flow settings need \"grouping\": \"flow\"",
+                    ));
                 }
                 let at = obj.at("flows");
                 for (key, value) in map {
-                    overrides.push(BatOverride { key: key.clone(), path: format!("{at}.{key}"), value: value.clone() });
+                    overrides.push(BatOverride {
+                        key: key.clone(),
+                        path: format!("{at}.{key}"),
+                        value: value.clone(),
+                    });
                 }
             }
-            Some(other) => errors.push(ScenarioError::new(obj.at("flows"), format!("expected an object keyed by flow id, found {}", describe(other)))),
+            Some(other) => errors.push(ScenarioError::new(
+                obj.at("flows"),
+                format!("expected an object keyed by flow id, found {}", describe(other)),
+            )),
         }
         let clcc = obj.get("clcc").and_then(|v| {
             let mut c = Obj::new(v, &obj.at("clcc"), errors)?;
@@ -175,7 +196,9 @@ impl BatConfig {
             interval: SimTime::from_ms(interval_ms),
             w: obj.param(S, "w", errors).unwrap_or(d("w")),
             ewma_weight: obj.param(S, "ewma_weight", errors).unwrap_or(d("ewma_weight")),
-            excess_queue_pkts: obj.param(S, "excess_queue_pkts", errors).unwrap_or(d("excess_queue_pkts")) as u32,
+            excess_queue_pkts: obj
+                .param(S, "excess_queue_pkts", errors)
+                .unwrap_or(d("excess_queue_pkts")) as u32,
             grouping,
             tcp,
             udp,
@@ -244,7 +267,13 @@ pub struct Bat {
 impl Bat {
     /// BAT for a port of `capacity_bps` crossed by `members` (out of
     /// `flow_count` IP flows). Overrides must already be validated.
-    pub fn new(config: BatConfig, capacity_bps: f64, members: &[BatMember], flow_count: usize, rng: Rng) -> Bat {
+    pub fn new(
+        config: BatConfig,
+        capacity_bps: f64,
+        members: &[BatMember],
+        flow_count: usize,
+        rng: Rng,
+    ) -> Bat {
         let mut flows: Vec<BatFlow> = Vec::new();
         let mut of_flow = vec![NOT_MEMBER; flow_count];
         let new_flow = |id: String, responsive: bool, params: BatFlowParams| BatFlow {
@@ -276,7 +305,9 @@ impl Bat {
                     Grouping::Flow => {
                         let mut params = class_params;
                         // Group-wide settings first, then the flow's own.
-                        for o in config.overrides.iter().filter(|o| o.key == m.group && o.key != m.id) {
+                        for o in
+                            config.overrides.iter().filter(|o| o.key == m.group && o.key != m.id)
+                        {
                             params = params.read_over(&o.value, &o.path, &mut Vec::new());
                         }
                         for o in config.overrides.iter().filter(|o| o.key == m.id) {
@@ -367,7 +398,11 @@ impl Bat {
         let clcc = self.clcc.as_mut()?;
         let (mut udp, mut tcp) = (0u64, 0u64);
         for f in &mut self.flows {
-            if f.responsive { tcp += f.clcc_serviced } else { udp += f.clcc_serviced }
+            if f.responsive {
+                tcp += f.clcc_serviced
+            } else {
+                udp += f.clcc_serviced
+            }
             f.clcc_serviced = 0;
         }
         clcc.on_sample(udp, tcp);
@@ -402,8 +437,12 @@ impl Bat {
     /// change needs a rebuild (Δt, the grouping or the set of BAT flows
     /// changed). A new UDP-class D becomes CLCC's current D_UDP.
     pub fn reconfigure_from(&mut self, other: &Bat) -> bool {
-        let same_flows = self.flows.len() == other.flows.len() && self.flows.iter().zip(&other.flows).all(|(a, b)| a.id == b.id);
-        if self.config.interval != other.config.interval || self.config.grouping != other.config.grouping || !same_flows {
+        let same_flows = self.flows.len() == other.flows.len()
+            && self.flows.iter().zip(&other.flows).all(|(a, b)| a.id == b.id);
+        if self.config.interval != other.config.interval
+            || self.config.grouping != other.config.grouping
+            || !same_flows
+        {
             return false;
         }
         let udp_d_changed = self.config.udp.d != other.config.udp.d;
@@ -466,7 +505,8 @@ mod tests {
 
     #[test]
     fn congestion_decreases_in_proportion_to_the_offered_rate() {
-        let mut bat = Bat::new(config(), 100e6, &[member(0, false), member(1, false)], 2, Rng::new(1, 1));
+        let mut bat =
+            Bat::new(config(), 100e6, &[member(0, false), member(1, false)], 2, Rng::new(1, 1));
         offer(&mut bat, 0, 100.0);
         offer(&mut bat, 1, 50.0);
         bat.update(100); // queue above the threshold: B = 0
@@ -508,7 +548,8 @@ mod tests {
         // serviced sum is below the link, else 0. Max-min: 60 and 40.
         let mut cfg = config();
         cfg.udp.f_max_mbps = f64::INFINITY;
-        let mut bat = Bat::new(cfg, 100e6, &[member(0, false), member(1, false)], 2, Rng::new(1, 1));
+        let mut bat =
+            Bat::new(cfg, 100e6, &[member(0, false), member(1, false)], 2, Rng::new(1, 1));
         let mut sums = [0.0; 2];
         for step in 0..20_000 {
             let serviced: f64 = [100.0, 40.0].iter().zip(&bat.flows).map(|(o, f)| o * f.t).sum();

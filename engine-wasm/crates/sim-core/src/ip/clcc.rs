@@ -98,13 +98,22 @@ impl ClccConfig {
             preemption: obj.flag("preemption", errors).unwrap_or(d("preemption") != 0.0),
         };
         if interval_ms < sample_ms {
-            errors.push(ScenarioError::new(obj.at("interval_ms"), format!("{interval_ms} ms is shorter than sample_ms {sample_ms} ms")));
+            errors.push(ScenarioError::new(
+                obj.at("interval_ms"),
+                format!("{interval_ms} ms is shorter than sample_ms {sample_ms} ms"),
+            ));
         }
         if config.d_min > config.d_max {
-            errors.push(ScenarioError::new(obj.at("d_min"), format!("{} exceeds d_max {}", config.d_min, config.d_max)));
+            errors.push(ScenarioError::new(
+                obj.at("d_min"),
+                format!("{} exceeds d_max {}", config.d_min, config.d_max),
+            ));
         }
         if config.x_small > config.x_large {
-            errors.push(ScenarioError::new(obj.at("x_small"), format!("{} exceeds x_large {}", config.x_small, config.x_large)));
+            errors.push(ScenarioError::new(
+                obj.at("x_small"),
+                format!("{} exceeds x_large {}", config.x_small, config.x_large),
+            ));
         }
         config
     }
@@ -179,7 +188,11 @@ impl Clcc {
         if udp_bytes == 0 && tcp_bytes == 0 {
             return;
         }
-        let r = if tcp_bytes == 0 { RATIO_CEILING } else { (udp_bytes as f64 / tcp_bytes as f64).min(RATIO_CEILING) };
+        let r = if tcp_bytes == 0 {
+            RATIO_CEILING
+        } else {
+            (udp_bytes as f64 / tcp_bytes as f64).min(RATIO_CEILING)
+        };
         self.samples.push(r);
     }
 
@@ -194,7 +207,9 @@ impl Clcc {
             self.last_ratio = r_k;
             if !self.config.enabled {
                 ClccStep::Off
-            } else if self.config.preemption && udp_offered_bps < self.config.udp_reference_bps(capacity_bps) {
+            } else if self.config.preemption
+                && udp_offered_bps < self.config.udp_reference_bps(capacity_bps)
+            {
                 ClccStep::Preempted
             } else {
                 let c = &self.config;

@@ -36,7 +36,8 @@ pub fn reference_allocation(capacity: f64, claims: &[Claim]) -> Vec<f64> {
         return x.iter().map(|v| v * scale).collect();
     }
     let mut remaining = capacity - guaranteed;
-    let mut open: Vec<usize> = (0..claims.len()).filter(|&i| x[i] < cap[i] && claims[i].weight > 0.0).collect();
+    let mut open: Vec<usize> =
+        (0..claims.len()).filter(|&i| x[i] < cap[i] && claims[i].weight > 0.0).collect();
     while remaining > capacity * 1e-12 && !open.is_empty() {
         let total_weight: f64 = open.iter().map(|&i| claims[i].weight).sum();
         // The water level rises until the excess is gone or a flow is capped.
@@ -57,8 +58,12 @@ pub fn reference_allocation(capacity: f64, claims: &[Claim]) -> Vec<f64> {
 /// positive reference. 1 when everyone gets exactly its reference; `None`
 /// when there is nothing to judge.
 pub fn weighted_fairness_index(measured: &[f64], reference: &[f64]) -> Option<f64> {
-    let ratios: Vec<f64> =
-        measured.iter().zip(reference).filter(|(_, &w)| w > 0.0).map(|(&x, &w)| x.max(0.0) / w).collect();
+    let ratios: Vec<f64> = measured
+        .iter()
+        .zip(reference)
+        .filter(|(_, &w)| w > 0.0)
+        .map(|(&x, &w)| x.max(0.0) / w)
+        .collect();
     let n = ratios.len() as f64;
     let sum: f64 = ratios.iter().sum();
     let sum_sq: f64 = ratios.iter().map(|r| r * r).sum();

@@ -27,8 +27,13 @@ pub use sim::{IpEvent, IpSimulation};
 use crate::scenario::registry::ParamSpec;
 
 /// Every registry entry of the packet model, each list kept beside its code.
-pub static PARAMS: &[&[ParamSpec]] =
-    &[scenario::FLOW_PARAMS, scenario::TCP_PARAMS, scenario::PORT_PARAMS, bat::PARAMS, clcc::PARAMS];
+pub static PARAMS: &[&[ParamSpec]] = &[
+    scenario::FLOW_PARAMS,
+    scenario::TCP_PARAMS,
+    scenario::PORT_PARAMS,
+    bat::PARAMS,
+    clcc::PARAMS,
+];
 
 /// The packet model's registry entries as JSON (scopes `ip_flow`, `tcp`,
 /// `ip_port`, `bat`, `clcc`; links and the run share the cell model's).

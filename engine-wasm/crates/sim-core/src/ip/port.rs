@@ -110,7 +110,16 @@ pub struct IpPort {
 
 impl IpPort {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: String, link: u32, from: u32, to: u32, rate_bps: f64, delay: SimTime, buffer_pkts: u32, aqm: Aqm) -> IpPort {
+    pub fn new(
+        id: String,
+        link: u32,
+        from: u32,
+        to: u32,
+        rate_bps: f64,
+        delay: SimTime,
+        buffer_pkts: u32,
+        aqm: Aqm,
+    ) -> IpPort {
         IpPort {
             id,
             link,
@@ -230,7 +239,8 @@ mod tests {
 
     #[test]
     fn a_1500_byte_packet_takes_120_us_at_100_mbps_and_the_buffer_limits() {
-        let mut p = IpPort::new("p".into(), 0, 0, 1, 100e6, SimTime::from_ms(1.0), 2, Aqm::DropTail);
+        let mut p =
+            IpPort::new("p".into(), 0, 0, 1, 100e6, SimTime::from_ms(1.0), 2, Aqm::DropTail);
         let pkt = Packet::data(0, 0, 1500, PacketKind::Udp);
         assert!(p.enqueue(SimTime::ZERO, pkt));
         assert!(p.enqueue(SimTime::ZERO, pkt));

@@ -7,9 +7,9 @@
 use super::fairness::weighted_fairness_index;
 use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
+use crate::kernel::RunOutcome;
 use crate::runner::{check_windows, RowSource, RunOptions};
 use crate::scenario::ScenarioError;
-use crate::kernel::RunOutcome;
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -64,12 +64,18 @@ struct Layout {
 
 impl Layout {
     fn new(sim: &IpSimulation) -> Layout {
-        let index: HashMap<&str, usize> = sim.columns().iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
+        let index: HashMap<&str, usize> =
+            sim.columns().iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
         let at = |name: &str| index[name];
         let aqm = sim
             .bat_port
             .and_then(|p| sim.ports[p].aqm.bat())
-            .map(|b| b.flows.iter().map(|f| (f.id.clone(), at(&format!("aqm.{}.{}", f.id, AQM_COLUMNS[0])))).collect())
+            .map(|b| {
+                b.flows
+                    .iter()
+                    .map(|f| (f.id.clone(), at(&format!("aqm.{}.{}", f.id, AQM_COLUMNS[0]))))
+                    .collect()
+            })
             .unwrap_or_default();
         Layout {
             tcp: at("class.tcp.throughput_mbps"),
@@ -78,8 +84,16 @@ impl Layout {
             d_udp: at("d_udp"),
             fairness: at("fairness"),
             aqm,
-            ports: sim.ports.iter().map(|p| (p.id.clone(), at(&format!("port.{}.{}", p.id, PORT_COLUMNS[0])))).collect(),
-            flows: sim.flows.iter().map(|f| (f.id.clone(), at(&format!("flow.{}.{}", f.id, FLOW_COLUMNS[0])))).collect(),
+            ports: sim
+                .ports
+                .iter()
+                .map(|p| (p.id.clone(), at(&format!("port.{}.{}", p.id, PORT_COLUMNS[0]))))
+                .collect(),
+            flows: sim
+                .flows
+                .iter()
+                .map(|f| (f.id.clone(), at(&format!("flow.{}.{}", f.id, FLOW_COLUMNS[0]))))
+                .collect(),
         }
     }
 }
@@ -221,7 +235,8 @@ pub fn run_report(
     let width = sim.columns().len();
     let sample_ms = sim.run.sample_interval_ms;
     let until_ms = sim.run.until_ms;
-    let mut windows: Vec<Window> = opts.windows.iter().map(|&(f, t)| Window::new(f, t, &layout)).collect();
+    let mut windows: Vec<Window> =
+        opts.windows.iter().map(|&(f, t)| Window::new(f, t, &layout)).collect();
     let mut totals = Window::new(0.0, until_ms, &layout);
     let mut prev = vec![0.0; width];
     let deadline = SimTime::from_ms(until_ms);
@@ -248,7 +263,8 @@ pub fn run_report(
     consume(&mut sim, &mut prev);
     let wall_ms = clock_ms() - started;
 
-    let mut tcp = json!({ "segments_sent": 0, "retransmits": 0, "fast_retransmits": 0, "timeouts": 0 });
+    let mut tcp =
+        json!({ "segments_sent": 0, "retransmits": 0, "fast_retransmits": 0, "timeouts": 0 });
     for f in &sim.flows {
         if let FlowEnds::Tcp { sender, .. } = &f.ends {
             for (key, v) in [

@@ -30,7 +30,8 @@ use super::port::AqmConfig;
 use super::tcp::TcpParams;
 use crate::kernel::Rng;
 use crate::scenario::parse::{
-    array, check_run_limits, element_path, finish, read_id, read_node_entries, read_run, read_strings, read_variants_checked, refuse_oversized,
+    array, check_run_limits, element_path, finish, read_id, read_node_entries, read_run,
+    read_strings, read_variants_checked, refuse_oversized,
 };
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope};
@@ -190,7 +191,8 @@ pub struct IpScenario {
 
 /// Parses and validates packet-level scenario text.
 pub fn parse_ip_scenario(text: &str) -> Result<IpScenario, Vec<ScenarioError>> {
-    let value: Value = serde_json::from_str(text).map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
     ip_scenario_from_value(&value)
 }
 
@@ -202,13 +204,24 @@ pub fn ip_scenario_from_value(value: &Value) -> Result<IpScenario, Vec<ScenarioE
 /// Validates an already-parsed JSON value within `limits` (the cell model's
 /// ceilings; flows count against `max_vcs`, packets against the cell slots
 /// a link could carry, which bounds them from above).
-pub fn ip_scenario_from_value_with(value: &Value, limits: &Limits) -> Result<IpScenario, Vec<ScenarioError>> {
+pub fn ip_scenario_from_value_with(
+    value: &Value,
+    limits: &Limits,
+) -> Result<IpScenario, Vec<ScenarioError>> {
     let mut errors = Errors::new();
-    refuse_oversized(value, &[("nodes", limits.max_nodes), ("links", limits.max_links)], &mut errors);
+    refuse_oversized(
+        value,
+        &[("nodes", limits.max_nodes), ("links", limits.max_links)],
+        &mut errors,
+    );
     if let Some(items) = value.get("flows").and_then(Value::as_array) {
-        let flows: u64 = items.iter().map(|f| f.get("count").and_then(Value::as_u64).unwrap_or(1).max(1)).sum();
+        let flows: u64 =
+            items.iter().map(|f| f.get("count").and_then(Value::as_u64).unwrap_or(1).max(1)).sum();
         if flows > limits.max_vcs as u64 {
-            errors.push(ScenarioError::new("flows", format!("{flows} flows exceed the limit of {} (limits.max_vcs)", limits.max_vcs)));
+            errors.push(ScenarioError::new(
+                "flows",
+                format!("{flows} flows exceed the limit of {} (limits.max_vcs)", limits.max_vcs),
+            ));
         }
     }
     if !errors.is_empty() {
@@ -237,14 +250,18 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     }
     match root.get("version").map(Value::as_u64) {
         Some(Some(VERSION)) => {}
-        Some(Some(v)) if v > VERSION => {
-            errors.push(ScenarioError::new("version", format!("{v} is newer than this engine understands (up to {VERSION})")))
-        }
+        Some(Some(v)) if v > VERSION => errors.push(ScenarioError::new(
+            "version",
+            format!("{v} is newer than this engine understands (up to {VERSION})"),
+        )),
         Some(_) => errors.push(ScenarioError::new("version", format!("must be {VERSION}"))),
         None => errors.push(ScenarioError::new("version", format!("is required: {VERSION}"))),
     }
     if root.get("model").and_then(Value::as_str) != Some(MODEL) {
-        errors.push(ScenarioError::new("model", format!("must be \"{MODEL}\" for a packet-level scenario")));
+        errors.push(ScenarioError::new(
+            "model",
+            format!("must be \"{MODEL}\" for a packet-level scenario"),
+        ));
     }
     let meta = Meta {
         id: root.string("id", errors).unwrap_or_default(),
@@ -266,10 +283,20 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
         }
     }
     let nodes = read_nodes(array(&mut root, "nodes", errors), errors);
-    let node_index: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
-    let links = read_links(array(&mut root, "links", errors), &node_index, &nodes, &defaults, errors);
+    let node_index: HashMap<&str, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let links =
+        read_links(array(&mut root, "links", errors), &node_index, &nodes, &defaults, errors);
     let seed = run.as_ref().map_or(1, |r| r.seed);
-    let flows = read_flows(array(&mut root, "flows", errors), &node_index, &nodes, &links, &defaults, seed, errors);
+    let flows = read_flows(
+        array(&mut root, "flows", errors),
+        &node_index,
+        &nodes,
+        &links,
+        &defaults,
+        seed,
+        errors,
+    );
     root.get("view");
     check_bat_overrides(&links, &flows, errors);
     // Variants last, and only checked when the scenario itself is sound: a
@@ -299,8 +326,14 @@ fn read_aqm(value: &Value, path: &str, errors: &mut Errors) -> Option<AqmConfig>
         Some(Some("drop_tail")) => Some(AqmConfig::DropTail),
         Some(Some("bat")) => Some(AqmConfig::Bat(super::bat::BatConfig::read(&mut obj, errors))),
         Some(other) => {
-            let given = other.map_or_else(|| describe(obj.map.get("kind").unwrap_or(&Value::Null)), |s| format!("\"{s}\""));
-            errors.push(ScenarioError::new(obj.at("kind"), format!("unknown AQM {given} (expected one of: \"drop_tail\", \"bat\")")));
+            let given = other.map_or_else(
+                || describe(obj.map.get("kind").unwrap_or(&Value::Null)),
+                |s| format!("\"{s}\""),
+            );
+            errors.push(ScenarioError::new(
+                obj.at("kind"),
+                format!("unknown AQM {given} (expected one of: \"drop_tail\", \"bat\")"),
+            ));
             None
         }
         None => {
@@ -313,7 +346,12 @@ fn read_aqm(value: &Value, path: &str, errors: &mut Errors) -> Option<AqmConfig>
 }
 
 /// Reads a port object over `base`; keys present win.
-fn read_port(value: Option<&Value>, path: &str, base: &IpPortSpec, errors: &mut Errors) -> IpPortSpec {
+fn read_port(
+    value: Option<&Value>,
+    path: &str,
+    base: &IpPortSpec,
+    errors: &mut Errors,
+) -> IpPortSpec {
     let mut port = base.clone();
     let Some(v) = value else { return port };
     let Some(mut obj) = Obj::new(v, path, errors) else { return port };
@@ -336,7 +374,8 @@ fn read_links(
     defaults: &Defaults,
     errors: &mut Errors,
 ) -> Vec<IpLinkSpec> {
-    let builtin = IpPortSpec { buffer_pkts: spec(P, "buffer_pkts").default as u32, aqm: AqmConfig::DropTail };
+    let builtin =
+        IpPortSpec { buffer_pkts: spec(P, "buffer_pkts").default as u32, aqm: AqmConfig::DropTail };
     let router_port = read_port(defaults.router_port, "defaults.router_port", &builtin, errors);
     let host_base = IpPortSpec { buffer_pkts: 10_000, aqm: AqmConfig::DropTail };
     let host_port = read_port(defaults.host_port, "defaults.host_port", &host_base, errors);
@@ -356,7 +395,9 @@ fn read_links(
         let ba = read_port(obj.get("b_to_a"), &obj.at("b_to_a"), base_for(b), errors);
         obj.get("label");
         obj.finish(errors);
-        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) = (id, a, b, rate, delay_ms) {
+        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) =
+            (id, a, b, rate, delay_ms)
+        {
             links.push(IpLinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
         }
     }
@@ -442,7 +483,10 @@ impl FlowSettings {
             None => {}
             Some(Some("even")) => self.rtt_random = false,
             Some(Some("random")) => self.rtt_random = true,
-            Some(_) => errors.push(ScenarioError::new(obj.at("rtt_spread"), "must be \"even\" (evenly spaced) or \"random\" (uniform draws)")),
+            Some(_) => errors.push(ScenarioError::new(
+                obj.at("rtt_spread"),
+                "must be \"even\" (evenly spaced) or \"random\" (uniform draws)",
+            )),
         }
         if class == "udp" {
             if let Some(x) = obj.param(F, "rate_mbps", errors) {
@@ -518,7 +562,10 @@ fn read_flows(
             Some(Some("tcp")) => Some("tcp"),
             Some(Some("udp")) => Some("udp"),
             Some(_) => {
-                errors.push(ScenarioError::new(obj.at("kind"), "must be \"tcp\" (greedy NewReno) or \"udp\" (CBR)"));
+                errors.push(ScenarioError::new(
+                    obj.at("kind"),
+                    "must be \"tcp\" (greedy NewReno) or \"udp\" (CBR)",
+                ));
                 None
             }
             None => {
@@ -530,24 +577,38 @@ fn read_flows(
         let settings = class.map(|c| class_defaults[c].clone().read_over(&mut obj, c, errors));
         obj.get("label");
         obj.finish(errors);
-        let (Some(id), Some(class), Some(path), Some(s)) = (id, class, route, settings) else { continue };
+        let (Some(id), Some(class), Some(path), Some(s)) = (id, class, route, settings) else {
+            continue;
+        };
         if let Some(stop) = s.stop_ms {
             if stop <= s.start_ms {
-                errors.push(ScenarioError::new(format!("{}.stop_ms", element_path("flows", i, item)), format!("{stop} ms is not after start_ms {} ms", s.start_ms)));
+                errors.push(ScenarioError::new(
+                    format!("{}.stop_ms", element_path("flows", i, item)),
+                    format!("{stop} ms is not after start_ms {} ms", s.start_ms),
+                ));
             }
         }
         let at = element_path("flows", i, item);
         match (s.rtt_ms, s.rtt_min_ms, s.rtt_max_ms) {
             (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-                errors.push(ScenarioError::new(format!("{at}.rtt_ms"), "give rtt_ms or rtt_min_ms/rtt_max_ms, not both"));
+                errors.push(ScenarioError::new(
+                    format!("{at}.rtt_ms"),
+                    "give rtt_ms or rtt_min_ms/rtt_max_ms, not both",
+                ));
                 continue;
             }
             (None, Some(_), None) | (None, None, Some(_)) => {
-                errors.push(ScenarioError::new(format!("{at}.rtt_min_ms"), "rtt_min_ms and rtt_max_ms go together"));
+                errors.push(ScenarioError::new(
+                    format!("{at}.rtt_min_ms"),
+                    "rtt_min_ms and rtt_max_ms go together",
+                ));
                 continue;
             }
             (None, Some(lo), Some(hi)) if lo > hi => {
-                errors.push(ScenarioError::new(format!("{at}.rtt_min_ms"), format!("{lo} ms exceeds rtt_max_ms {hi} ms")));
+                errors.push(ScenarioError::new(
+                    format!("{at}.rtt_min_ms"),
+                    format!("{lo} ms exceeds rtt_max_ms {hi} ms"),
+                ));
                 continue;
             }
             _ => {}
@@ -555,7 +616,11 @@ fn read_flows(
         let kind = if class == "tcp" {
             FlowKindSpec::Tcp(s.tcp)
         } else {
-            FlowKindSpec::Udp { rate_mbps: s.rate_mbps, alt_rate_mbps: s.alt_rate_mbps, alt_period_ms: s.alt_period_ms }
+            FlowKindSpec::Udp {
+                rate_mbps: s.rate_mbps,
+                alt_rate_mbps: s.alt_rate_mbps,
+                alt_period_ms: s.alt_period_ms,
+            }
         };
         // Random streams per entry, from the run seed: RTT draws and start times.
         let mut rtt_rng = Rng::new(seed, 0x1_0000 + 2 * i as u64);
@@ -573,7 +638,12 @@ fn read_flows(
                 }),
                 _ => None,
             };
-            let start_ms = s.start_ms + if s.start_spread_ms > 0.0 { s.start_spread_ms * start_rng.next_f64() } else { 0.0 };
+            let start_ms = s.start_ms
+                + if s.start_spread_ms > 0.0 {
+                    s.start_spread_ms * start_rng.next_f64()
+                } else {
+                    0.0
+                };
             flows.push(IpFlowSpec {
                 id: if n > 1 { format!("{id}-{}", k + 1) } else { id.clone() },
                 group: id.clone(),
@@ -589,7 +659,10 @@ fn read_flows(
     let mut ids = HashMap::new();
     for f in &flows {
         if let Some(other) = ids.insert(f.id.as_str(), f.group.as_str()) {
-            errors.push(ScenarioError::new(format!("flows.{}", f.group), format!("flow id '{}' is also produced by entry '{other}'", f.id)));
+            errors.push(ScenarioError::new(
+                format!("flows.{}", f.group),
+                format!("flow id '{}' is also produced by entry '{other}'", f.id),
+            ));
         }
     }
     flows
@@ -605,7 +678,11 @@ fn read_route(
 ) -> Option<Vec<usize>> {
     use crate::scenario::parse::{read_node_path, PathTopology, PathWords};
     let topology = PathTopology {
-        words: PathWords { what: "flows", middle: "routers", required: "sending host to receiving host" },
+        words: PathWords {
+            what: "flows",
+            middle: "routers",
+            required: "sending host to receiving host",
+        },
         node_id: &|n| nodes[n].id.clone(),
         is_host: &|n| nodes[n].kind == IpNodeKind::Host,
         joined: &|x, y| link_between(links, x, y).is_some(),
@@ -628,7 +705,10 @@ pub fn link_between(links: &[IpLinkSpec], from: usize, to: usize) -> Option<(usi
 
 /// The links' propagation delay along `path` and back, ms.
 pub fn path_round_trip_ms(links: &[IpLinkSpec], path: &[usize]) -> f64 {
-    path.windows(2).filter_map(|w| link_between(links, w[0], w[1])).map(|(l, _)| 2.0 * links[l].delay_ms).sum()
+    path.windows(2)
+        .filter_map(|w| link_between(links, w[0], w[1]))
+        .map(|(l, _)| 2.0 * links[l].delay_ms)
+        .sum()
 }
 
 /// The whole-run ceilings: run length and the transmissions the links allow.
@@ -654,11 +734,16 @@ fn check_bat_overrides(links: &[IpLinkSpec], flows: &[IpFlowSpec], errors: &mut 
             let AqmConfig::Bat(bat) = &port.aqm else { continue };
             let crossing: Vec<&IpFlowSpec> = flows
                 .iter()
-                .filter(|f| f.path.windows(2).any(|w| link_between(links, w[0], w[1]) == Some((li, dir))))
+                .filter(|f| {
+                    f.path.windows(2).any(|w| link_between(links, w[0], w[1]) == Some((li, dir)))
+                })
                 .collect();
             for o in &bat.overrides {
                 if !crossing.iter().any(|f| f.id == o.key || f.group == o.key) {
-                    errors.push(ScenarioError::new(o.path.clone(), format!("no flow or flow entry '{}' crosses this port", o.key)));
+                    errors.push(ScenarioError::new(
+                        o.path.clone(),
+                        format!("no flow or flow entry '{}' crosses this port", o.key),
+                    ));
                     continue;
                 }
                 if bat.grouping == Grouping::Flow {
@@ -671,7 +756,12 @@ fn check_bat_overrides(links: &[IpLinkSpec], flows: &[IpFlowSpec], errors: &mut 
 }
 
 /// Legal but suspicious settings: warn and suggest a fix.
-fn check_flows(flows: &[IpFlowSpec], links: &[IpLinkSpec], nodes: &[IpNodeSpec], warnings: &mut Vec<ScenarioError>) {
+fn check_flows(
+    flows: &[IpFlowSpec],
+    links: &[IpLinkSpec],
+    nodes: &[IpNodeSpec],
+    warnings: &mut Vec<ScenarioError>,
+) {
     for f in flows {
         let base = path_round_trip_ms(links, &f.path);
         if let Some(rtt) = f.rtt_ms {
@@ -768,10 +858,17 @@ mod tests {
         assert!(errors_of(v).iter().any(|e| e.starts_with("model: must be \"ip\"")));
         let mut v = minimal();
         v["links"][1]["a_to_b"]["aqm"]["grouping"] = json!("flow");
-        v["links"][1]["a_to_b"]["aqm"]["flows"] = json!({"nope": {"f_min_mbps": 10}, "udp": {"f_min_mbps": -1}});
+        v["links"][1]["a_to_b"]["aqm"]["flows"] =
+            json!({"nope": {"f_min_mbps": 10}, "udp": {"f_min_mbps": -1}});
         let errs = errors_of(v);
-        assert!(errs.iter().any(|e| e.starts_with("links.b.a_to_b.aqm.flows.nope: no flow")), "{errs:?}");
-        assert!(errs.iter().any(|e| e.starts_with("links.b.a_to_b.aqm.flows.udp.f_min_mbps: -1")), "{errs:?}");
+        assert!(
+            errs.iter().any(|e| e.starts_with("links.b.a_to_b.aqm.flows.nope: no flow")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e.starts_with("links.b.a_to_b.aqm.flows.udp.f_min_mbps: -1")),
+            "{errs:?}"
+        );
         let mut v = minimal();
         v["links"][1]["a_to_b"]["aqm"]["flows"] = json!({"udp": {"f_min_mbps": 10}});
         assert!(errors_of(v).iter().any(|e| e.contains("need \"grouping\": \"flow\"")));
@@ -786,7 +883,10 @@ mod tests {
         ]);
         let errs = errors_of(v.clone());
         assert_eq!(errs.len(), 1, "{errs:?}");
-        assert!(errs[0].starts_with("variants.bad.set: makes links.b.a_to_b.aqm.clcc.r_ref: 0"), "{errs:?}");
+        assert!(
+            errs[0].starts_with("variants.bad.set: makes links.b.a_to_b.aqm.clcc.r_ref: 0"),
+            "{errs:?}"
+        );
         v["variants"].as_array_mut().unwrap().pop();
         let s = ip_scenario_from_value(&v).unwrap();
         assert_eq!(s.meta.variants[0].label, "UDP 80");
@@ -796,7 +896,10 @@ mod tests {
     fn limits_bound_flows_and_run_length() {
         let mut v = minimal();
         v["flows"][0]["count"] = json!(1999);
-        v["flows"].as_array_mut().unwrap().push(json!({"id": "more", "kind": "udp", "count": 5, "path": ["S", "R1", "R2", "D"]}));
+        v["flows"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "more", "kind": "udp", "count": 5, "path": ["S", "R1", "R2", "D"]}));
         assert!(errors_of(v)[0].starts_with("flows: 2005 flows exceed the limit of 2000"));
         let mut v = minimal();
         v["run"] = json!({"until_ms": 700_000});

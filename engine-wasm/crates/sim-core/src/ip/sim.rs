@@ -10,7 +10,7 @@ use super::bat::{Bat, BatMember};
 use super::clcc::ClccConfig;
 use super::fairness::{reference_allocation, weighted_fairness_index, Claim};
 use super::packet::{Packet, PacketKind};
-use super::port::{AqmConfig, Aqm, IpPort};
+use super::port::{Aqm, AqmConfig, IpPort};
 use super::scenario::{self as ip_scenario, FlowKindSpec, IpNodeSpec, IpScenario};
 use super::tcp::{TcpReceiver, TcpSender};
 use super::udp::UdpSource;
@@ -174,7 +174,8 @@ impl IpSimulation {
                     .path
                     .windows(2)
                     .map(|w| {
-                        let (l, d) = ip_scenario::link_between(&s.links, w[0], w[1]).expect("validated path");
+                        let (l, d) = ip_scenario::link_between(&s.links, w[0], w[1])
+                            .expect("validated path");
                         port_of(l, d)
                     })
                     .collect();
@@ -183,7 +184,8 @@ impl IpSimulation {
                     .windows(2)
                     .rev()
                     .map(|w| {
-                        let (l, d) = ip_scenario::link_between(&s.links, w[1], w[0]).expect("validated path");
+                        let (l, d) = ip_scenario::link_between(&s.links, w[1], w[0])
+                            .expect("validated path");
                         port_of(l, d)
                     })
                     .collect();
@@ -216,10 +218,25 @@ impl IpSimulation {
                             })
                             .collect();
                         let rng = Rng::new(seed, 0x2_0000 + index as u64);
-                        Aqm::Bat(Box::new(Bat::new(config.clone(), rate_bps, &members, s.flows.len(), rng)))
+                        Aqm::Bat(Box::new(Bat::new(
+                            config.clone(),
+                            rate_bps,
+                            &members,
+                            s.flows.len(),
+                            rng,
+                        )))
                     }
                 };
-                ports.push(IpPort::new(id, li as u32, from as u32, to as u32, rate_bps, delay, spec.buffer_pkts, aqm));
+                ports.push(IpPort::new(
+                    id,
+                    li as u32,
+                    from as u32,
+                    to as u32,
+                    rate_bps,
+                    delay,
+                    spec.buffer_pkts,
+                    aqm,
+                ));
             }
             links.push(IpLink {
                 id: l.id.clone(),
@@ -241,9 +258,13 @@ impl IpSimulation {
                 let start = SimTime::from_ms(f.start_ms);
                 let stop = f.stop_ms.map_or(SimTime::NEVER, SimTime::from_ms);
                 let (class, ends) = match &f.kind {
-                    FlowKindSpec::Tcp(params) => {
-                        (FlowClass::Tcp, FlowEnds::Tcp { sender: TcpSender::new(*params), receiver: TcpReceiver::new(params) })
-                    }
+                    FlowKindSpec::Tcp(params) => (
+                        FlowClass::Tcp,
+                        FlowEnds::Tcp {
+                            sender: TcpSender::new(*params),
+                            receiver: TcpReceiver::new(params),
+                        },
+                    ),
                     FlowKindSpec::Udp { rate_mbps, alt_rate_mbps, alt_period_ms } => (
                         FlowClass::Udp,
                         FlowEnds::Udp {
@@ -516,7 +537,8 @@ impl IpSimulation {
 
     fn on_link_arrive(&mut self, now: SimTime, port: u32) {
         let p = &mut self.ports[port as usize];
-        let (at, mut packet) = p.wire.pop_front().expect("an arrival event has a packet on the wire");
+        let (at, mut packet) =
+            p.wire.pop_front().expect("an arrival event has a packet on the wire");
         debug_assert_eq!(at, now);
         if let Some(&(next, _)) = p.wire.front() {
             self.queue.schedule(next, IpEvent::LinkArrive { port });
@@ -582,10 +604,17 @@ impl IpSimulation {
     }
 
     fn column_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = ["t_ms", "class.tcp.throughput_mbps", "class.udp.throughput_mbps", "ratio", "d_udp", "fairness"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut names: Vec<String> = [
+            "t_ms",
+            "class.tcp.throughput_mbps",
+            "class.udp.throughput_mbps",
+            "ratio",
+            "d_udp",
+            "fairness",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         if let Some(b) = self.bat_port.and_then(|p| self.ports[p].aqm.bat()) {
             for f in &b.flows {
                 names.extend(AQM_COLUMNS.iter().map(|c| format!("aqm.{}.{c}", f.id)));
@@ -612,13 +641,24 @@ impl IpSimulation {
             .zip(offered_bytes)
             .map(|(f, &bytes)| {
                 let offered = bytes as f64 * 8.0 / span_s.max(1e-12);
-                let demand = if bytes == 0 { 0.0 } else if f.responsive { f64::INFINITY } else { offered };
+                let demand = if bytes == 0 {
+                    0.0
+                } else if f.responsive {
+                    f64::INFINITY
+                } else {
+                    offered
+                };
                 let weight = match clcc {
                     Some(_) if f.responsive => 1.0 / n_tcp,
                     Some(c) => c.r_ref / n_udp,
                     None => 1.0,
                 };
-                Claim { min: f.params.f_min_mbps * 1e6, max: f.params.f_max_mbps * 1e6, demand, weight }
+                Claim {
+                    min: f.params.f_min_mbps * 1e6,
+                    max: f.params.f_max_mbps * 1e6,
+                    demand,
+                    weight,
+                }
             })
             .collect();
         reference_allocation(bat.capacity_bps(), &claims)
@@ -645,18 +685,32 @@ impl IpSimulation {
         let (d_udp, fairness) = match bat_index.and_then(|p| self.ports[p].aqm.bat_mut()) {
             Some(bat) => {
                 let offered: Vec<u64> = bat.flows.iter().map(|f| f.sample_offered).collect();
-                let serviced: Vec<f64> = bat.flows.iter().map(|f| f.sample_serviced as f64 * 8.0 / span_s).collect();
+                let serviced: Vec<f64> =
+                    bat.flows.iter().map(|f| f.sample_serviced as f64 * 8.0 / span_s).collect();
                 let reference = Self::reference_bps(bat, &offered, span_s);
                 for (i, f) in bat.flows.iter_mut().enumerate() {
-                    aqm_values.extend_from_slice(&[f.t, mbps(f.sample_offered), serviced[i] / 1e6, reference[i] / 1e6]);
+                    aqm_values.extend_from_slice(&[
+                        f.t,
+                        mbps(f.sample_offered),
+                        serviced[i] / 1e6,
+                        reference[i] / 1e6,
+                    ]);
                     f.sample_offered = 0;
                     f.sample_serviced = 0;
                 }
-                (bat.d_udp().unwrap_or(f64::NAN), weighted_fairness_index(&serviced, &reference).unwrap_or(f64::NAN))
+                (
+                    bat.d_udp().unwrap_or(f64::NAN),
+                    weighted_fairness_index(&serviced, &reference).unwrap_or(f64::NAN),
+                )
             }
             None => {
                 // No BAT port: Jain's index of the active flows' throughputs.
-                let x: Vec<f64> = self.flows.iter().filter(|f| now > f.start && self.last_sample < f.stop).map(|f| f.interval_bytes as f64).collect();
+                let x: Vec<f64> = self
+                    .flows
+                    .iter()
+                    .filter(|f| now > f.start && self.last_sample < f.stop)
+                    .map(|f| f.interval_bytes as f64)
+                    .collect();
                 let w = vec![1.0; x.len()];
                 (f64::NAN, weighted_fairness_index(&x, &w).unwrap_or(f64::NAN))
             }
@@ -667,7 +721,13 @@ impl IpSimulation {
         rows.extend_from_slice(&aqm_values);
         for p in &mut self.ports {
             let s = p.take_interval(now);
-            rows.extend_from_slice(&[p.queue_len() as f64, s.queue_mean, s.queue_max as f64, s.utilization, p.stats.lost_total() as f64]);
+            rows.extend_from_slice(&[
+                p.queue_len() as f64,
+                s.queue_mean,
+                s.queue_max as f64,
+                s.utilization,
+                p.stats.lost_total() as f64,
+            ]);
         }
         for f in &mut self.flows {
             rows.push(f.interval_bytes as f64 * 8.0 / span_s / 1e6);
@@ -732,13 +792,22 @@ impl IpSimulation {
                 }
                 let span = p.delay.0 + p.tx_time(packet.bytes).0;
                 let start = arrive.0.saturating_sub(span);
-                let progress = (now.0.saturating_sub(start) as f64 / span.max(1) as f64).clamp(0.0, 1.0);
+                let progress =
+                    (now.0.saturating_sub(start) as f64 / span.max(1) as f64).clamp(0.0, 1.0);
                 let kind = match packet.kind {
                     PacketKind::TcpData => 4.0,
                     PacketKind::TcpAck => 5.0,
                     PacketKind::Udp => 6.0,
                 };
-                out.extend_from_slice(&[pi as f64, progress, kind, packet.flow as f64, packet.bytes as f64, 0.0, f64::NAN]);
+                out.extend_from_slice(&[
+                    pi as f64,
+                    progress,
+                    kind,
+                    packet.flow as f64,
+                    packet.bytes as f64,
+                    0.0,
+                    f64::NAN,
+                ]);
             }
         }
         out
@@ -750,11 +819,17 @@ impl IpSimulation {
     /// transmit probabilities and the controller's state) and a UDP flow's
     /// rates (`flows.<id>.rate_mbps`, `alt_rate_mbps`) apply live; anything
     /// else asks for a restart. The edited scenario is validated whole first.
-    pub fn set_param(&mut self, scenario: &mut Value, path: &str, raw: &str) -> Result<Applied, ScenarioError> {
+    pub fn set_param(
+        &mut self,
+        scenario: &mut Value,
+        path: &str,
+        raw: &str,
+    ) -> Result<Applied, ScenarioError> {
         let mut edited = scenario.clone();
         crate::scenario::apply_set(&mut edited, path, raw)?;
-        let parsed = ip_scenario::ip_scenario_from_value(&edited)
-            .map_err(|errors| errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value")))?;
+        let parsed = ip_scenario::ip_scenario_from_value(&edited).map_err(|errors| {
+            errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value"))
+        })?;
         *scenario = edited;
         let fresh = IpSimulation::build(&parsed);
         let segments: Vec<&str> = path.split('.').collect();
@@ -767,11 +842,17 @@ impl IpSimulation {
                     _ => false,
                 };
             }
-            if ok { Applied::Live } else { Applied::Restart }
+            if ok {
+                Applied::Live
+            } else {
+                Applied::Restart
+            }
         } else if let ["flows", id, "rate_mbps" | "alt_rate_mbps"] = segments.as_slice() {
             for (mine, theirs) in self.flows.iter_mut().zip(&fresh.flows) {
                 if mine.id == *id || mine.group == *id {
-                    if let (FlowEnds::Udp { source, .. }, FlowEnds::Udp { source: new, .. }) = (&mut mine.ends, &theirs.ends) {
+                    if let (FlowEnds::Udp { source, .. }, FlowEnds::Udp { source: new, .. }) =
+                        (&mut mine.ends, &theirs.ends)
+                    {
                         source.rate_bps = new.rate_bps;
                         source.alt_rate_bps = new.alt_rate_bps;
                     }
@@ -852,7 +933,9 @@ mod tests {
 
     #[test]
     fn the_first_rtt_sample_is_propagation_plus_receiver_delay_plus_transmission() {
-        let mut sim = one_flow(json!({"id": "t", "kind": "tcp", "path": ["S", "R", "D"], "rtt_ms": 50, "initial_cwnd": 1}));
+        let mut sim = one_flow(
+            json!({"id": "t", "kind": "tcp", "path": ["S", "R", "D"], "rtt_ms": 50, "initial_cwnd": 1}),
+        );
         assert_eq!(sim.flows[0].receiver_delay, SimTime::from_ms(46.0), "50 ms less 4 ms of links");
         sim.run_until(SimTime::from_ms(60.0), u64::MAX);
         let FlowEnds::Tcp { sender, .. } = &sim.flows[0].ends else { panic!() };
@@ -863,7 +946,9 @@ mod tests {
 
     #[test]
     fn a_udp_source_paces_its_datagrams_and_the_probe_counts_them() {
-        let mut sim = one_flow(json!({"id": "u", "kind": "udp", "path": ["S", "R", "D"], "rate_mbps": 12, "packet_bytes": 1500}));
+        let mut sim = one_flow(
+            json!({"id": "u", "kind": "udp", "path": ["S", "R", "D"], "rate_mbps": 12, "packet_bytes": 1500}),
+        );
         sim.run_until(SimTime::from_ms(1000.0), u64::MAX);
         // 12 Mbit/s of 1500-byte datagrams: one per millisecond, at 0, 1, …, 1000 ms.
         assert_eq!(sim.packets_sent, 1001);
@@ -872,6 +957,9 @@ mod tests {
         let udp = cols.iter().position(|c| c == "class.udp.throughput_mbps").unwrap();
         let last = &rows[rows.len() - cols.len()..];
         assert!((last[udp] - 12.0).abs() < 1e-9, "{}", last[udp]);
-        assert!(last[cols.iter().position(|c| c == "ratio").unwrap()].is_nan(), "no TCP: ratio undefined");
+        assert!(
+            last[cols.iter().position(|c| c == "ratio").unwrap()].is_nan(),
+            "no TCP: ratio undefined"
+        );
     }
 }

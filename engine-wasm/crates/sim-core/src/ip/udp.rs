@@ -26,7 +26,11 @@ impl UdpSource {
         match self.alt_rate_bps {
             Some(alt) if self.period.0 > 0 => {
                 let k = now.0.saturating_sub(self.start.0) / self.period.0;
-                if k.is_multiple_of(2) { self.rate_bps } else { alt }
+                if k.is_multiple_of(2) {
+                    self.rate_bps
+                } else {
+                    alt
+                }
             }
             _ => self.rate_bps,
         }
@@ -38,7 +42,8 @@ impl UdpSource {
         if rate <= 0.0 {
             return None;
         }
-        let gap = SimTime(((self.packet_bytes as f64 * 8.0 / rate) * PS_PER_S).round().max(1.0) as u64);
+        let gap =
+            SimTime(((self.packet_bytes as f64 * 8.0 / rate) * PS_PER_S).round().max(1.0) as u64);
         let next = now + gap;
         (next < self.stop).then_some(next)
     }

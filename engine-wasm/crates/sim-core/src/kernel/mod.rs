@@ -353,7 +353,11 @@ pub trait Handler<E> {
 /// deadline when it gets there. Returns why it stopped and how many events
 /// it handled.
 #[inline]
-pub fn run_until<E: Copy + std::fmt::Debug, M: Handler<E>>(model: &mut M, deadline: SimTime, max_events: u64) -> (RunOutcome, u64) {
+pub fn run_until<E: Copy + std::fmt::Debug, M: Handler<E>>(
+    model: &mut M,
+    deadline: SimTime,
+    max_events: u64,
+) -> (RunOutcome, u64) {
     let mut handled = 0;
     loop {
         match model.queue().peek_time() {
@@ -414,7 +418,8 @@ mod tests {
         }
         popped.extend(std::iter::from_fn(|| q.pop()));
         scheduled.sort();
-        let expected: Vec<_> = scheduled.iter().map(|&(t, i)| (t, Event::PortTxDone { port: i as u32 })).collect();
+        let expected: Vec<_> =
+            scheduled.iter().map(|&(t, i)| (t, Event::PortTxDone { port: i as u32 })).collect();
         assert_eq!(popped, expected);
     }
 

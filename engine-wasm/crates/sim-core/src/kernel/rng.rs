@@ -20,7 +20,8 @@ impl Rng {
     /// The stream `stream` of the run seeded with `seed`.
     pub fn new(seed: u64, stream: u64) -> Rng {
         let mut sm = seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03);
-        let s = [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)];
+        let s =
+            [splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm), splitmix64(&mut sm)];
         Rng { s }
     }
 

@@ -119,7 +119,12 @@ impl Port {
 
     /// What the port's switch algorithm may see.
     pub fn view(&self, now: SimTime) -> crate::switch_alg::PortView {
-        crate::switch_alg::PortView { now, link_cps: self.rate_cps, queue_len: self.queue_len(), buffer_cells: self.buffer_cells }
+        crate::switch_alg::PortView {
+            now,
+            link_cps: self.rate_cps,
+            queue_len: self.queue_len(),
+            buffer_cells: self.buffer_cells,
+        }
     }
 
     /// Cells waiting, ABR and background (not counting the one being transmitted).

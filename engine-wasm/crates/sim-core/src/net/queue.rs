@@ -161,7 +161,8 @@ mod tests {
         q.push(Cell { kind: CellKind::Frm, ..Cell::data(0) }); // the "marked" arrival
         q.push(Cell::data(1));
         q.push(Cell::data(1));
-        let order: Vec<(u32, CellKind)> = std::iter::from_fn(|| q.pop()).map(|c| (c.vc, c.kind)).collect();
+        let order: Vec<(u32, CellKind)> =
+            std::iter::from_fn(|| q.pop()).map(|c| (c.vc, c.kind)).collect();
         assert_eq!(order[..3], [(0, CellKind::Data), (1, CellKind::Data), (0, CellKind::Frm)]);
         // FIFO would have sent the FRM second.
         let mut f = PortQueue::new(Discipline::Fifo);

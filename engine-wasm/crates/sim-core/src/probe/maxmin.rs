@@ -57,7 +57,9 @@ pub fn max_min_fair(capacity: &[f64], flows: &[Flow]) -> Vec<f64> {
             if frozen[i] {
                 continue;
             }
-            let saturated = f.resources.iter().any(|&r| capacity[r as usize] - used[r as usize] <= EPS * capacity[r as usize].max(1.0));
+            let saturated = f.resources.iter().any(|&r| {
+                capacity[r as usize] - used[r as usize] <= EPS * capacity[r as usize].max(1.0)
+            });
             if saturated || f.demand - rate[i] <= EPS * f.demand.max(1.0) {
                 frozen[i] = true;
             }
@@ -68,7 +70,8 @@ pub fn max_min_fair(capacity: &[f64], flows: &[Flow]) -> Vec<f64> {
 /// Jain's fairness index (Σx)²/(n·Σx²) of `rates` normalised by their fair
 /// shares (seed 004 "Fairness: max-min allocation and fairness index").
 pub fn jain_index(rates: &[f64], fair: &[f64]) -> f64 {
-    let xs: Vec<f64> = rates.iter().zip(fair).filter(|(_, f)| **f > 0.0).map(|(r, f)| r / f).collect();
+    let xs: Vec<f64> =
+        rates.iter().zip(fair).filter(|(_, f)| **f > 0.0).map(|(r, f)| r / f).collect();
     if xs.is_empty() {
         return 1.0;
     }
@@ -98,14 +101,16 @@ mod tests {
     fn the_fairness_fix_example_of_seed_004() {
         // One VC held to 10 Mbit/s elsewhere (resource 1), two free VCs on a
         // 150 Mbit/s link: max-min gives {10, 70, 70}.
-        let r = max_min_fair(&[150.0, 10.0], &[flow(&[0, 1], 1e9), flow(&[0], 1e9), flow(&[0], 1e9)]);
+        let r =
+            max_min_fair(&[150.0, 10.0], &[flow(&[0, 1], 1e9), flow(&[0], 1e9), flow(&[0], 1e9)]);
         assert_eq!(r, vec![10.0, 70.0, 70.0]);
     }
 
     #[test]
     fn parking_lot_with_a_demand_limited_flow() {
         // Links 0 and 1 of 100; flow A crosses both; B on 0; C on 1 wants 20.
-        let r = max_min_fair(&[100.0, 100.0], &[flow(&[0, 1], 1e9), flow(&[0], 1e9), flow(&[1], 20.0)]);
+        let r =
+            max_min_fair(&[100.0, 100.0], &[flow(&[0, 1], 1e9), flow(&[0], 1e9), flow(&[1], 20.0)]);
         assert_eq!(r, vec![50.0, 50.0, 20.0]);
     }
 

@@ -17,7 +17,10 @@ pub const RUN_COLUMNS: [&str; 1] = ["fairness"];
 
 /// The names of a run's sample columns: `t_ms`, then `vc.<id>.<col>` for each
 /// VC, then `port.<id>.<col>` for each port, then the run columns.
-pub fn column_names<'a>(vcs: impl Iterator<Item = &'a str>, ports: impl Iterator<Item = &'a str>) -> Vec<String> {
+pub fn column_names<'a>(
+    vcs: impl Iterator<Item = &'a str>,
+    ports: impl Iterator<Item = &'a str>,
+) -> Vec<String> {
     let mut names = vec!["t_ms".to_string()];
     for vc in vcs {
         names.extend(VC_COLUMNS.iter().map(|c| format!("vc.{vc}.{c}")));

@@ -28,9 +28,17 @@ pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>
 }
 
 /// Validates an already-parsed JSON value within `limits`.
-pub fn scenario_from_value_with(value: &Value, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
+pub fn scenario_from_value_with(
+    value: &Value,
+    limits: &Limits,
+) -> Result<Scenario, Vec<ScenarioError>> {
     let mut errors = Errors::new();
-    let lists = [("nodes", limits.max_nodes), ("links", limits.max_links), ("vcs", limits.max_vcs), ("background", limits.max_background)];
+    let lists = [
+        ("nodes", limits.max_nodes),
+        ("links", limits.max_links),
+        ("vcs", limits.max_vcs),
+        ("background", limits.max_background),
+    ];
     refuse_oversized(value, &lists, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
@@ -45,8 +53,12 @@ pub fn scenario_from_value_with(value: &Value, limits: &Limits) -> Result<Scenar
 /// Refuses lists longer than their limit, before anything walks or expands them.
 pub(crate) fn refuse_oversized(value: &Value, lists: &[(&str, usize)], errors: &mut Errors) {
     for &(key, max) in lists {
-        if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max) {
-            errors.push(ScenarioError::new(key, format!("{n} entries exceed the limit of {max} (limits.max_{key})")));
+        if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max)
+        {
+            errors.push(ScenarioError::new(
+                key,
+                format!("{n} entries exceed the limit of {max} (limits.max_{key})"),
+            ));
         }
     }
 }
@@ -73,14 +85,19 @@ pub(crate) fn element_path(array_path: &str, index: usize, value: &Value) -> Str
 }
 
 fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    !id.is_empty()
+        && id.len() <= 64
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
     match obj.get(key) {
         Some(Value::Array(items)) => items,
         Some(other) => {
-            errors.push(ScenarioError::new(obj.at(key), format!("expected an array, found {}", describe(other))));
+            errors.push(ScenarioError::new(
+                obj.at(key),
+                format!("expected an array, found {}", describe(other)),
+            ));
             &[]
         }
         None => {
@@ -90,7 +107,12 @@ pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Error
     }
 }
 
-pub(crate) fn read_id(obj: &mut Obj, seen: &mut HashMap<String, usize>, index: usize, errors: &mut Errors) -> Option<String> {
+pub(crate) fn read_id(
+    obj: &mut Obj,
+    seen: &mut HashMap<String, usize>,
+    index: usize,
+    errors: &mut Errors,
+) -> Option<String> {
     let id = obj.required_string("id", errors)?;
     if !valid_id(&id) {
         errors.push(ScenarioError::new(
@@ -100,7 +122,10 @@ pub(crate) fn read_id(obj: &mut Obj, seen: &mut HashMap<String, usize>, index: u
         return None;
     }
     if let Some(first) = seen.insert(id.clone(), index) {
-        errors.push(ScenarioError::new(obj.at("id"), format!("duplicate id '{id}' (also element {first})")));
+        errors.push(ScenarioError::new(
+            obj.at("id"),
+            format!("duplicate id '{id}' (also element {first})"),
+        ));
         return None;
     }
     Some(id)
@@ -134,12 +159,21 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
 
     let defaults = read_defaults(root.get("defaults"), errors);
     let nodes = read_nodes(array(&mut root, "nodes", errors), errors);
-    let node_index: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
-    let links = read_links(array(&mut root, "links", errors), &node_index, &defaults, &nodes, errors);
-    let vcs = read_vcs(array(&mut root, "vcs", errors), &node_index, &nodes, &links, &defaults, errors);
+    let node_index: HashMap<&str, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let links =
+        read_links(array(&mut root, "links", errors), &node_index, &defaults, &nodes, errors);
+    let vcs =
+        read_vcs(array(&mut root, "vcs", errors), &node_index, &nodes, &links, &defaults, errors);
     let background = match root.get("background") {
         None => Vec::new(),
-        Some(_) => read_background(array(&mut root, "background", errors), &node_index, &nodes, &links, errors),
+        Some(_) => read_background(
+            array(&mut root, "background", errors),
+            &node_index,
+            &nodes,
+            &links,
+            errors,
+        ),
     };
     // Scenarios may carry view state for the UI; the engine ignores it.
     root.get("view");
@@ -169,7 +203,10 @@ pub(crate) fn read_variants_checked(
         None => return Vec::new(),
         Some(Value::Array(items)) => items,
         Some(other) => {
-            errors.push(ScenarioError::new("variants", format!("expected an array, found {}", describe(other))));
+            errors.push(ScenarioError::new(
+                "variants",
+                format!("expected an array, found {}", describe(other)),
+            ));
             return Vec::new();
         }
     };
@@ -183,7 +220,10 @@ pub(crate) fn read_variants_checked(
         let set_ok = match obj.get("set") {
             Some(Value::Object(_)) => true,
             _ => {
-                errors.push(ScenarioError::new(obj.at("set"), "is required: an object of dotted paths to values"));
+                errors.push(ScenarioError::new(
+                    obj.at("set"),
+                    "is required: an object of dotted paths to values",
+                ));
                 false
             }
         };
@@ -203,7 +243,10 @@ pub(crate) fn read_variants_checked(
                     }
                     if let Err(inner) = validate(&applied) {
                         for e in inner {
-                            errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {}", e)));
+                            errors.push(ScenarioError::new(
+                                format!("{at}.set"),
+                                format!("makes {}", e),
+                            ));
                         }
                     }
                 }
@@ -223,13 +266,19 @@ pub(crate) fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors
             .filter_map(|(i, v)| match v.as_str() {
                 Some(s) => Some(s.to_string()),
                 None => {
-                    errors.push(ScenarioError::new(format!("{}[{i}]", obj.at(key)), "expected a string"));
+                    errors.push(ScenarioError::new(
+                        format!("{}[{i}]", obj.at(key)),
+                        "expected a string",
+                    ));
                     None
                 }
             })
             .collect(),
         Some(other) => {
-            errors.push(ScenarioError::new(obj.at(key), format!("expected an array of strings, found {}", describe(other))));
+            errors.push(ScenarioError::new(
+                obj.at(key),
+                format!("expected an array of strings, found {}", describe(other)),
+            ));
             Vec::new()
         }
     }
@@ -336,10 +385,15 @@ fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Er
         match v.as_str().and_then(Discipline::from_name) {
             Some(d) => port.discipline = d,
             None => {
-                let names: Vec<String> = Discipline::ALL.iter().map(|d| format!("\"{}\"", d.as_str())).collect();
+                let names: Vec<String> =
+                    Discipline::ALL.iter().map(|d| format!("\"{}\"", d.as_str())).collect();
                 errors.push(ScenarioError::new(
                     obj.at("queue"),
-                    format!("unknown queue discipline {} (expected one of: {})", describe(v), names.join(", ")),
+                    format!(
+                        "unknown queue discipline {} (expected one of: {})",
+                        describe(v),
+                        names.join(", ")
+                    ),
                 ));
             }
         }
@@ -364,7 +418,11 @@ pub(crate) struct LinkBasics {
 }
 
 /// Reads [`LinkBasics`] from a link object, recording every problem.
-pub(crate) fn read_link_basics(obj: &mut Obj, node_index: &HashMap<&str, usize>, errors: &mut Errors) -> LinkBasics {
+pub(crate) fn read_link_basics(
+    obj: &mut Obj,
+    node_index: &HashMap<&str, usize>,
+    errors: &mut Errors,
+) -> LinkBasics {
     let mut end = |key: &'static str, obj: &mut Obj| -> Option<usize> {
         let name = obj.required_string(key, errors)?;
         match node_index.get(name.as_str()) {
@@ -390,7 +448,10 @@ pub(crate) fn read_link_basics(obj: &mut Obj, node_index: &HashMap<&str, usize>,
     let delay = obj.param(Scope::Link, "delay_ms", errors);
     let delay_ms = match (length, delay) {
         (Some(_), Some(_)) => {
-            errors.push(ScenarioError::new(obj.at("delay_ms"), "give length_km or delay_ms, not both"));
+            errors.push(ScenarioError::new(
+                obj.at("delay_ms"),
+                "give length_km or delay_ms, not both",
+            ));
             None
         }
         (Some(km), None) => Some(km * 0.005),
@@ -427,7 +488,8 @@ fn read_links(
         let path = element_path("links", i, item);
         let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
         let id = read_id(&mut obj, &mut seen, i, errors);
-        let LinkBasics { a, b, rate_mbps: rate, delay_ms } = read_link_basics(&mut obj, node_index, errors);
+        let LinkBasics { a, b, rate_mbps: rate, delay_ms } =
+            read_link_basics(&mut obj, node_index, errors);
         let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
             Some(NodeKind::Host) => &host_port,
             _ => &switch_port,
@@ -435,14 +497,21 @@ fn read_links(
         let ab = read_port(obj.get("a_to_b"), &obj.at("a_to_b"), base_for(a), errors);
         let ba = read_port(obj.get("b_to_a"), &obj.at("b_to_a"), base_for(b), errors);
         obj.finish(errors);
-        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) = (id, a, b, rate, delay_ms) {
+        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) =
+            (id, a, b, rate, delay_ms)
+        {
             links.push(LinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
         }
     }
     links
 }
 
-fn read_vc_params(obj: &mut Obj, base: &VcParams, icr_given: &mut bool, errors: &mut Errors) -> VcParams {
+fn read_vc_params(
+    obj: &mut Obj,
+    base: &VcParams,
+    icr_given: &mut bool,
+    errors: &mut Errors,
+) -> VcParams {
     let mut p = base.clone();
     macro_rules! field {
         ($key:literal, $field:ident, $conv:expr) => {
@@ -532,11 +601,15 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
     let stop_ms = obj.param(Scope::Traffic, "stop_ms", errors);
     if let Some(stop) = stop_ms {
         if stop <= start_ms {
-            errors.push(ScenarioError::new(obj.at("stop_ms"), format!("{stop} ms is not after start_ms {start_ms} ms")));
+            errors.push(ScenarioError::new(
+                obj.at("stop_ms"),
+                format!("{stop} ms is not after start_ms {start_ms} ms"),
+            ));
         }
     }
     let mut num = |key: &'static str, obj: &mut Obj| {
-        obj.param(Scope::Traffic, key, errors).unwrap_or(registry::spec(Scope::Traffic, key).default)
+        obj.param(Scope::Traffic, key, errors)
+            .unwrap_or(registry::spec(Scope::Traffic, key).default)
     };
     let spec = match obj.get("kind").map(|v| v.as_str()) {
         None | Some(Some("persistent")) => TrafficSpec::Persistent { start_ms, stop_ms },
@@ -546,9 +619,12 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
             rate_mbps: num("rate_mbps", &mut obj),
             for_ms: num("for_ms", &mut obj),
         },
-        Some(Some("on_off")) => {
-            TrafficSpec::OnOff { start_ms, stop_ms, on_ms: num("on_ms", &mut obj), off_ms: num("off_ms", &mut obj) }
-        }
+        Some(Some("on_off")) => TrafficSpec::OnOff {
+            start_ms,
+            stop_ms,
+            on_ms: num("on_ms", &mut obj),
+            off_ms: num("off_ms", &mut obj),
+        },
         Some(Some("request_response")) => TrafficSpec::RequestResponse {
             start_ms,
             stop_ms,
@@ -575,7 +651,10 @@ fn read_startup(obj: &mut Obj, base: Startup, errors: &mut Errors) -> Startup {
         Some(Some("rate")) => Startup::Rate,
         Some(Some("rm")) => Startup::Rm,
         Some(_) => {
-            errors.push(ScenarioError::new(obj.at("startup"), "must be \"atm_forum\", \"rate\" or \"rm\" (seed 000 §3)"));
+            errors.push(ScenarioError::new(
+                obj.at("startup"),
+                "must be \"atm_forum\", \"rate\" or \"rm\" (seed 000 §3)",
+            ));
             base
         }
     }
@@ -618,7 +697,17 @@ fn read_background(
         obj.get("label");
         obj.finish(errors);
         if let (Some(id), Some(path), Some(rate_mbps)) = (id, route, rate) {
-            out.push(BackgroundSpec { id, kind, path, rate_mbps, on_ms, off_ms, phase_ms, start_ms, stop_ms });
+            out.push(BackgroundSpec {
+                id,
+                kind,
+                path,
+                rate_mbps,
+                on_ms,
+                off_ms,
+                phase_ms,
+                start_ms,
+                stop_ms,
+            });
         }
     }
     out
@@ -663,7 +752,9 @@ fn read_vcs(
         let traffic = read_traffic(obj.get("traffic"), &obj.at("traffic"), errors);
         let startup = read_startup(&mut obj, base_startup, errors);
         let mut bidirectional = obj.flag("bidirectional", errors).unwrap_or(false);
-        let reverse_traffic = obj.get("reverse_traffic").map(|v| read_traffic(Some(v), &obj.at("reverse_traffic"), errors));
+        let reverse_traffic = obj
+            .get("reverse_traffic")
+            .map(|v| read_traffic(Some(v), &obj.at("reverse_traffic"), errors));
         if matches!(traffic, TrafficSpec::RequestResponse { .. }) {
             // The response comes back on the reverse direction.
             bidirectional = true;
@@ -671,7 +762,10 @@ fn read_vcs(
                 errors.push(ScenarioError::new(obj.at("reverse_traffic"), "request_response traffic sets the reverse direction itself; remove reverse_traffic"));
             }
         } else if reverse_traffic.is_some() && !bidirectional {
-            errors.push(ScenarioError::new(obj.at("reverse_traffic"), "is only used with \"bidirectional\": true"));
+            errors.push(ScenarioError::new(
+                obj.at("reverse_traffic"),
+                "is only used with \"bidirectional\": true",
+            ));
         }
         obj.get("label");
         obj.finish(errors);
@@ -691,7 +785,11 @@ pub(crate) fn read_path(
     errors: &mut Errors,
 ) -> Option<Vec<usize>> {
     let topology = PathTopology {
-        words: PathWords { what: "VCs", middle: "switches", required: "source host to destination host" },
+        words: PathWords {
+            what: "VCs",
+            middle: "switches",
+            required: "source host to destination host",
+        },
         node_id: &|n| nodes[n].id.clone(),
         is_host: &|n| nodes[n].kind == NodeKind::Host,
         joined: &|x, y| links.iter().any(|l| (l.a == x && l.b == y) || (l.a == y && l.b == x)),
@@ -729,16 +827,28 @@ pub(crate) fn read_node_path(
     let items = match obj.get("path") {
         Some(Value::Array(items)) => items,
         Some(other) => {
-            errors.push(ScenarioError::new(at, format!("expected an array of node ids, found {}", describe(other))));
+            errors.push(ScenarioError::new(
+                at,
+                format!("expected an array of node ids, found {}", describe(other)),
+            ));
             return None;
         }
         None => {
-            errors.push(ScenarioError::new(at, format!("is required: the node ids from {}", t.words.required)));
+            errors.push(ScenarioError::new(
+                at,
+                format!("is required: the node ids from {}", t.words.required),
+            ));
             return None;
         }
     };
     if items.len() < 2 || items.len() > 64 {
-        errors.push(ScenarioError::new(at, format!("has {} nodes; needs 2 to 64 (a source, a destination, and what lies between)", items.len())));
+        errors.push(ScenarioError::new(
+            at,
+            format!(
+                "has {} nodes; needs 2 to 64 (a source, a destination, and what lies between)",
+                items.len()
+            ),
+        ));
         return None;
     }
     let mut path = Vec::with_capacity(items.len());
@@ -746,7 +856,10 @@ pub(crate) fn read_node_path(
         match item.as_str().and_then(|s| node_index.get(s)) {
             Some(&n) => path.push(n),
             None => {
-                errors.push(ScenarioError::new(format!("{at}[{i}]"), format!("{} is not a node id", describe(item))));
+                errors.push(ScenarioError::new(
+                    format!("{at}[{i}]"),
+                    format!("{} is not a node id", describe(item)),
+                ));
                 return None;
             }
         }
@@ -755,9 +868,17 @@ pub(crate) fn read_node_path(
     for (i, &n) in path.iter().enumerate() {
         let host = (t.is_host)(n);
         let problem = if (i == 0 || i == last) && !host {
-            Some(format!("'{}' must be a host ({} start and end at hosts)", (t.node_id)(n), t.words.what))
+            Some(format!(
+                "'{}' must be a host ({} start and end at hosts)",
+                (t.node_id)(n),
+                t.words.what
+            ))
         } else if i != 0 && i != last && host {
-            Some(format!("'{}' is a host; only {} may be in the middle of a path", (t.node_id)(n), t.words.middle))
+            Some(format!(
+                "'{}' is a host; only {} may be in the middle of a path",
+                (t.node_id)(n),
+                t.words.middle
+            ))
         } else if path[..i].contains(&n) {
             Some(format!("'{}' appears twice: a path may not loop", (t.node_id)(n)))
         } else {
@@ -792,14 +913,24 @@ fn check_limits(s: &Scenario, limits: &Limits, errors: &mut Errors) {
 
 /// The ceilings on a run of either model: its length, and the cell slots
 /// (transmissions of a cell's size) its links offer over it, both ways.
-pub(crate) fn check_run_limits(until_ms: f64, link_rates_mbps: impl Iterator<Item = f64>, limits: &Limits, errors: &mut Errors) {
+pub(crate) fn check_run_limits(
+    until_ms: f64,
+    link_rates_mbps: impl Iterator<Item = f64>,
+    limits: &Limits,
+    errors: &mut Errors,
+) {
     if until_ms > limits.max_until_ms {
         errors.push(ScenarioError::new(
             "run.until_ms",
-            format!("{until_ms} ms exceeds the limit of {} ms of simulated time (limits.max_until_ms)", limits.max_until_ms),
+            format!(
+                "{until_ms} ms exceeds the limit of {} ms of simulated time (limits.max_until_ms)",
+                limits.max_until_ms
+            ),
         ));
     }
-    let slots: f64 = link_rates_mbps.map(|r| 2.0 * crate::time::mbps_to_cells_per_s(r)).sum::<f64>() * until_ms / 1000.0;
+    let slots: f64 =
+        link_rates_mbps.map(|r| 2.0 * crate::time::mbps_to_cells_per_s(r)).sum::<f64>() * until_ms
+            / 1000.0;
     if slots > limits.max_cell_slots {
         errors.push(ScenarioError::new(
             "run.until_ms",
@@ -812,12 +943,19 @@ pub(crate) fn check_run_limits(until_ms: f64, link_rates_mbps: impl Iterator<Ite
 }
 
 /// Legal but suspicious settings: warn and suggest a fix (Observable Plot warnings).
-fn check_vcs(vcs: &[VcSpec], links: &[LinkSpec], nodes: &[NodeSpec], warnings: &mut Vec<ScenarioError>) {
+fn check_vcs(
+    vcs: &[VcSpec],
+    links: &[LinkSpec],
+    nodes: &[NodeSpec],
+    warnings: &mut Vec<ScenarioError>,
+) {
     for vc in vcs {
         let slowest = vc
             .path
             .windows(2)
-            .filter_map(|w| links.iter().find(|l| (l.a == w[0] && l.b == w[1]) || (l.a == w[1] && l.b == w[0])))
+            .filter_map(|w| {
+                links.iter().find(|l| (l.a == w[0] && l.b == w[1]) || (l.a == w[1] && l.b == w[0]))
+            })
             .map(|l| l.rate_mbps)
             .fold(f64::INFINITY, f64::min);
         if vc.params.pcr_mbps > slowest * (1.0 + 1e-9) {
@@ -832,7 +970,10 @@ fn check_vcs(vcs: &[VcSpec], links: &[LinkSpec], nodes: &[NodeSpec], warnings: &
         if vc.params.icr_mbps > vc.params.pcr_mbps {
             warnings.push(ScenarioError::new(
                 format!("vcs.{}.icr_mbps", vc.id),
-                format!("ICR {} Mbit/s exceeds PCR; ICR is negotiated down to PCR", vc.params.icr_mbps),
+                format!(
+                    "ICR {} Mbit/s exceeds PCR; ICR is negotiated down to PCR",
+                    vc.params.icr_mbps
+                ),
             ));
         }
         let _ = nodes;
@@ -883,10 +1024,21 @@ mod tests {
         v["links"][1]["rate_mbps"] = json!(0);
         v["links"][0]["colour"] = json!("red");
         let errs = errors_of(v);
-        assert!(errs.contains(&"vcs.vc1.rif: 0.3 is not a power of two between 1/32768 and 1".to_string()), "{errs:?}");
-        assert!(errs.iter().any(|e| e.starts_with("vcs.vc1.nrm: 33 is not a power of two")), "{errs:?}");
+        assert!(
+            errs.contains(
+                &"vcs.vc1.rif: 0.3 is not a power of two between 1/32768 and 1".to_string()
+            ),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e.starts_with("vcs.vc1.nrm: 33 is not a power of two")),
+            "{errs:?}"
+        );
         assert!(errs.iter().any(|e| e.starts_with("links.l2.rate_mbps: 0")), "{errs:?}");
-        assert!(errs.iter().any(|e| e.starts_with("links.l1.colour: unknown key 'colour'")), "{errs:?}");
+        assert!(
+            errs.iter().any(|e| e.starts_with("links.l1.colour: unknown key 'colour'")),
+            "{errs:?}"
+        );
     }
 
     #[test]
@@ -920,7 +1072,11 @@ mod tests {
         v["defaults"] = json!({"switch_port": {"algorithm": {"kind": "magic"}}});
         v["version"] = json!(9);
         let errs = errors_of(v);
-        assert!(errs.iter().any(|e| e.starts_with("defaults.switch_port.algorithm.kind: unknown algorithm \"magic\"")), "{errs:?}");
+        assert!(
+            errs.iter().any(|e| e
+                .starts_with("defaults.switch_port.algorithm.kind: unknown algorithm \"magic\"")),
+            "{errs:?}"
+        );
         assert!(errs.iter().any(|e| e.starts_with("version: 9 is newer")), "{errs:?}");
     }
 

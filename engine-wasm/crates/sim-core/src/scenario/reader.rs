@@ -40,7 +40,10 @@ impl<'a> Obj<'a> {
         match value.as_object() {
             Some(map) => Some(Obj { path: path.to_string(), map, known: Vec::new() }),
             None => {
-                errors.push(ScenarioError::new(path, format!("expected an object, found {}", describe(value))));
+                errors.push(ScenarioError::new(
+                    path,
+                    format!("expected an object, found {}", describe(value)),
+                ));
                 None
             }
         }
@@ -60,7 +63,10 @@ impl<'a> Obj<'a> {
         match v.as_str() {
             Some(s) => Some(s.to_string()),
             None => {
-                errors.push(ScenarioError::new(self.at(key), format!("expected a string, found {}", describe(v))));
+                errors.push(ScenarioError::new(
+                    self.at(key),
+                    format!("expected a string, found {}", describe(v)),
+                ));
                 None
             }
         }
@@ -79,7 +85,10 @@ impl<'a> Obj<'a> {
         match v.as_f64() {
             Some(x) if x.is_finite() => Some(x),
             _ => {
-                errors.push(ScenarioError::new(self.at(key), format!("expected a number, found {}", describe(v))));
+                errors.push(ScenarioError::new(
+                    self.at(key),
+                    format!("expected a number, found {}", describe(v)),
+                ));
                 None
             }
         }
@@ -91,7 +100,10 @@ impl<'a> Obj<'a> {
         match v.as_bool() {
             Some(b) => Some(b),
             None => {
-                errors.push(ScenarioError::new(self.at(key), format!("expected true or false, found {}", describe(v))));
+                errors.push(ScenarioError::new(
+                    self.at(key),
+                    format!("expected true or false, found {}", describe(v)),
+                ));
                 None
             }
         }
@@ -123,4 +135,3 @@ impl<'a> Obj<'a> {
         }
     }
 }
-

@@ -244,12 +244,16 @@ impl ParamSpec {
             PowerOfTwo if !is_power_of_two(value) || value < self.min || value > self.max => {
                 Err(format!("{value} is not a power of two {range}"))
             }
-            ZeroOrPowerOfTwo if value != 0.0 && (!is_power_of_two(value) || value < self.min || value > self.max) => {
+            ZeroOrPowerOfTwo
+                if value != 0.0
+                    && (!is_power_of_two(value) || value < self.min || value > self.max) =>
+            {
                 Err(format!("{value} is neither 0 nor a power of two {range}"))
             }
             Integer if value.fract() != 0.0 => Err(format!("{value} is not a whole number")),
             _ if self.kind != ZeroOrPowerOfTwo && (value < self.min || value > self.max) => {
-                Err(format!("{value} {} is out of range: must be {range}", self.unit).replace("  ", " "))
+                Err(format!("{value} {} is out of range: must be {range}", self.unit)
+                    .replace("  ", " "))
             }
             _ => Ok(value),
         }

@@ -11,8 +11,20 @@ use serde_json::{Map, Value};
 /// (the last five are the packet model's: `defaults.tcp`, `defaults.udp`,
 /// `defaults.router_port`, a port's `aqm` and its `clcc`).
 const CREATABLE: &[&str] = &[
-    "defaults", "vc", "switch_port", "host_port", "a_to_b", "b_to_a", "run", "traffic", "algorithm",
-    "tcp", "udp", "router_port", "aqm", "clcc",
+    "defaults",
+    "vc",
+    "switch_port",
+    "host_port",
+    "a_to_b",
+    "b_to_a",
+    "run",
+    "traffic",
+    "algorithm",
+    "tcp",
+    "udp",
+    "router_port",
+    "aqm",
+    "clcc",
 ];
 
 /// Parses a `--set` value.
@@ -66,7 +78,12 @@ pub fn apply_set(root: &mut Value, path: &str, raw: &str) -> Result<(), Scenario
                         return Ok(());
                     }
                     Some(idx) => &mut items[idx],
-                    None => return Err(ScenarioError::new(at, format!("no element with id or index '{seg}' in {walked}"))),
+                    None => {
+                        return Err(ScenarioError::new(
+                            at,
+                            format!("no element with id or index '{seg}' in {walked}"),
+                        ))
+                    }
                 }
             }
             _ => return Err(ScenarioError::new(at, format!("{walked} is not an object or array"))),
@@ -80,11 +97,16 @@ pub fn apply_set(root: &mut Value, path: &str, raw: &str) -> Result<(), Scenario
 /// dotted paths to JSON values) to a scenario value.
 pub fn apply_variant(root: &mut Value, id: &str) -> Result<(), ScenarioError> {
     let variants = root.get("variants").and_then(Value::as_array).cloned().unwrap_or_default();
-    let Some(variant) = variants.iter().find(|v| v.get("id").and_then(Value::as_str) == Some(id)) else {
-        let known: Vec<&str> = variants.iter().filter_map(|v| v.get("id").and_then(Value::as_str)).collect();
+    let Some(variant) = variants.iter().find(|v| v.get("id").and_then(Value::as_str) == Some(id))
+    else {
+        let known: Vec<&str> =
+            variants.iter().filter_map(|v| v.get("id").and_then(Value::as_str)).collect();
         return Err(ScenarioError::new(
             "--variant",
-            format!("no variant '{id}' (this scenario has: {})", if known.is_empty() { "none".into() } else { known.join(", ") }),
+            format!(
+                "no variant '{id}' (this scenario has: {})",
+                if known.is_empty() { "none".into() } else { known.join(", ") }
+            ),
         ));
     };
     let sets = variant.get("set").and_then(Value::as_object).cloned().unwrap_or_default();
@@ -127,7 +149,10 @@ mod tests {
         let mut v = json!({"vcs": [{"id": "vc1", "nrm": 32}], "variants": [{"id": "nrm8", "label": "Nrm 8", "set": {"vcs.vc1.nrm": 8}}]});
         apply_variant(&mut v, "nrm8").unwrap();
         assert_eq!(v["vcs"][0]["nrm"], json!(8));
-        assert!(apply_variant(&mut v, "nope").unwrap_err().message.contains("this scenario has: nrm8"));
+        assert!(apply_variant(&mut v, "nope")
+            .unwrap_err()
+            .message
+            .contains("this scenario has: nrm8"));
     }
 
     #[test]

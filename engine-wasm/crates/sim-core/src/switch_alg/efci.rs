@@ -181,7 +181,8 @@ mod tests {
 
     #[test]
     fn hysteresis_holds_the_state_between_q_l_and_q_h() {
-        let mut e = Efci::new(EfciConfig { q_high: Some(100), q_low: Some(50), relative_rate: false });
+        let mut e =
+            Efci::new(EfciConfig { q_high: Some(100), q_low: Some(50), relative_rate: false });
         let states: Vec<bool> =
             [60, 101, 80, 51, 50, 49, 60, 99].iter().map(|&q| leave(&mut e, q).efci).collect();
         assert_eq!(states, [false, true, true, true, true, false, false, false]);
@@ -189,7 +190,8 @@ mod tests {
 
     #[test]
     fn relative_rate_sets_ci_when_congested_and_ni_above_q_l() {
-        let mut e = Efci::new(EfciConfig { q_high: Some(100), q_low: Some(50), relative_rate: true });
+        let mut e =
+            Efci::new(EfciConfig { q_high: Some(100), q_low: Some(50), relative_rate: true });
         let mut quiet = brm();
         e.on_backward_rm(&view(10), &mut quiet);
         assert!(!quiet.rm.ci && !quiet.rm.ni);

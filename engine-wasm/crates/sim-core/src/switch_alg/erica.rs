@@ -373,7 +373,8 @@ impl Erica {
             // Extension 11: add cells and time separately, then divide.
             let (abr, other, time) = if c.average_load {
                 self.avg_abr_cells = c.load_decay * self.avg_abr_cells + self.abr_cells as f64;
-                self.avg_other_cells = c.load_decay * self.avg_other_cells + self.other_cells as f64;
+                self.avg_other_cells =
+                    c.load_decay * self.avg_other_cells + self.other_cells as f64;
                 self.avg_span = c.load_decay * self.avg_span + span;
                 (self.avg_abr_cells, self.avg_other_cells, self.avg_span)
             } else {
@@ -399,7 +400,8 @@ impl Erica {
             let no = self.interval_no;
             let mut active = 0.0;
             for st in &mut self.vcs {
-                let seen = st.seen_forward == no || (c.bidirectional_counting && st.seen_backward == no);
+                let seen =
+                    st.seen_forward == no || (c.bidirectional_counting && st.seen_backward == no);
                 st.activity = if seen {
                     1.0
                 } else if c.average_sources {
@@ -414,8 +416,13 @@ impl Erica {
             self.active = active;
             let overload = input_rate / abr_capacity;
             let fair_share = abr_capacity / self.divisor();
-            self.measurement =
-                Some(EricaMeasurement { abr_capacity, input_rate, overload, fair_share, utilization_factor });
+            self.measurement = Some(EricaMeasurement {
+                abr_capacity,
+                input_rate,
+                overload,
+                fair_share,
+                utilization_factor,
+            });
             // Extension 8 (98-0408 eqs. 6–7).
             self.max_alloc_previous = self.max_alloc_current;
             self.max_alloc_current = fair_share.min(abr_capacity);
@@ -568,7 +575,11 @@ mod tests {
     }
 
     fn config() -> EricaConfig {
-        EricaConfig { target_utilization: 0.9, interval: SimTime::from_ms(1.0), ..EricaConfig::default() }
+        EricaConfig {
+            target_utilization: 0.9,
+            interval: SimTime::from_ms(1.0),
+            ..EricaConfig::default()
+        }
     }
 
     fn erica(vcs: usize) -> Erica {
@@ -773,7 +784,10 @@ mod tests {
             |on| {
                 let mut e = with(1, |c| c.vbr_aware = on);
                 for _ in 0..100 {
-                    e.on_arrival(&view(0.5), &mut Cell { kind: CellKind::Background, ..Cell::data(0) });
+                    e.on_arrival(
+                        &view(0.5),
+                        &mut Cell { kind: CellKind::Background, ..Cell::data(0) },
+                    );
                 }
                 feed(&mut e, 0, 100);
                 e.on_tick(&view(1.0));

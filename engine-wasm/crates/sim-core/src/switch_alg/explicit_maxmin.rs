@@ -98,7 +98,9 @@ impl ExplicitMaxMinConfig {
         let capacity_interval = SimTime::from_ms(num("capacity_interval_ms"));
         let vc_timeout = SimTime::from_ms(num("vc_timeout_ms"));
         ExplicitMaxMinConfig {
-            queue_management: obj.flag("queue_management", errors).unwrap_or(d("queue_management") != 0.0),
+            queue_management: obj
+                .flag("queue_management", errors)
+                .unwrap_or(d("queue_management") != 0.0),
             set_point,
             max_reduction,
             max_rtt,
@@ -162,7 +164,14 @@ struct VcState {
 
 impl Default for VcState {
     fn default() -> Self {
-        VcState { class: Class::Idle, allocation: 0.0, last_rm: None, rm_interval: 0.0, reducing_cap: 0.0, prev_er: f64::NAN }
+        VcState {
+            class: Class::Idle,
+            allocation: 0.0,
+            last_rm: None,
+            rm_interval: 0.0,
+            reducing_cap: 0.0,
+            prev_er: f64::NAN,
+        }
     }
 }
 
@@ -187,7 +196,11 @@ const RESUM_EVERY: u32 = 4096;
 
 fn key(allocation: f64) -> u64 {
     // Clamp −0 and any negative to +0 so that the bits order as numbers.
-    if allocation > 0.0 { allocation.to_bits() } else { 0 }
+    if allocation > 0.0 {
+        allocation.to_bits()
+    } else {
+        0
+    }
 }
 
 impl MaxMinTable {
@@ -340,7 +353,14 @@ pub struct QueueControl {
 
 impl Default for QueueControl {
     fn default() -> Self {
-        QueueControl { reducing_cap: 0.0, reduced_q: 0.0, max_queue: 0.0, prev_q: 0.0, rtt_clock: RttClock::Idle, virtual_queue: 0.0 }
+        QueueControl {
+            reducing_cap: 0.0,
+            reduced_q: 0.0,
+            max_queue: 0.0,
+            prev_q: 0.0,
+            rtt_clock: RttClock::Idle,
+            virtual_queue: 0.0,
+        }
     }
 }
 
@@ -357,7 +377,8 @@ impl CapacityMeter {
     fn roll(&mut self, now: SimTime, interval: SimTime) {
         let span = now.0.saturating_sub(self.window_start.0);
         if span >= interval.0 && span > 0 {
-            self.background_cps = self.background_cells as f64 / (span as f64 / crate::time::PS_PER_S);
+            self.background_cps =
+                self.background_cells as f64 / (span as f64 / crate::time::PS_PER_S);
             self.background_cells = 0;
             self.window_start = now;
         }
@@ -376,7 +397,12 @@ pub struct ExplicitMaxMin {
 impl ExplicitMaxMin {
     /// The switch at a port, with no VC known yet.
     pub fn new(config: ExplicitMaxMinConfig) -> ExplicitMaxMin {
-        ExplicitMaxMin { config, table: MaxMinTable::default(), control: QueueControl::default(), meter: CapacityMeter::default() }
+        ExplicitMaxMin {
+            config,
+            table: MaxMinTable::default(),
+            control: QueueControl::default(),
+            meter: CapacityMeter::default(),
+        }
     }
 
     /// ABR_capacity(p) of Figure 14 line 1: the link rate less the measured
@@ -388,17 +414,25 @@ impl ExplicitMaxMin {
     /// Figure 14, Rate_Reduction(p, vc), for an RM cell of `vc` carrying
     /// `er` and `ccr` that finds `queue` cells at the port at `now`. Returns
     /// the ER this port allows the VC (vc.ER after line 46).
-    pub fn rate_reduction(&mut self, now: SimTime, queue: u32, link_cps: f64, vc: u32, er: f64, ccr: f64) -> f64 {
+    pub fn rate_reduction(
+        &mut self,
+        now: SimTime,
+        queue: u32,
+        link_cps: f64,
+        vc: u32,
+        er: f64,
+        ccr: f64,
+    ) -> f64 {
         let s = self.config.set_point;
         let cap = self.abr_capacity(link_cps); // line 1
         let q = queue as f64; // line 2
         let t = now; // line 3
         let max_red = self.config.max_reduction * cap; // MAX_RED = M
-        // vc.rm_intval and t − vc.prev_rm_time (line 19). Equation 3 and the
-        // state list of §4.2.2 define t_vc as the time of the VC's previous
-        // RM cell, whichever branch it took, so it is kept at every RM cell
-        // (Figure 14 updates it only at line 33, inside the reducing branch;
-        // the two agree while a VC stays bottlenecked above S).
+                                                       // vc.rm_intval and t − vc.prev_rm_time (line 19). Equation 3 and the
+                                                       // state list of §4.2.2 define t_vc as the time of the VC's previous
+                                                       // RM cell, whichever branch it took, so it is kept at every RM cell
+                                                       // (Figure 14 updates it only at line 33, inside the reducing branch;
+                                                       // the two agree while a VC stays bottlenecked above S).
         let v = self.table.state(vc);
         let rm_intval = v.last_rm.map_or(0.0, |prev| (t.0 - prev.0) as f64 / crate::time::PS_PER_S);
         if v.last_rm.is_some() {
@@ -478,7 +512,7 @@ impl ExplicitMaxMin {
                 } // line 31
                 p.virtual_queue = v_q;
                 p.reducing_cap = reduction(v_q, s, max_red); // line 32 (equation 2)
-                // line 33: vc.prev_rm_time ← t, done above for every RM cell
+                                                             // line 33: vc.prev_rm_time ← t, done above for every RM cell
                 num_b = self.table.bottlenecked().max(1) as f64; // line 34
                 self.table.state(vc).reducing_cap = p.reducing_cap / num_b; // line 35
                 p.prev_q = q; // line 36
@@ -495,19 +529,25 @@ impl ExplicitMaxMin {
             // is not bounded.
             if bounded && v.prev_er.is_finite() {
                 let inc1 = if v.reducing_cap > 0.0 { v.reducing_cap } else { f64::INFINITY }; // line 40
-                let rtts = if v.rm_interval > 0.0 { self.config.max_rtt.as_secs() / v.rm_interval } else { 1.0 };
+                let rtts = if v.rm_interval > 0.0 {
+                    self.config.max_rtt.as_secs() / v.rm_interval
+                } else {
+                    1.0
+                };
                 let n = rtts.max(1.0); // line 41
                 let inc2 = max_red / (num_b * n); // line 42
                 let max_er = v.prev_er + inc1.min(inc2); // line 43
                 if vc_er > max_er {
                     // line 44
                     vc_er = max_er; // line 45
-                    // The VC will now take up to this ER: a satisfied VC is
-                    // recorded at it rather than at its lagging CCR, so that
-                    // the capacity held back from it is not handed to the
-                    // next VC in one lump.
+                                    // The VC will now take up to this ER: a satisfied VC is
+                                    // recorded at it rather than at its lagging CCR, so that
+                                    // the capacity held back from it is not handed to the
+                                    // next VC in one lump.
                     let granted = er.min(vc_er);
-                    if self.table.class(vc) == Class::Satisfied && granted > self.table.allocation(vc) {
+                    if self.table.class(vc) == Class::Satisfied
+                        && granted > self.table.allocation(vc)
+                    {
                         self.table.detach(vc);
                         self.table.attach(vc, Class::Satisfied, granted);
                     }
@@ -522,7 +562,8 @@ impl ExplicitMaxMin {
     /// (the RATE start-up option of seed 000 §3).
     pub fn share_for_newcomer(&self, link_cps: f64, vc: u32) -> f64 {
         let cap = self.abr_capacity(link_cps);
-        let new_cap = if self.config.queue_management { cap - self.control.reducing_cap } else { cap };
+        let new_cap =
+            if self.config.queue_management { cap - self.control.reducing_cap } else { cap };
         let extra = u32::from(self.table.class(vc) != Class::Bottlenecked);
         match self.table.class(vc) {
             // Already counted as satisfied: it would leave S to take the share.
@@ -544,7 +585,14 @@ impl SwitchAlgorithm for ExplicitMaxMin {
             CellKind::Frm => {
                 // The allocation is computed on the forward RM cell and the
                 // ER field overwritten when lower (seed 000 §2).
-                let er = self.rate_reduction(port.now, port.queue_len, port.link_cps, cell.vc, cell.rm.er, cell.rm.ccr);
+                let er = self.rate_reduction(
+                    port.now,
+                    port.queue_len,
+                    port.link_cps,
+                    cell.vc,
+                    cell.rm.er,
+                    cell.rm.ccr,
+                );
                 cell.rm.er = cell.rm.er.min(er);
             }
             CellKind::Data | CellKind::Brm => {}
@@ -582,7 +630,9 @@ impl SwitchAlgorithm for ExplicitMaxMin {
         }
         for vc in 0..self.table.vcs.len() as u32 {
             let s = self.table.vcs[vc as usize];
-            if s.class != Class::Idle && s.last_rm.is_none_or(|t| port.now.0.saturating_sub(t.0) > timeout) {
+            if s.class != Class::Idle
+                && s.last_rm.is_none_or(|t| port.now.0.saturating_sub(t.0) > timeout)
+            {
                 self.table.remove(vc);
                 let v = self.table.state(vc);
                 v.reducing_cap = 0.0;
@@ -601,7 +651,12 @@ mod tests {
     const LINK: f64 = 366_792.45;
 
     fn view(ms: f64, queue: u32) -> PortView {
-        PortView { now: SimTime::from_ms(ms), link_cps: LINK, queue_len: queue, buffer_cells: 1_000_000 }
+        PortView {
+            now: SimTime::from_ms(ms),
+            link_cps: LINK,
+            queue_len: queue,
+            buffer_cells: 1_000_000,
+        }
     }
 
     fn frm(vc: u32, er: f64, ccr: f64) -> Cell {
@@ -689,7 +744,8 @@ mod tests {
         // Global water-filling of {100, 40, 10, ∞, ∞} over 150 gives the same.
         let oracle = crate::probe::max_min_fair(
             &[150.0],
-            &[100.0, 40.0, 10.0, 1e9, 1e9].map(|d| crate::probe::Flow { resources: vec![0], demand: d }),
+            &[100.0, 40.0, 10.0, 1e9, 1e9]
+                .map(|d| crate::probe::Flow { resources: vec![0], demand: d }),
         );
         assert!(close(oracle[3], 35.0));
         // The table was not changed by computing.
@@ -760,7 +816,12 @@ mod tests {
         // 10 ms later VC 0's next RM cell: it reduced 10 ms × vc_r cells.
         send(&mut a, 12.0, 1800, 0, LINK, half);
         let removed = 0.010 * vc_r;
-        assert!(close(a.control.virtual_queue, 1800.0 - removed), "{} vs {}", a.control.virtual_queue, 1800.0 - removed);
+        assert!(
+            close(a.control.virtual_queue, 1800.0 - removed),
+            "{} vs {}",
+            a.control.virtual_queue,
+            1800.0 - removed
+        );
         // The virtual queue, not the real one, drives the reduction.
         assert!(close(a.control.reducing_cap, reduction(1800.0 - removed, 600.0, 0.1 * LINK)));
     }

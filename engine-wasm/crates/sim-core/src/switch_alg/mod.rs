@@ -19,7 +19,8 @@ use crate::time::SimTime;
 use serde_json::Value;
 
 /// Every algorithm's registry entries, each list kept beside its algorithm.
-pub static ALGORITHM_PARAMS: &[&[ParamSpec]] = &[erica::PARAMS, efci::PARAMS, explicit_maxmin::PARAMS];
+pub static ALGORITHM_PARAMS: &[&[ParamSpec]] =
+    &[erica::PARAMS, efci::PARAMS, explicit_maxmin::PARAMS];
 
 /// The names a scenario may give in `algorithm.kind`.
 pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "erica_plus", "efci", "explicit_maxmin"];
@@ -40,20 +41,34 @@ impl AlgorithmConfig {
         let mut obj = Obj::new(value, path, errors)?;
         let config = match obj.get("kind").map(|v| v.as_str()) {
             Some(Some("none")) => Some(AlgorithmConfig::None),
-            Some(Some("erica")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, false))),
-            Some(Some("erica_plus")) => Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, true))),
+            Some(Some("erica")) => {
+                Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, false)))
+            }
+            Some(Some("erica_plus")) => {
+                Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, true)))
+            }
             Some(Some("efci")) => Some(AlgorithmConfig::Efci(EfciConfig::read(&mut obj, errors))),
             Some(Some("explicit_maxmin")) => {
                 Some(AlgorithmConfig::ExplicitMaxMin(ExplicitMaxMinConfig::read(&mut obj, errors)))
             }
             Some(other) => {
-                let given = other.map_or_else(|| describe(obj.map.get("kind").unwrap_or(&Value::Null)), |s| format!("\"{s}\""));
-                let expected: Vec<String> = ALGORITHM_KINDS.iter().map(|k| format!("\"{k}\"")).collect();
-                errors.push(ScenarioError::new(obj.at("kind"), format!("unknown algorithm {given} (expected one of: {})", expected.join(", "))));
+                let given = other.map_or_else(
+                    || describe(obj.map.get("kind").unwrap_or(&Value::Null)),
+                    |s| format!("\"{s}\""),
+                );
+                let expected: Vec<String> =
+                    ALGORITHM_KINDS.iter().map(|k| format!("\"{k}\"")).collect();
+                errors.push(ScenarioError::new(
+                    obj.at("kind"),
+                    format!("unknown algorithm {given} (expected one of: {})", expected.join(", ")),
+                ));
                 None
             }
             None => {
-                errors.push(ScenarioError::new(obj.at("kind"), format!("is required (one of: {})", ALGORITHM_KINDS.join(", "))));
+                errors.push(ScenarioError::new(
+                    obj.at("kind"),
+                    format!("is required (one of: {})", ALGORITHM_KINDS.join(", ")),
+                ));
                 None
             }
         };
@@ -67,7 +82,9 @@ impl AlgorithmConfig {
             AlgorithmConfig::None => AnyAlgorithm::None,
             AlgorithmConfig::Erica(c) => AnyAlgorithm::Erica(Erica::new(*c, vc_count)),
             AlgorithmConfig::Efci(c) => AnyAlgorithm::Efci(Efci::new(*c)),
-            AlgorithmConfig::ExplicitMaxMin(c) => AnyAlgorithm::ExplicitMaxMin(ExplicitMaxMin::new(*c)),
+            AlgorithmConfig::ExplicitMaxMin(c) => {
+                AnyAlgorithm::ExplicitMaxMin(ExplicitMaxMin::new(*c))
+            }
         }
     }
 }

@@ -28,7 +28,12 @@ pub fn opts(until_ms: Option<f64>, windows: &[(f64, f64)], sets: &[(&str, &str)]
 }
 
 /// Like [`opts`], for one of the scenario's variants.
-pub fn variant(id: &str, until_ms: Option<f64>, windows: &[(f64, f64)], sets: &[(&str, &str)]) -> RunOptions {
+pub fn variant(
+    id: &str,
+    until_ms: Option<f64>,
+    windows: &[(f64, f64)],
+    sets: &[(&str, &str)],
+) -> RunOptions {
     RunOptions { variant: Some(id.to_string()), ..opts(until_ms, windows, sets) }
 }
 
@@ -53,15 +58,24 @@ pub fn col(columns: &[String], name: &str) -> usize {
 
 /// `report["windows"][w]["vcs"][vc][key]` as f64.
 pub fn vc_stat(r: &Value, w: usize, vc: &str, key: &str) -> f64 {
-    r["windows"][w]["vcs"][vc][key].as_f64().unwrap_or_else(|| panic!("no {key} for {vc} in window {w}"))
+    r["windows"][w]["vcs"][vc][key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} for {vc} in window {w}"))
 }
 
 /// `report["windows"][w]["ports"][port][key]` as f64.
 pub fn port_stat(r: &Value, w: usize, port: &str, key: &str) -> f64 {
-    r["windows"][w]["ports"][port][key].as_f64().unwrap_or_else(|| panic!("no {key} for {port} in window {w}"))
+    r["windows"][w]["ports"][port][key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} for {port} in window {w}"))
 }
 
 /// Total cells lost over the run, all ports.
 pub fn total_lost(r: &Value) -> u64 {
-    r["totals"]["ports"].as_object().unwrap().values().map(|p| p["cells_lost"].as_u64().unwrap()).sum()
+    r["totals"]["ports"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|p| p["cells_lost"].as_u64().unwrap())
+        .sum()
 }
