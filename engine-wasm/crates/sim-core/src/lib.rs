@@ -4,18 +4,15 @@
 //! so the same engine serves the browser (through `sim-wasm`), the tests and
 //! the native `abrsim` runner.
 
-pub mod endsystem;
+pub mod cell;
 pub mod ip;
 pub mod kernel;
 pub mod model;
-pub mod net;
 pub mod probe;
 pub mod runner;
 pub mod scenario;
-pub mod sim;
-pub mod switch_alg;
 pub mod time;
 
+pub use cell::{Applied, Simulation};
 pub use kernel::RunOutcome;
 pub use model::Model;
-pub use sim::{Applied, Simulation};

@@ -3,9 +3,9 @@
 //! `abrsim` binary and the scenario tests both go through [`run_report`], so the
 //! tests check exactly what the runner prints.
 
+use crate::cell::sim::Simulation;
 use crate::probe::{PORT_COLUMNS, VC_COLUMNS};
 use crate::scenario::{self, ScenarioError};
-use crate::sim::Simulation;
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 
@@ -246,7 +246,9 @@ pub fn run_report(
     let all = crate::probe::max_min_fair(
         &sim.ports
             .iter()
-            .map(|p| crate::switch_alg::SwitchAlgorithm::abr_capacity_cps(&p.algorithm, p.rate_cps))
+            .map(|p| {
+                crate::cell::switch_alg::SwitchAlgorithm::abr_capacity_cps(&p.algorithm, p.rate_cps)
+            })
             .collect::<Vec<_>>(),
         &sim.vcs
             .iter()

@@ -14,10 +14,10 @@ use super::port::{Aqm, AqmConfig, IpPort};
 use super::scenario::{self as ip_scenario, FlowKindSpec, IpNodeSpec, IpScenario};
 use super::tcp::{TcpReceiver, TcpSender};
 use super::udp::UdpSource;
+use crate::cell::sim::Applied;
 use crate::kernel::{self, EventQueue, Handler, Rng, RunOutcome};
 use crate::probe::SampleBuffer;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
-use crate::sim::Applied;
 use crate::time::SimTime;
 use serde_json::{json, Value};
 

@@ -2,7 +2,7 @@
 //! validation into typed values with every error reported at once by path,
 //! `--set` overrides by dotted path, and the build into a [`Simulation`].
 //!
-//! [`Simulation`]: crate::sim::Simulation
+//! [`Simulation`]: crate::cell::sim::Simulation
 
 pub mod parse;
 pub mod reader;
@@ -126,7 +126,7 @@ pub struct RunSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeSpec {
     pub id: String,
-    pub kind: crate::net::NodeKind,
+    pub kind: crate::cell::net::NodeKind,
     pub x: f64,
     pub y: f64,
 }
@@ -135,8 +135,8 @@ pub struct NodeSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PortSpec {
     pub buffer_cells: u32,
-    pub discipline: crate::net::Discipline,
-    pub algorithm: crate::switch_alg::AlgorithmConfig,
+    pub discipline: crate::cell::net::Discipline,
+    pub algorithm: crate::cell::switch_alg::AlgorithmConfig,
 }
 
 /// A full-duplex link.

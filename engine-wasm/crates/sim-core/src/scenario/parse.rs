@@ -5,8 +5,8 @@
 use super::reader::{describe, Errors, Obj};
 use super::registry::{self, Scope};
 use super::*;
-use crate::net::{Discipline, NodeKind};
-use crate::switch_alg::AlgorithmConfig;
+use crate::cell::net::{Discipline, NodeKind};
+use crate::cell::switch_alg::AlgorithmConfig;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -584,7 +584,7 @@ pub const BACKGROUND_KINDS: &[&str] = &["cbr", "vbr"];
 /// Every enumerated choice a scenario can make, for the UI's menus.
 pub fn choices_json() -> Value {
     serde_json::json!({
-        "algorithms": crate::switch_alg::ALGORITHM_KINDS,
+        "algorithms": crate::cell::switch_alg::ALGORITHM_KINDS,
         "queues": QUEUE_DISCIPLINES,
         "traffic": TRAFFIC_MODELS.iter().map(|(m, _)| *m).collect::<Vec<_>>(),
         "traffic_keys": TRAFFIC_MODELS.iter().map(|(m, keys)| (m.to_string(), serde_json::json!(keys))).collect::<serde_json::Map<_, _>>(),

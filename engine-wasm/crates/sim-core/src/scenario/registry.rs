@@ -205,7 +205,7 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
 pub fn all() -> impl Iterator<Item = &'static ParamSpec> {
     CORE_PARAMS
         .iter()
-        .chain(crate::switch_alg::ALGORITHM_PARAMS.iter().flat_map(|p| p.iter()))
+        .chain(crate::cell::switch_alg::ALGORITHM_PARAMS.iter().flat_map(|p| p.iter()))
         .chain(crate::ip::PARAMS.iter().flat_map(|p| p.iter()))
 }
 

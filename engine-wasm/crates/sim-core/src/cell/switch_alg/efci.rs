@@ -25,7 +25,7 @@
 //! destination-to-switch trip sooner.
 
 use super::{PortView, SwitchAlgorithm};
-use crate::net::{Cell, CellKind};
+use crate::cell::net::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Efci as S};
 use crate::scenario::ScenarioError;
@@ -134,7 +134,7 @@ impl SwitchAlgorithm for Efci {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::RmFields;
+    use crate::cell::net::RmFields;
     use crate::time::SimTime;
 
     fn view(queue_len: u32) -> PortView {

@@ -2,7 +2,7 @@
 //! cell around as a backward RM cell, setting CI when the last data cell seen
 //! carried EFCI (SPEC §4; seed 001 §1).
 
-use crate::net::{Cell, CellKind};
+use crate::cell::net::{Cell, CellKind};
 
 /// A VC's destination.
 #[derive(Clone, Debug, Default)]
@@ -38,7 +38,7 @@ impl Destination {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::RmFields;
+    use crate::cell::net::RmFields;
 
     #[test]
     fn frm_is_turned_around_with_ci_from_the_last_efci() {

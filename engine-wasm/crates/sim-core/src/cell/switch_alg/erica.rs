@@ -59,7 +59,7 @@
 //! ACR does.
 
 use super::{PortView, SwitchAlgorithm};
-use crate::net::{Cell, CellKind};
+use crate::cell::net::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Erica as S};
 use crate::scenario::ScenarioError;
@@ -566,7 +566,7 @@ impl SwitchAlgorithm for Erica {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::RmFields;
+    use crate::cell::net::RmFields;
 
     const LINK: f64 = 366_792.45;
 

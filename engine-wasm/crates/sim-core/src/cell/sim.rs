@@ -10,14 +10,15 @@
 //! turns around wait at the partner loop's source and go out by its rule 3
 //! (SPEC §4). A unidirectional VC's destination sends its BRMs at once.
 
-use crate::endsystem::{AbrParams, AbrSource, Destination, Traffic};
-use crate::kernel::{self, Event, EventQueue, Handler, RunOutcome};
-use crate::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
+use super::event::Event;
+use crate::cell::endsystem::{AbrParams, AbrSource, Destination, Traffic};
+use crate::cell::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
+use crate::cell::switch_alg::{Setup, SwitchAlgorithm};
+use crate::kernel::{self, EventQueue, Handler, RunOutcome};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
 use crate::scenario::{
     self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec,
 };
-use crate::switch_alg::{Setup, SwitchAlgorithm};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::{json, Value};
 
@@ -118,7 +119,7 @@ pub struct Simulation {
     pub meta: Meta,
     pub run: RunSpec,
     pub warnings: Vec<ScenarioError>,
-    queue: EventQueue,
+    queue: EventQueue<Event>,
     pub nodes: Vec<Node>,
     pub links: Vec<Link>,
     pub ports: Vec<Port>,
@@ -426,7 +427,7 @@ impl Simulation {
 }
 
 impl Handler<Event> for Simulation {
-    fn queue(&mut self) -> &mut EventQueue {
+    fn queue(&mut self) -> &mut EventQueue<Event> {
         &mut self.queue
     }
 

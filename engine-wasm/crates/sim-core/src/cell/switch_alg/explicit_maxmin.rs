@@ -48,7 +48,7 @@
 //! All rates are in cells per second, as the source's ACR is.
 
 use super::{PortView, Setup, SwitchAlgorithm};
-use crate::net::{Cell, CellKind};
+use crate::cell::net::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::ExplicitMaxMin as S};
 use crate::time::SimTime;
@@ -646,7 +646,7 @@ impl SwitchAlgorithm for ExplicitMaxMin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::RmFields;
+    use crate::cell::net::RmFields;
 
     const LINK: f64 = 366_792.45;
 

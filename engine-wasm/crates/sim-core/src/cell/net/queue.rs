@@ -124,7 +124,7 @@ impl PortQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::CellKind;
+    use crate::cell::net::CellKind;
 
     fn drain(q: &mut PortQueue) -> Vec<u32> {
         std::iter::from_fn(|| q.pop()).map(|c| c.vc).collect()

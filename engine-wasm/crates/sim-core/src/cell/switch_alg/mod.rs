@@ -11,7 +11,7 @@ pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
 pub use explicit_maxmin::{ExplicitMaxMin, ExplicitMaxMinConfig};
 
-use crate::net::Cell;
+use crate::cell::net::Cell;
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::ParamSpec;
 use crate::scenario::ScenarioError;

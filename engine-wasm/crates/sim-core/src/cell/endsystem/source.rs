@@ -4,7 +4,7 @@
 
 use super::params::AbrParams;
 use super::traffic::Traffic;
-use crate::net::{Cell, CellKind, RmFields};
+use crate::cell::net::{Cell, CellKind, RmFields};
 use crate::time::{cell_interval, SimTime};
 
 /// The state of one ABR source.

@@ -11,7 +11,7 @@
 
 use super::cell::Cell;
 use super::queue::{Discipline, PortQueue};
-use crate::switch_alg::AnyAlgorithm;
+use crate::cell::switch_alg::AnyAlgorithm;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -118,8 +118,8 @@ impl Port {
     }
 
     /// What the port's switch algorithm may see.
-    pub fn view(&self, now: SimTime) -> crate::switch_alg::PortView {
-        crate::switch_alg::PortView {
+    pub fn view(&self, now: SimTime) -> crate::cell::switch_alg::PortView {
+        crate::cell::switch_alg::PortView {
             now,
             link_cps: self.rate_cps,
             queue_len: self.queue_len(),
@@ -207,7 +207,11 @@ impl Port {
     /// propagation delay. Returns whether the wire was empty.
     fn transmit(&mut self, now: SimTime, mut cell: Cell) -> bool {
         let view = self.view(now);
-        crate::switch_alg::SwitchAlgorithm::on_departure(&mut self.algorithm, &view, &mut cell);
+        crate::cell::switch_alg::SwitchAlgorithm::on_departure(
+            &mut self.algorithm,
+            &view,
+            &mut cell,
+        );
         self.busy_until = now + self.cell_time;
         self.stats.busy += self.cell_time.0;
         self.stats.sent_total += 1;
@@ -291,14 +295,14 @@ mod tests {
         let mut p = port(10);
         p.offer(SimTime(0), Cell::data(9));
         p.offer(SimTime(0), Cell::data(1));
-        p.offer(SimTime(0), Cell { kind: crate::net::CellKind::Background, ..Cell::data(0) });
+        p.offer(SimTime(0), Cell { kind: crate::cell::net::CellKind::Background, ..Cell::data(0) });
         p.offer(SimTime(0), Cell::data(2));
         let mut t = p.cell_time;
         while let (_, Some(next)) = p.on_timer(t) {
             t = next;
         }
         let order: Vec<_> = p.wire.iter().map(|(_, c)| c.kind).collect();
-        use crate::net::CellKind::*;
+        use crate::cell::net::CellKind::*;
         assert_eq!(order, vec![Data, Background, Data, Data]);
     }
 

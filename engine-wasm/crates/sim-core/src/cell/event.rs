@@ -1,0 +1,25 @@
+//! The cell model's events: what the kernel's queue carries for a
+//! [`Simulation`](super::sim::Simulation).
+
+/// What can happen in a simulation. Small and `Copy`: cells live in port and
+/// link buffers, never in the heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An ABR source reaches a transmission opportunity (SPEC §4 rule 3).
+    /// `generation` invalidates superseded schedules (rescheduling, seed 001 §5.1).
+    SourceSend { vc: u32, generation: u32 },
+    /// A source's traffic model turns on or off (start/stop times).
+    TrafficChange { vc: u32 },
+    /// A port finishes putting its current cell on the wire.
+    PortTxDone { port: u32 },
+    /// The cell at the head of a port's link FIFO reaches the far end.
+    LinkArrive { port: u32 },
+    /// A background (CBR/VBR) source emits a cell.
+    BackgroundSend { source: u32 },
+    /// A background source's square wave changes phase (or it starts/stops).
+    BackgroundEdge { source: u32 },
+    /// A switch algorithm's periodic work (e.g. the end of ERICA's averaging interval).
+    AlgorithmTick { port: u32 },
+    /// The probe records a sample row.
+    Sample,
+}

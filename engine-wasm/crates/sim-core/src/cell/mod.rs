@@ -1,0 +1,14 @@
+//! The ATM cell model (`"model": "cell"`, SPEC §3–5): cells, ports and links
+//! (`net`), the ABR end systems (`endsystem`), the switch algorithms
+//! (`switch_alg`), its events, and the simulation that ties them together.
+//! It is a peer of the packet model in [`crate::ip`]; both run on the shared
+//! [`crate::kernel`] and record through [`crate::probe`].
+
+pub mod endsystem;
+pub mod event;
+pub mod net;
+pub mod sim;
+pub mod switch_alg;
+
+pub use event::Event;
+pub use sim::{Applied, Simulation};
