@@ -3,6 +3,7 @@
 //! ```text
 //! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]
 //! abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]
+//! abrsim check [FILES…] [--json] [--now-holding]
 //! ```
 //!
 //! `run` prints one JSON report on stdout; `sweep` (sweep.rs) one JSON line per grid point. Bad input of any kind ends with a message
@@ -15,9 +16,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod check;
 mod sweep;
 
-const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]\n       abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
+const USAGE: &str = "usage: abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]\n       abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]\n       abrsim check [FILES…] [--json] [--now-holding]";
 
 struct Args {
     scenario: PathBuf,
@@ -172,6 +174,12 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let outcome = match args.first().map(String::as_str) {
         Some("sweep") => sweep::main(&args[1..]),
+        Some("check") => match check::main(&args[1..]) {
+            // A claim expected to hold that fails: exit 1 (bad input stays 2).
+            Ok(false) => return ExitCode::from(1),
+            Ok(true) => Ok(()),
+            Err(e) => Err(e),
+        },
         _ => run(&args),
     };
     match outcome {
