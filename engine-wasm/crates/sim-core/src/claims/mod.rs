@@ -9,8 +9,10 @@
 //! see [`tracker::resolve`]).
 
 pub mod expr;
+pub mod live;
 pub mod tracker;
 
+pub use live::LiveCheck;
 pub use tracker::Tracker;
 
 use crate::scenario::parse::element_path;
@@ -449,8 +451,7 @@ pub struct FileClaims {
 pub fn file_claims(text: &str) -> Result<FileClaims, Vec<ScenarioError>> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
-    let model = crate::model::Model::from_json(text)?;
-    drop(model);
+    crate::model::Model::validate(text)?;
     let variants: Vec<String> = value
         .get("variants")
         .and_then(Value::as_array)
