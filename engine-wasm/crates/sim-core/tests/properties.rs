@@ -73,23 +73,23 @@ fn random_scenario(seed: u64) -> Value {
             "pcr_mbps": pcr, "mcr_mbps": pcr * uniform(&mut rng, 0.0, 0.3), "icr_mbps": uniform(&mut rng, 0.01, pcr),
             "nrm": pow2(&mut rng, 1, 8), "rif": pow2(&mut rng, -15, 0), "rdf": pow2(&mut rng, -15, 0),
             "trm_ms": pick(&mut rng, &[0.78125, 1.0, 10.0, 100.0]), "tbe_cells": (rng.next_u64() % 100_000) as f64,
-            "cdf": if rng.next_u64() % 3 == 0 { 0.0 } else { pow2(&mut rng, -6, 0) },
+            "cdf": if rng.next_u64().is_multiple_of(3) { 0.0 } else { pow2(&mut rng, -6, 0) },
             "adtf_s": pick(&mut rng, &[0.01, 0.5]), "tcr_cps": 10.0,
             "startup": pick(&mut rng, &["atm_forum", "rate", "rm"]),
         });
-        if rng.next_u64() % 3 == 0 && vc["traffic"]["kind"] != "request_response" {
+        if rng.next_u64().is_multiple_of(3) && vc["traffic"]["kind"] != "request_response" {
             vc["bidirectional"] = json!(true);
         }
         vcs.push(vc);
-        if rng.next_u64() % 4 == 0 {
+        if rng.next_u64().is_multiple_of(4) {
             background.push(json!({"id": format!("bg{v}"), "kind": "vbr", "path": vcs[v]["path"].clone(),
                 "rate_mbps": uniform(&mut rng, 0.5, 8.0), "on_ms": uniform(&mut rng, 0.5, 5.0), "off_ms": uniform(&mut rng, 0.5, 5.0)}));
         }
     }
-    let algorithm = if rng.next_u64() % 4 == 0 {
+    let algorithm = if rng.next_u64().is_multiple_of(4) {
         json!({"kind": "none"})
     } else {
-        json!({"kind": "erica", "target_utilization": uniform(&mut rng, 0.5, 1.0), "interval_ms": uniform(&mut rng, 0.1, 5.0), "forward_ccr": rng.next_u64() % 2 == 0})
+        json!({"kind": "erica", "target_utilization": uniform(&mut rng, 0.5, 1.0), "interval_ms": uniform(&mut rng, 0.1, 5.0), "forward_ccr": rng.next_u64().is_multiple_of(2)})
     };
     json!({
         "format": "abr-lab/scenario", "version": 1, "id": format!("random-{seed}"),
