@@ -323,7 +323,7 @@ const doc = {
 }
 const outPath = resolve(root, args.out)
 mkdirSync(dirname(outPath), { recursive: true })
-writeFileSync(outPath, JSON.stringify(doc, null, 2) + '\n')
+writeFileSync(outPath, `${JSON.stringify(doc, null, 2)}\n`)
 console.log()
 if (args.browser) console.log(markdown(doc).split('\n').slice(1, -1).join('\n'), '\n')
 printSummary(doc)
