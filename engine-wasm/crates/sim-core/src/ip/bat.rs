@@ -153,7 +153,7 @@ pub struct BatConfig {
 
 impl BatConfig {
     /// Reads BAT's keys from an `aqm` object whose `kind` is `"bat"`.
-    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors) -> BatConfig {
+    pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> BatConfig {
         let d = |k| spec(S, k).default;
         let interval_ms = obj.param(S, "interval_ms", errors).unwrap_or(d("interval_ms"));
         let grouping = match obj.get("grouping").map(|v| v.as_str()) {
