@@ -4,7 +4,10 @@
  */
 import { expect, test } from './fixtures'
 
-test('About tab: two-source-wan’s paper claims turn from pending to ✓ as the run passes their windows', async ({ lab, page }) => {
+test('About tab: two-source-wan’s paper claims turn from pending to ✓ as the run passes their windows', async ({
+  lab,
+  page,
+}) => {
   await lab.open('#scenario=two-source-wan')
   await lab.waitUntilLoaded()
   await page.getByRole('tab', { name: 'About this scenario' }).click()

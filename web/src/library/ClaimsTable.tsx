@@ -6,7 +6,14 @@
 import { memo, useEffect, useMemo, useState } from 'react'
 import type { SampleStore } from '../engine/samples'
 import type { JsonObject } from '../scenario/paths'
-import { ClaimJudge, claimTotals, loadClaimCheck, verdict, type ClaimCheckCtor, type ClaimRow } from './claims'
+import {
+  ClaimJudge,
+  claimTotals,
+  loadClaimCheck,
+  verdict,
+  type ClaimCheckCtor,
+  type ClaimRow,
+} from './claims'
 
 interface ClaimsTableProps {
   scenario: JsonObject
@@ -16,7 +23,12 @@ interface ClaimsTableProps {
   revision: number
 }
 
-export const ClaimsTable = memo(function ClaimsTable({ scenario, store, nowMs, revision }: ClaimsTableProps) {
+export const ClaimsTable = memo(function ClaimsTable({
+  scenario,
+  store,
+  nowMs,
+  revision,
+}: ClaimsTableProps) {
   const [Check, setCheck] = useState<ClaimCheckCtor | null>(null)
   useEffect(() => {
     let live = true
@@ -35,9 +47,9 @@ export const ClaimsTable = memo(function ClaimsTable({ scenario, store, nowMs, r
     }
   }, [Check, store, scenario, hasClaims])
   useEffect(() => () => (judge instanceof ClaimJudge ? judge.dispose() : undefined), [judge])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutated in place; a new revision means new rows
   const rows = useMemo(
     () => (judge instanceof ClaimJudge && store ? judge.judge(store, nowMs) : []),
-    // revision: the store is mutated in place; a new revision means new rows.
     [judge, store, nowMs, revision],
   )
   if (!hasClaims) return null
@@ -45,7 +57,9 @@ export const ClaimsTable = memo(function ClaimsTable({ scenario, store, nowMs, r
   return (
     <section className="claims" aria-label="Paper claims">
       <h2>What the paper says, and this run</h2>
-      {typeof judge === 'string' && <p className="claims-error">The claims cannot be checked: {judge}</p>}
+      {typeof judge === 'string' && (
+        <p className="claims-error">The claims cannot be checked: {judge}</p>
+      )}
       {rows.length > 0 && (
         <>
           <table>
@@ -64,7 +78,8 @@ export const ClaimsTable = memo(function ClaimsTable({ scenario, store, nowMs, r
             </tbody>
           </table>
           <p className="claims-totals" data-testid="claims-totals">
-            {totals.held + totals.now_holds} held, {totals.expected_fail} expected to fail, {totals.failing} failing
+            {totals.held + totals.now_holds} held, {totals.expected_fail} expected to fail,{' '}
+            {totals.failing} failing
             {totals.pending > 0 && `, ${totals.pending} pending`}
             {totals.other_variant > 0 && `, ${totals.other_variant} about other variants`}
           </p>
@@ -86,7 +101,9 @@ function ClaimLine({ row }: { row: ClaimRow }) {
       </td>
       <td>{row.paper_text}</td>
       <td>{shown}</td>
-      <td title={row.status === 'pending' ? `due at ${row.due_ms} ms` : undefined}>{verdict(row)}</td>
+      <td title={row.status === 'pending' ? `due at ${row.due_ms} ms` : undefined}>
+        {verdict(row)}
+      </td>
     </tr>
   )
 }

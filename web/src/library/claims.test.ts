@@ -38,7 +38,11 @@ function judgeAt(id: string, stops: number[]): ClaimRow[][] {
 describe('claims of the run that is playing', () => {
   it('are pending until their window has passed, then judged', () => {
     const [early, end] = judgeAt('two-source-wan', [100, 300])
-    const byId = (rows: ClaimRow[], id: string) => rows.find((r) => r.id === id)!
+    const byId = (rows: ClaimRow[], id: string): ClaimRow => {
+      const row = rows.find((r) => r.id === id)
+      if (!row) throw new Error(`no claim ${id}`)
+      return row
+    }
     // s1-alone-140 reads 60–95 ms: judged at 100 ms; the others read later windows.
     expect(byId(early, 's1-alone-140').status).toBe('held')
     expect(verdict(byId(early, 's1-alone-140'))).toBe('✓')
@@ -55,10 +59,14 @@ describe('claims of the run that is playing', () => {
 
   it('gives the figures abrsim check gives natively', () => {
     const [end] = judgeAt('erica-parking-lot', [400])
-    const out = execFileSync(abrsim, ['check', '--json', `${root}scenarios/erica-parking-lot.json`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
+    const out = execFileSync(
+      abrsim,
+      ['check', '--json', `${root}scenarios/erica-parking-lot.json`],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    )
     const native = out
       .trim()
       .split('\n')
@@ -66,9 +74,12 @@ describe('claims of the run that is playing', () => {
     // The base run answers the claims without a variant; the ERICA+ one is another variant's.
     const base = end.filter((r) => r.status !== 'other_variant')
     expect(base.length).toBeGreaterThan(0)
-    expect(end.filter((r) => r.status === 'other_variant').map((r) => r.variant)).toEqual(['erica-plus'])
+    expect(end.filter((r) => r.status === 'other_variant').map((r) => r.variant)).toEqual([
+      'erica-plus',
+    ])
     for (const row of base) {
-      const twin = native.find((n) => n.id === row.id)!
+      const twin = native.find((n) => n.id === row.id)
+      if (!twin) throw new Error(`abrsim check did not report ${row.id}`)
       expect(row.value).toBe(twin.value)
       expect(row.status).toBe(twin.status)
     }
@@ -78,8 +89,9 @@ describe('claims of the run that is playing', () => {
     const { ClaimCheck } = realEngine()
     const scenario = JSON.parse(scenarioText('two-source-wan')) as { claims: { metric: string }[] }
     scenario.claims[0].metric = 'window.vcs.vc9.acr_mbps'
-    expect(() => new ClaimJudge(ClaimCheck as unknown as ClaimCheckCtor, JSON.stringify(scenario), ['t_ms'])).toThrow(
-      /claims\.s1-alone-140\.metric: this run has no sample column 'vc\.vc9\.acr_mean'/,
-    )
+    expect(
+      () =>
+        new ClaimJudge(ClaimCheck as unknown as ClaimCheckCtor, JSON.stringify(scenario), ['t_ms']),
+    ).toThrow(/claims\.s1-alone-140\.metric: this run has no sample column 'vc\.vc9\.acr_mean'/)
   })
 })

@@ -68,7 +68,8 @@ function readEngineError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
   try {
     const parsed = JSON.parse(text) as { errors?: { path: string; message: string }[] }
-    if (parsed.errors) return parsed.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')
+    if (parsed.errors)
+      return parsed.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')
   } catch {
     // not JSON: the text as it is
   }
@@ -77,7 +78,14 @@ function readEngineError(error: unknown): string {
 
 /** Counts for the table's foot line. */
 export function claimTotals(rows: readonly ClaimRow[]): Record<ClaimRow['status'], number> {
-  const totals = { pending: 0, held: 0, failing: 0, expected_fail: 0, now_holds: 0, other_variant: 0 }
+  const totals = {
+    pending: 0,
+    held: 0,
+    failing: 0,
+    expected_fail: 0,
+    now_holds: 0,
+    other_variant: 0,
+  }
   for (const r of rows) totals[r.status]++
   return totals
 }

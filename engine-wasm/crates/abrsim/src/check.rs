@@ -14,8 +14,18 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const USAGE: &str =
-    "usage: abrsim check [FILES…] [--json] [--now-holding] (default: every scenarios/*.json)";
+/// What `abrsim check` takes.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Scenario files (default: every scenarios/*.json under the current directory).
+    pub files: Vec<PathBuf>,
+    /// One JSON object per claim instead of the table (the totals go to stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// List only the claims marked `expected: false` that this run meets.
+    #[arg(long)]
+    pub now_holding: bool,
+}
 
 /// Every `.json` file of `dir`, sorted.
 fn library(dir: &str) -> Result<Vec<PathBuf>, String> {
@@ -37,20 +47,9 @@ fn cell(text: &str, width: usize) -> String {
     }
 }
 
-pub fn main(args: &[String]) -> Result<bool, String> {
-    let mut files = Vec::new();
-    let (mut as_json, mut now_holding) = (false, false);
-    for a in args {
-        match a.as_str() {
-            "--json" => as_json = true,
-            "--now-holding" => now_holding = true,
-            "-h" | "--help" => return Err(USAGE.into()),
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option '{flag}'\n{USAGE}"))
-            }
-            path => files.push(PathBuf::from(path)),
-        }
-    }
+pub fn main(args: CheckArgs) -> Result<bool, String> {
+    let (as_json, now_holding) = (args.json, args.now_holding);
+    let mut files = args.files;
     if files.is_empty() {
         files = library("scenarios")?;
     }

@@ -13,6 +13,13 @@ use sim_core::runner::{run_report, RunOptions};
 use sim_core::scenario::Limits;
 use std::sync::Mutex;
 
+/// Files without a claim, and why: a number whose claim a single run cannot express.
+const WITHOUT_CLAIMS: &[(&str, &str)] = &[(
+    "pletka-dudp-open-loop.json",
+    "Pletka et al. §III-D's 'conformance often exceeds 5 %' compares the UDP shares of several \
+     Table I mixes (variants); a claim reads one run",
+)];
+
 #[test]
 fn every_claim_expected_to_hold_holds() {
     let files = common::library_files();
@@ -33,7 +40,8 @@ fn every_claim_expected_to_hold_holds() {
                     .unwrap_or_else(|e| {
                         panic!("{file}: {}", sim_core::scenario::format_errors(&e))
                     });
-                assert!(!fc.claims.is_empty(), "{file} states no paper claim");
+                let exempt = WITHOUT_CLAIMS.iter().any(|(f, _)| f == file);
+                assert!(exempt || !fc.claims.is_empty(), "{file} states no paper claim");
                 let mut rows = rows.lock().unwrap();
                 for (c, o) in fc.claims.iter().zip(outcomes) {
                     rows.push((file.clone(), c.clone(), o));

@@ -222,7 +222,7 @@ pub fn outcome_json(scenario: &str, claim: &Claim, outcome: &Outcome, due_ms: f6
 
 /// Reads a scenario root's `claims` against its variants and run (both models' readers).
 pub(crate) fn read_root_claims(
-    root: &mut Obj,
+    root: &mut Obj<'_>,
     variants: &[crate::scenario::Variant],
     until_ms: Option<f64>,
     errors: &mut Errors,
@@ -316,7 +316,7 @@ pub fn read_claims(
             }
         };
         let reason = obj.string("reason", errors);
-        if !expected && reason.as_deref().map_or(true, |r| r.trim().is_empty()) {
+        if !expected && reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
             errors.push(ScenarioError::new(
                 obj.at("reason"),
                 "is required when expected is false: say why the model does not meet the paper",
@@ -348,7 +348,7 @@ pub fn read_claims(
     out
 }
 
-fn read_windows(obj: &mut Obj, until_ms: Option<f64>, errors: &mut Errors) -> Vec<(f64, f64)> {
+fn read_windows(obj: &mut Obj<'_>, until_ms: Option<f64>, errors: &mut Errors) -> Vec<(f64, f64)> {
     let one = obj.get("window");
     let many = obj.get("windows");
     let (key, list): (&str, Vec<&Value>) = match (one, many) {
@@ -407,7 +407,7 @@ fn read_windows(obj: &mut Obj, until_ms: Option<f64>, errors: &mut Errors) -> Ve
     out
 }
 
-fn read_tolerance(obj: &mut Obj, compare: Option<Compare>, errors: &mut Errors) -> Tolerance {
+fn read_tolerance(obj: &mut Obj<'_>, compare: Option<Compare>, errors: &mut Errors) -> Tolerance {
     let Some(v) = obj.get("tolerance") else {
         if compare == Some(Compare::Approx) {
             errors.push(ScenarioError::new(

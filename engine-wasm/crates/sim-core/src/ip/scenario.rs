@@ -377,7 +377,7 @@ fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     errors: &mut Errors,
 ) -> Vec<IpLinkSpec> {
     let builtin =
@@ -460,7 +460,7 @@ impl FlowSettings {
     }
 
     /// Reads the keys a flow of `class` may carry over `self`.
-    fn read_over(mut self, obj: &mut Obj, class: &str, errors: &mut Errors) -> FlowSettings {
+    fn read_over(mut self, obj: &mut Obj<'_>, class: &str, errors: &mut Errors) -> FlowSettings {
         if let Some(x) = obj.param(F, "count", errors) {
             self.count = x as u32;
         }
@@ -543,7 +543,7 @@ fn read_flows(
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     seed: u64,
     errors: &mut Errors,
 ) -> Vec<IpFlowSpec> {
@@ -676,7 +676,7 @@ fn read_flows(
 
 /// A flow's path: host, routers…, host, each consecutive pair joined by a link.
 fn read_route(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],
