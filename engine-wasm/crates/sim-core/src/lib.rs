@@ -12,7 +12,10 @@ pub mod model;
 pub mod probe;
 pub mod runner;
 pub mod scenario;
+pub mod sweep;
 pub mod time;
+#[cfg(test)]
+mod ts_types;
 
 pub use cell::{Applied, Simulation};
 pub use kernel::RunOutcome;

@@ -10,7 +10,8 @@
 //! the panic hook installed by [`start`] writes the panic's message to the
 //! console first.
 
-use sim_core::scenario::{self, registry, ScenarioError};
+use sim_core::scenario::{self, registry, set, ScenarioError};
+use sim_core::sweep::WindowSummary;
 use sim_core::time::SimTime;
 use sim_core::{Applied, Model, RunOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -99,6 +100,101 @@ impl ClaimCheck {
     /// `pending`, `held`, `failing`, `expected_fail`, `now_holds` or `other_variant`).
     pub fn evaluate(&self, rows: &[f64], now_ms: f64) -> String {
         self.inner.evaluate(rows, now_ms).to_string()
+    }
+}
+
+fn error_json(e: &ScenarioError) -> serde_json::Value {
+    serde_json::json!({"error": {"path": e.path, "message": e.message}})
+}
+
+/// Parses a `--set` value as the engine does (a fraction such as `1/16`, else JSON, else a bare
+/// string); returns it as JSON text.
+#[wasm_bindgen]
+pub fn parse_set_value(raw: &str) -> String {
+    set::parse_value(raw).to_string()
+}
+
+/// Expands `*` in a path (`vcs.*.rif`) into one path per array element:
+/// `{"paths":[…]}` or `{"error":{path,message}}`.
+#[wasm_bindgen]
+pub fn expand_path(scenario_json: &str, path: &str) -> String {
+    let result = serde_json::from_str::<serde_json::Value>(scenario_json)
+        .map_err(|e| ScenarioError::new("", format!("the scenario is not JSON: {e}")))
+        .and_then(|root| set::expand_path(&root, path));
+    match result {
+        Ok(paths) => serde_json::json!({ "paths": paths }),
+        Err(e) => error_json(&e),
+    }
+    .to_string()
+}
+
+/// Applies overrides (`[{"path","raw"}]`, paths maybe with `*`, values as typed) to scenario text:
+/// `{"json": text}` or `{"error":{path,message}}`. The engine validates the result when it loads it.
+#[wasm_bindgen]
+pub fn apply_overrides(scenario_json: &str, overrides_json: &str) -> String {
+    let result = (|| {
+        let mut root: serde_json::Value = serde_json::from_str(scenario_json)
+            .map_err(|e| ScenarioError::new("", format!("the scenario is not JSON: {e}")))?;
+        let list: Vec<serde_json::Value> = serde_json::from_str(overrides_json)
+            .map_err(|e| ScenarioError::new("", format!("the overrides are not JSON: {e}")))?;
+        let overrides: Vec<(String, String)> = list
+            .iter()
+            .map(|o| {
+                let text = |k: &str| o[k].as_str().unwrap_or_default().to_string();
+                (text("path"), text("raw"))
+            })
+            .collect();
+        set::apply_overrides(&mut root, &overrides)?;
+        Ok::<_, ScenarioError>(root)
+    })();
+    match result {
+        Ok(root) => serde_json::json!({
+            "json": serde_json::to_string_pretty(&root).expect("JSON serialises")
+        }),
+        Err(e) => error_json(&e),
+    }
+    .to_string()
+}
+
+/// Sets one path (no `*`) to a JSON value in scenario text: `{"json": text}` or
+/// `{"error":{path,message}}` naming the first segment that does not exist.
+#[wasm_bindgen]
+pub fn set_path(scenario_json: &str, path: &str, value_json: &str) -> String {
+    let result = serde_json::from_str::<serde_json::Value>(scenario_json)
+        .map_err(|e| ScenarioError::new("", format!("the scenario is not JSON: {e}")))
+        .and_then(|mut root| set::apply_set(&mut root, path, value_json).map(|()| root));
+    match result {
+        Ok(root) => serde_json::json!({ "json": root.to_string() }),
+        Err(e) => error_json(&e),
+    }
+    .to_string()
+}
+
+/// The four figures of a sweep point over a window, folded from the sample rows as they come
+/// (`sim_core::sweep`, the same code as `abrsim sweep`).
+#[wasm_bindgen]
+pub struct SweepWindow(WindowSummary);
+
+#[wasm_bindgen]
+impl SweepWindow {
+    /// Over [from_ms, to_ms] of the run `layout_json` (`Engine.layout()`) describes.
+    #[wasm_bindgen(constructor)]
+    pub fn new(layout_json: &str, from_ms: f64, to_ms: f64) -> Result<SweepWindow, JsError> {
+        let layout: serde_json::Value =
+            serde_json::from_str(layout_json).map_err(|e| JsError::new(&e.to_string()))?;
+        WindowSummary::from_layout(&layout, (from_ms, to_ms))
+            .map(SweepWindow)
+            .map_err(|e| JsError::new(&e))
+    }
+
+    /// Folds in flat row-major sample rows (`Engine.take_samples()`), in time order.
+    pub fn add(&mut self, rows: &[f64]) {
+        self.0.add(rows);
+    }
+
+    /// `{"max_queue","utilization","fairness","cells_lost"}` (the generated `SweepSummary` type).
+    pub fn summary(&self) -> String {
+        self.0.summary().to_json().to_string()
     }
 }
 

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 /// Where a parameter lives in a scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum Scope {
     /// A VC's ABR parameters (`defaults.vc`, `vcs[i]`).
     Vc,
@@ -21,6 +22,7 @@ pub enum Scope {
     /// The EFCI binary switch's knobs (`…algorithm` with `kind: "efci"`).
     Efci,
     /// The explicit-rate max-min switch's knobs (`kind: "explicit_maxmin"`, seed 000).
+    #[cfg_attr(test, ts(rename = "explicit_maxmin"))]
     ExplicitMaxMin,
     /// A link (`links[i]`).
     Link,
@@ -66,12 +68,15 @@ impl Scope {
 
 /// What values a parameter takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum Kind {
     Real,
     Integer,
     /// A power of two within the range.
+    #[cfg_attr(test, ts(rename = "pow2"))]
     PowerOfTwo,
     /// Zero, or a power of two within the range (CDF).
+    #[cfg_attr(test, ts(rename = "zero_or_pow2"))]
     ZeroOrPowerOfTwo,
     /// On or off: `true`/`false` in JSON, 1/0 in the registry's numbers.
     Bool,
@@ -89,13 +94,16 @@ impl Kind {
     }
 }
 
-/// One tunable number.
+/// One tunable number (`to_json` writes it as the generated TypeScript type says).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ParamSpec {
     pub key: &'static str,
     pub scope: Scope,
     pub label: &'static str,
     pub unit: &'static str,
+    /// Null when the default is derived (ICR defaults to PCR) or means "absent" (no stop time).
+    #[cfg_attr(test, ts(type = "number | null"))]
     pub default: f64,
     pub min: f64,
     pub max: f64,
