@@ -6,13 +6,23 @@
 //! poisoning instead of touching state that may be half-updated, and the
 //! worker rebuilds from the last good scenario. Natively (tests) the panic is
 //! caught here; on wasm32 a panic aborts, which JS sees as a `RuntimeError`
-//! thrown from the call — the worker treats that exception the same way.
+//! thrown from the call — the worker treats that exception the same way, and
+//! the panic hook installed by [`start`] writes the panic's message to the
+//! console first.
 
 use sim_core::scenario::{self, registry, ScenarioError};
 use sim_core::time::SimTime;
 use sim_core::{Applied, Model, RunOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: a panic's message and location go to the browser
+/// console (`console.error`) before the wasm aborts, so an internal error is never anonymous.
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(target_arch = "wasm32")]
+    console_error_panic_hook::set_once();
+}
 
 fn errors_json(errors: &[ScenarioError]) -> String {
     let list: Vec<_> =
@@ -57,6 +67,39 @@ pub fn scenario_choices() -> String {
     let mut choices = scenario::parse::choices_json();
     choices["ip"] = sim_core::ip::scenario::choices_json();
     choices.to_string()
+}
+
+/// A scenario's paper claims judged on the run that is playing (SPEC §11), by
+/// the same evaluator as `abrsim check`. Build it from the scenario as it now
+/// runs and the run's sample columns; pass the rows of `columns()` so far.
+#[wasm_bindgen]
+pub struct ClaimCheck {
+    inner: sim_core::claims::LiveCheck,
+}
+
+#[wasm_bindgen]
+impl ClaimCheck {
+    /// Throws the errors JSON of `validate_scenario` when the claims cannot be read.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str, columns_json: &str) -> Result<ClaimCheck, JsError> {
+        let columns: Vec<String> = serde_json::from_str(columns_json).map_err(|e| {
+            JsError::new(&errors_json(&[ScenarioError::new("", format!("columns: {e}"))]))
+        })?;
+        sim_core::claims::LiveCheck::new(scenario_json, &columns)
+            .map(|inner| ClaimCheck { inner })
+            .map_err(|errors| JsError::new(&errors_json(&errors)))
+    }
+
+    /// The columns `evaluate` takes, `t_ms` first, as a JSON array.
+    pub fn columns(&self) -> String {
+        serde_json::json!(self.inner.columns()).to_string()
+    }
+
+    /// Every claim with its outcome at `now_ms` as a JSON array (status
+    /// `pending`, `held`, `failing`, `expected_fail`, `now_holds` or `other_variant`).
+    pub fn evaluate(&self, rows: &[f64], now_ms: f64) -> String {
+        self.inner.evaluate(rows, now_ms).to_string()
+    }
 }
 
 /// A running simulation of either model.
