@@ -239,6 +239,9 @@ export function AnimationLegend({ mode, fastestCellPace: fastest, packets = fals
         <span className="key">
           <span aria-hidden="true">◇</span> BRM
         </span>
+        <span className="key" data-testid="legend-setup">
+          <span aria-hidden="true">●</span> set-up, <span aria-hidden="true">○</span> connect
+        </span>
         <span className="key">
           <span className="key-background" aria-hidden="true" /> CBR/VBR
         </span>

@@ -2,7 +2,8 @@
  * Drawing one animation frame on a canvas over the topology: flow bands on links too fast for
  * single cells, queue bars at every port, cells in flight (data small squares in the VC's colour,
  * forward RM cells triangles pointing the way they go, backward RM cells hollow diamonds,
- * CBR/VBR cells grey squares), and an ACR gauge per VC at its source. Returns what can be hovered.
+ * CBR/VBR cells grey squares; a VC's connection set-up a disc in its colour, the connect coming
+ * back a white disc ringed in it), and an ACR gauge per VC at its source. Returns what can be hovered.
  */
 import type { Layout, LayoutVc } from '../engine/layout'
 import { advance, CELL_KIND, CELL_ROW, cellPoint, GAUGE_HEIGHT, GAUGE_STEP, GAUGE_WIDTH, LANE, MAX_GAUGES, QUEUE_BAR_MAX, QUEUE_OFFSET, type Scene } from './scene'
@@ -127,12 +128,19 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
       list.push(...values)
     }
     const rmRows: number[] = []
+    // Set-up and connect messages: few, so drawn on every link, cell mode or not.
+    const signals: { x: number; y: number; color: string; connect: boolean }[] = []
     for (let r = 0; r + CELL_ROW <= cells.length; r += CELL_ROW) {
       const port = byPort.get(cells[r])
+      const kind = cells[r + 2]
+      if (port && (kind === CELL_KIND.setup || kind === CELL_KIND.connect)) {
+        const p = cellPoint(port, Math.min(1, Math.max(0, advance(cells[r + 1], inputs.cellsAgeMs, port.spanMs))))
+        signals.push({ x: p.x, y: p.y, color: colorOf(cells[r + 3]), connect: kind === CELL_KIND.connect })
+        continue
+      }
       if (!port || !inputs.cellMode[port.index]) continue
       const progress = advance(cells[r + 1], inputs.cellsAgeMs, port.spanMs)
       if (progress < 0 || progress > 1) continue
-      const kind = cells[r + 2]
       const p = cellPoint(port, progress)
       cellsDrawn++
       if (kind === CELL_KIND.frm) {
@@ -194,6 +202,16 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
       ctx.stroke()
     }
     ctx.globalAlpha = 1
+    // Set-up: a disc in the VC's colour ringed in ink; connect: a white disc ringed in the colour.
+    for (const sig of signals) {
+      ctx.beginPath()
+      ctx.arc(sig.x, sig.y, 4, 0, 2 * Math.PI)
+      ctx.fillStyle = sig.connect ? '#ffffff' : sig.color
+      ctx.fill()
+      ctx.strokeStyle = sig.connect ? sig.color : INK
+      ctx.lineWidth = sig.connect ? 2 : 1.2
+      ctx.stroke()
+    }
     for (let i = 0; i < rmRows.length; i += 3) {
       const r = rmRows[i]
       const vc = layout.vcs[cells[r + 3]]

@@ -153,6 +153,9 @@ export function fitTransform(box: Pick<Box, 'width' | 'height'>, w: number, h: n
   return { scale, dx: (w - box.width * scale) / 2, dy: (h - box.height * scale) / 2 }
 }
 
-/** Cell kinds of `cells_in_flight` rows (4–6: the packet model's packets, by flow). */
-export const CELL_KIND = { data: 0, frm: 1, brm: 2, background: 3, tcpSegment: 4, tcpAck: 5, udpDatagram: 6 } as const
+/**
+ * Cell kinds of `cells_in_flight` rows (4–6: the packet model's packets, by flow; 7–8: a VC's
+ * connection set-up message and the connect coming back, SPEC §3).
+ */
+export const CELL_KIND = { data: 0, frm: 1, brm: 2, background: 3, tcpSegment: 4, tcpAck: 5, udpDatagram: 6, setup: 7, connect: 8 } as const
 export const CELL_ROW = 7

@@ -78,8 +78,10 @@ export type WorkerEvent =
    * Sample rows completed since the last message: flat, row-major, `layout.columns.length` values
    * per row; and the live frame `[now_ms, acr of each VC..., queue of each port...]`.
    * `cells`, when the page asked for them (`animate`), holds the cells on the links now: rows of 7
-   * `[port index, progress 0..1, kind (0 data, 1 FRM, 2 BRM, 3 background), VC or background
-   * index, ER Mbit/s, CI, CCR Mbit/s]` (Engine.cells_in_flight). All buffers are transferred.
+   * `[port index, progress 0..1, kind (0 data, 1 FRM, 2 BRM, 3 background, 7 connection set-up,
+   * 8 connect), VC or background index, ER Mbit/s, CI, CCR Mbit/s]` (Engine.cells_in_flight; a
+   * set-up or connect is at progress 0 while a switch processes it, and its ER is the rate offered
+   * so far). All buffers are transferred.
    */
   | { type: 'samples'; rows: Float64Array; frame: Float64Array; cells?: Float64Array; nowMs: number; events: number }
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }

@@ -41,21 +41,29 @@ fn without_queue_management_the_queue_reaches_hundreds_of_thousands_of_cells() {
     assert!(rif1 > 800_000.0 && rif1 > 2.0 * icr500, "RIF 1: {rif1}");
     let per_vc = peak(&run("per-vc-icr500-rif512"));
     assert!(per_vc < icr500, "per-VC {per_vc} vs FIFO {icr500}");
-    // The RM option's early warning lowers it (the paper: to 12,000 cells;
-    // here far less so, because set-up takes no time — see the explanation).
+    // The RM option's early warning lowers it "substantially": "about 12000
+    // cells for FIFO" (the set-up allocates at SW1 and the connect comes
+    // back through both switches before the new VC's data arrives).
     let rm = peak(&run("fifo-rm"));
-    assert!(rm < 0.5 * rif1, "RM {rm} vs RIF 1 {rif1}");
+    assert!((8_000.0..20_000.0).contains(&rm), "RM {rm}");
+    // The paper's per-VC RM figure is 45,500; here it is about FIFO's (the
+    // queue is spread evenly over the VCs, so a VC's RM cell waits as long
+    // behind its own queue as it would in the shared one).
+    let rm_per_vc = peak(&run("per-vc-rm"));
+    assert!((8_000.0..60_000.0).contains(&rm_per_vc), "per-VC RM {rm_per_vc}");
     // It never drains: the last second holds the peak.
     let r = run("fifo-icr500-rif512");
     assert!(port_stat(&r, 1, "trunk", "queue_mean") > 0.95 * icr500);
 }
 
-fn settles_near_the_set_point(v: &str, without: &str, bounded_peak: bool) {
+/// `gain`: how many times larger the last second's queue is without queue
+/// management (half that for the peaks).
+fn settles_near_the_set_point(v: &str, without: &str, bounded_peak: bool, gain: f64) {
     let (r, r0) = (run(v), run(without));
     let end = port_stat(&r, 1, "trunk", "queue_mean");
     assert!(end < 2.0 * SET_POINT, "{v}: last-second mean {end}");
     assert!(
-        port_stat(&r0, 1, "trunk", "queue_mean") > 100.0 * end,
+        port_stat(&r0, 1, "trunk", "queue_mean") > gain * end,
         "{v}: without {}",
         port_stat(&r0, 1, "trunk", "queue_mean")
     );
@@ -68,7 +76,7 @@ fn settles_near_the_set_point(v: &str, without: &str, bounded_peak: bool) {
             "{v}: {}",
             port_stat(&r, 0, "trunk", "queue_max")
         );
-        assert!(peak(&r0) > 50.0 * peak(&r), "{v}: peak {} without", peak(&r0));
+        assert!(peak(&r0) > gain / 2.0 * peak(&r), "{v}: peak {} without", peak(&r0));
     }
     // The bottleneck stays busy, and the 500 VCs share it equally: Jain's
     // index against the max-min share, and nearly every VC within 5 % of it
@@ -93,14 +101,15 @@ fn settles_near_the_set_point(v: &str, without: &str, bounded_peak: bool) {
 
 #[test]
 fn queue_management_keeps_500_vcs_near_the_set_point_fifo() {
-    settles_near_the_set_point("fifo-icr500-rif512-qm", "fifo-icr500-rif512", true);
-    settles_near_the_set_point("fifo-rm-qm", "fifo-rm", true);
+    settles_near_the_set_point("fifo-icr500-rif512-qm", "fifo-icr500-rif512", true, 100.0);
+    // RM: about 14,000 cells without, against 12,000 in the paper.
+    settles_near_the_set_point("fifo-rm-qm", "fifo-rm", true, 12.0);
 }
 
 #[test]
 fn queue_management_keeps_500_vcs_near_the_set_point_per_vc() {
-    settles_near_the_set_point("per-vc-icr500-rif512-qm", "per-vc-icr500-rif512", true);
-    settles_near_the_set_point("per-vc-rm-qm", "per-vc-rm", true);
+    settles_near_the_set_point("per-vc-icr500-rif512-qm", "per-vc-icr500-rif512", true, 100.0);
+    settles_near_the_set_point("per-vc-rm-qm", "per-vc-rm", true, 12.0);
 }
 
 #[test]
@@ -108,5 +117,5 @@ fn queue_management_drains_even_the_aggressive_start_ups() {
     // RIF 1 (like RATE) builds tens of thousands of cells while the first few
     // VCs start (each new VC takes C/N at once); the reduction drains it and
     // by the last second the queue is near the set-point too.
-    settles_near_the_set_point("fifo-rif1-qm", "fifo-rif1", false);
+    settles_near_the_set_point("fifo-rif1-qm", "fifo-rif1", false, 100.0);
 }

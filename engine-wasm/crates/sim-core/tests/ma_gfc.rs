@@ -41,9 +41,12 @@ fn the_final_rates_are_the_max_min_shares_with_and_without_queue_management() {
         }
         if !v.ends_with("-qm") {
             // Without queue management the queue at switch 3 stays where the
-            // start-ups left it.
+            // start-ups left it: about 1,570 cells with ICR 500, and about 940
+            // with RM, whose early warning at set-up keeps the start-ups small.
             let q = port_stat(&r, 0, "sw3-sw4", "queue_mean");
-            assert!(q > 2.5 * SET_POINT, "{v}: {q}");
+            let floor = if v == "rm" { 1.3 * SET_POINT } else { 2.0 * SET_POINT };
+            assert!(q > floor, "{v}: {q}");
+            assert!(q > 0.99 * port_stat(&r, 0, "sw3-sw4", "queue_max"), "{v}: it drains");
         }
         assert_eq!(total_lost(&r), 0, "{v}");
     }

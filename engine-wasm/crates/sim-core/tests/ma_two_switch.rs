@@ -41,11 +41,11 @@ fn without_queue_management_the_fifo_queue_builds_to_thousands_and_stays() {
     // ... RATE smaller still: "from almost 6K cells to a little less than 5K" ...
     let rate = peak(&run("fifo-rate"), 1);
     assert!((4_000.0..5_200.0).contains(&rate) && rate < icr50000, "RATE: {rate}");
-    // ... and RM no larger (the paper's RM reaches about 4K; here the set-up
-    // takes no time and the new VCs are short, so RM and RATE coincide — see
-    // the scenario's explanation).
+    // ... and RM "down to nearly 4K cells": its set-up allocates at SW1 a
+    // few milliseconds (the set-up's and connect's processing, 1 ms per
+    // switch) before the new VC's data arrives, so the long VC cuts earlier.
     let rm = peak(&run("fifo-rm"), 1);
-    assert!(rm <= rate, "RM {rm} vs RATE {rate}");
+    assert!((3_500.0..4_300.0).contains(&rm) && rm < rate - 700.0, "RM {rm} vs RATE {rate}");
     // §3.2: RIF 1/512 gives 6,500 cells, RIF 1 about 5,000.
     let rif16 = peak(&run("fifo-rif16"), 1);
     let rif1 = peak(&run("fifo-rif1"), 1);
@@ -66,9 +66,13 @@ fn per_vc_queues_build_a_larger_queue_than_fifo() {
     let fifo_gap = fifo - peak(&run("fifo-icr50000"), 1);
     let per_vc_gap = per_vc - peak(&run("per-vc-icr50000"), 1);
     assert!(per_vc_gap > fifo_gap, "ICR 500 − ICR 50,000: per-VC {per_vc_gap}, FIFO {fifo_gap}");
-    // "the difference in the queue sizes with the RATE and RM cases nearly disappears"
+    // The paper: "the difference in the queue sizes with the RATE and RM
+    // cases nearly disappears" with per-VC queues. Not here: the set-up
+    // message is not queued behind data, so RM's early warning saves about
+    // as many cells as with FIFO (see the scenario's explanation).
     let (rate, rm) = (peak(&run("per-vc-rate"), 1), peak(&run("per-vc-rm"), 1));
-    assert!((rate - rm).abs() < 0.05 * rate, "RATE {rate}, RM {rm}");
+    let fifo_saving = peak(&run("fifo-rate"), 1) - peak(&run("fifo-rm"), 1);
+    assert!(rm < rate && (rate - rm) > 0.8 * fifo_saving, "RATE {rate}, RM {rm}");
 }
 
 #[test]

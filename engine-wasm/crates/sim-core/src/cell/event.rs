@@ -20,6 +20,9 @@ pub enum Event {
     BackgroundEdge { source: u32 },
     /// A switch algorithm's periodic work (e.g. the end of ERICA's averaging interval).
     AlgorithmTick { port: u32 },
+    /// A loop's connection set-up or connect message ends its processing at
+    /// a node or its crossing of a link (SPEC §3; Ma & Ramakrishnan §3).
+    Signal { vc: u32 },
     /// The probe records a sample row.
     Sample,
 }

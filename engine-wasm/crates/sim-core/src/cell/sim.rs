@@ -39,6 +39,9 @@ pub struct Vc {
     pub source: AbrSource,
     pub dest: Destination,
     pub startup: Startup,
+    /// Set up by signalling when its traffic starts (a switched VC, or the
+    /// RATE / RM start-up); else a permanent VC, in place from the start.
+    pub switched: bool,
     /// Request–response: the cells of one message this loop carries.
     pub message_cells: Option<u64>,
     /// Data cells of the current message seen by this loop's destination.
@@ -50,6 +53,40 @@ pub struct Vc {
     /// ∫ ACR dt over the current sample interval, in cells/s · ps.
     acr_area: f64,
     acr_since: SimTime,
+    /// The set-up or connect message of this (forward) loop on its way.
+    pub signal: Option<Signal>,
+    /// When the set-up left the source (forward loops only).
+    pub setup_sent: Option<SimTime>,
+    /// When the connect reached the source and data could start.
+    pub connected_at: Option<SimTime>,
+}
+
+/// A connection set-up message on its way to the destination, or the
+/// connect coming back (SPEC §3; Ma & Ramakrishnan §3). At each node it is
+/// first processed (the port's `setup_delay`; zero at hosts unless told),
+/// then crosses the link by propagation alone: signalling travels on its own
+/// channel and is not queued behind ABR cells (Ma & Ramakrishnan §5.3 note
+/// that the round trip seen at set-up is shorter than with data flowing).
+#[derive(Clone, Copy, Debug)]
+pub struct Signal {
+    /// False: the set-up, along the loop's forward ports; true: the connect,
+    /// along its reverse ports.
+    pub connect: bool,
+    /// Index in that route of the port it leaves by (or is crossing).
+    pub hop: u32,
+    /// On the link (else being processed at the node before it).
+    pub on_wire: bool,
+    /// When the current step (processing or crossing) began and ends.
+    pub since: SimTime,
+    pub until: SimTime,
+    /// The rate offered to the loop so far (RATE / RM options).
+    pub setup: Setup,
+    /// A bidirectional VC's reverse loop: the connect crosses its forward
+    /// ports, so it computes (and with RM allocates) that loop's share.
+    pub reverse_setup: Option<Setup>,
+    /// Propagation accumulated both ways: the FRTT of seed 001 Table 1 (call
+    /// processing is not a fixed delay of the data path, so not counted).
+    pub frtt: SimTime,
 }
 
 impl Vc {
@@ -211,6 +248,7 @@ impl Simulation {
             for (dir, (from, to)) in [(l.a, l.b), (l.b, l.a)].into_iter().enumerate() {
                 let spec = &l.ports[dir];
                 let id = if dir == 0 { l.id.clone() } else { format!("{}:rev", l.id) };
+                let setup_delay = SimTime::from_ms(spec.setup_ms);
                 ports.push(Port::new(
                     id,
                     li as u32,
@@ -223,6 +261,7 @@ impl Simulation {
                     spec.discipline,
                     spec.algorithm.build(loop_count),
                 ));
+                ports.last_mut().expect("just pushed").setup_delay = setup_delay;
             }
             links.push(Link {
                 id: l.id.clone(),
@@ -265,7 +304,9 @@ impl Simulation {
             for (path, traffic, reverse) in directions {
                 let fwd_ports = route(&path);
                 let rev_ports: Vec<u32> = route(&path.iter().rev().copied().collect::<Vec<_>>());
-                // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
+                // FRTT: the fixed round trip accumulated at set-up (propagation
+                // both ways, Fahmy et al. Table 1); a switched VC's set-up and
+                // connect accumulate it again as they cross the path.
                 let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
                 let slowest = fwd_ports
                     .iter()
@@ -314,12 +355,16 @@ impl Simulation {
                     source,
                     dest: Destination::default(),
                     startup: v.startup,
+                    switched: v.params.switched || v.startup != Startup::AtmForum,
                     message_cells,
                     message_progress: 0,
                     messages_done: 0,
                     brm_direct: 0,
                     acr_area: 0.0,
                     acr_since: SimTime::ZERO,
+                    signal: None,
+                    setup_sent: None,
+                    connected_at: None,
                 });
             }
             if v.startup != Startup::AtmForum {
@@ -446,6 +491,7 @@ impl Handler<Event> for Simulation {
             }
             Event::BackgroundSend { source } => self.on_background_send(now, source),
             Event::BackgroundEdge { source } => self.on_background_edge(now, source),
+            Event::Signal { vc } => self.on_signal(now, vc),
             Event::Sample => self.on_sample(now),
         }
     }
@@ -453,10 +499,20 @@ impl Handler<Event> for Simulation {
 
 impl Simulation {
     /// Makes sure `vc`'s source has a transmission opportunity scheduled if it
-    /// has anything to send, setting up the connection first if needed.
+    /// has anything to send; before its connection is up, sets it up instead.
     fn wake_source(&mut self, now: SimTime, vc: u32) {
         if !self.vcs[vc as usize].source.started {
-            self.set_up(now, vc);
+            // A bidirectional VC is one connection, set up from the forward end.
+            let forward = self.vcs[vc as usize].reverse_of.unwrap_or(vc);
+            if self.vcs[forward as usize].switched {
+                self.set_up(now, forward);
+                return;
+            }
+            // A permanent VC is in place: rule 2 at once, with the static ICR.
+            let v = &mut self.vcs[vc as usize];
+            v.account_acr(now);
+            v.source.start();
+            v.connected_at = Some(now);
         }
         let s = &mut self.vcs[vc as usize].source;
         if s.next_send.is_some() || !s.has_work(now) {
@@ -468,29 +524,119 @@ impl Simulation {
         self.queue.schedule(t, Event::SourceSend { vc, generation: s.generation });
     }
 
-    /// Connection set-up (rule 2; seed 000 §3 for RATE and RM): with those
-    /// options a set-up crosses every port of the path, each lowering the
-    /// offered rate to its share, and the source starts there.
+    /// The set-up offer a loop starts from: its PCR; with the RM option the
+    /// switches also allocate as it passes (Ma & Ramakrishnan §3).
+    fn setup_offer(&self, vc: usize) -> Setup {
+        let v = &self.vcs[vc];
+        let p = v.source.params;
+        Setup { er: p.pcr, ccr: p.pcr, pcr: p.pcr, mcr: p.mcr, allocate: v.startup == Startup::Rm }
+    }
+
+    /// Connection set-up (SPEC §3, rule 2): the set-up message leaves the
+    /// source of forward loop `vc` now and crosses the path hop by hop; data
+    /// waits for the connect (see [`Simulation::on_signal`]). Once per loop.
     fn set_up(&mut self, now: SimTime, vc: u32) {
-        let v = &mut self.vcs[vc as usize];
-        v.account_acr(now);
-        if v.startup != Startup::AtmForum {
-            let p = v.source.params;
-            let mut setup = Setup {
-                er: p.pcr,
-                ccr: p.pcr,
-                pcr: p.pcr,
-                mcr: p.mcr,
-                allocate: v.startup == Startup::Rm,
-            };
-            for &port in &v.fwd_ports {
-                let port = &mut self.ports[port as usize];
-                let view = port.view(now);
-                port.algorithm.on_setup(&view, vc, &mut setup);
-            }
-            v.source.params.icr = setup.er.min(p.pcr).max(p.mcr);
+        let i = vc as usize;
+        if self.vcs[i].setup_sent.is_some() {
+            return;
         }
-        v.source.start();
+        let setup = self.setup_offer(i);
+        let reverse_setup = self.vcs[i].partner.map(|p| self.setup_offer(p as usize));
+        let first = self.vcs[i].fwd_ports[0] as usize;
+        let until = now + self.ports[first].setup_delay;
+        let v = &mut self.vcs[i];
+        v.setup_sent = Some(now);
+        v.signal = Some(Signal {
+            connect: false,
+            hop: 0,
+            on_wire: false,
+            since: now,
+            until,
+            setup,
+            reverse_setup,
+            frtt: SimTime::ZERO,
+        });
+        self.queue.schedule(until, Event::Signal { vc });
+    }
+
+    /// The set-up or connect of forward loop `vc` ends a step. Processed at a
+    /// node, it leaves by the route's next port: the set-up passes that
+    /// port's switch algorithm as it goes — RATE computes the loop's share
+    /// there, RM also allocates it, the "early warning" to the VCs already
+    /// there (Ma & Ramakrishnan §3) — and then crosses the link. Arrived at a
+    /// node, it is processed there, turned round at the destination as the
+    /// connect, or, back at the source, starts the loop (and its reverse).
+    fn on_signal(&mut self, now: SimTime, vc: u32) {
+        let i = vc as usize;
+        let Some(mut sig) = self.vcs[i].signal else { return };
+        let route = if sig.connect { &self.vcs[i].rev_ports } else { &self.vcs[i].fwd_ports };
+        let port = route[sig.hop as usize] as usize;
+        let hops = route.len() as u32;
+        if !sig.on_wire {
+            // Processing done: the switch acts as the message leaves by `port`.
+            let (loop_index, offer) = if sig.connect {
+                (self.vcs[i].partner, sig.reverse_setup.as_mut())
+            } else {
+                (Some(vc), Some(&mut sig.setup))
+            };
+            if let (Some(l), Some(offer)) = (loop_index, offer) {
+                if self.vcs[l as usize].startup != Startup::AtmForum {
+                    let p = &mut self.ports[port];
+                    let view = p.view(now);
+                    p.algorithm.on_setup(&view, l, offer);
+                }
+            }
+            let delay = self.ports[port].delay;
+            sig.on_wire = true;
+            sig.since = now;
+            sig.until = now + delay;
+            sig.frtt = sig.frtt + delay;
+        } else if sig.hop + 1 < hops || !sig.connect {
+            // At the next node: the next switch, or the destination, which
+            // answers with the connect along the reverse ports.
+            let (hop, route) = if sig.hop + 1 < hops {
+                (sig.hop + 1, route)
+            } else {
+                sig.connect = true;
+                (0, &self.vcs[i].rev_ports)
+            };
+            let next = route[hop as usize] as usize;
+            sig.hop = hop;
+            sig.on_wire = false;
+            sig.since = now;
+            sig.until = now + self.ports[next].setup_delay;
+        } else {
+            self.vcs[i].signal = None;
+            self.connect(now, vc, &sig);
+            return;
+        }
+        self.vcs[i].signal = Some(sig);
+        self.queue.schedule(sig.until, Event::Signal { vc });
+    }
+
+    /// The connect reaches the source: rule 2 runs (ACR = ICR; with RATE and
+    /// RM the ICR is the share the set-up brought back) and data may flow,
+    /// in both directions of a bidirectional VC.
+    fn connect(&mut self, now: SimTime, vc: u32, sig: &Signal) {
+        let loops =
+            [(Some(vc), Some(sig.setup)), (self.vcs[vc as usize].partner, sig.reverse_setup)];
+        for (l, offer) in loops {
+            let (Some(l), Some(offer)) = (l, offer) else { continue };
+            let v = &mut self.vcs[l as usize];
+            v.account_acr(now);
+            let p = v.source.params;
+            if v.startup != Startup::AtmForum {
+                v.source.params.icr = offer.er.min(p.pcr).max(p.mcr);
+            }
+            v.source.params.frtt = sig.frtt;
+            v.source.start();
+            v.connected_at = Some(now);
+        }
+        self.update_maxmin(now);
+        self.wake_source(now, vc);
+        if let Some(partner) = self.vcs[vc as usize].partner {
+            self.wake_source(now, partner);
+        }
     }
 
     fn on_source_send(&mut self, now: SimTime, vc: u32, generation: u32) {
@@ -564,8 +710,10 @@ impl Simulation {
                 capacity[p as usize] = (capacity[p as usize] - b.rate_cps).max(0.0);
             }
         }
-        let active: Vec<usize> =
-            (0..self.vcs.len()).filter(|&i| self.vcs[i].source.has_data(now)).collect();
+        // A loop counts once connected: before that it sends nothing.
+        let active: Vec<usize> = (0..self.vcs.len())
+            .filter(|&i| self.vcs[i].source.started && self.vcs[i].source.has_data(now))
+            .collect();
         let flows: Vec<Flow> = active
             .iter()
             .map(|&i| {
@@ -732,7 +880,7 @@ impl Simulation {
             v.account_acr(now);
             let acr_mean = v.acr_area / span;
             v.acr_area = 0.0;
-            let active = v.source.has_data(now);
+            let active = v.source.started && v.source.has_data(now);
             if active && self.maxmin_cps[i] > 0.0 {
                 means.push(acr_mean);
                 shares.push(self.maxmin_cps[i]);
@@ -779,14 +927,19 @@ impl Simulation {
 
     /// Cells on the links now, for animation: rows of `[port index, progress
     /// 0..1 from leaving the transmitter to arriving, kind (0 data, 1 FRM,
-    /// 2 BRM, 3 background), VC (or background) index, ER Mbit/s, CI, CCR
-    /// Mbit/s]` (ER and CCR NaN for non-RM cells). At most `max` rows, taken
-    /// evenly across the links when there are more.
+    /// 2 BRM, 3 background, 7 set-up, 8 connect), VC (or background) index,
+    /// ER Mbit/s, CI, CCR Mbit/s]` (ER and CCR NaN for non-RM cells). Set-up
+    /// and connect messages come first, at progress 0 of the port they will
+    /// leave by while a switch processes them, and carry the rate offered
+    /// so far as ER. At most `max` rows, cells taken evenly across the links
+    /// when there are more.
     pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
         let now = self.now();
+        let mut out = self.signals_in_flight(now, max);
+        let room = max - out.len() / 7;
         let total: usize = self.ports.iter().map(|p| p.wire.len()).sum();
-        let stride = total.div_ceil(max.max(1)).max(1);
-        let mut out = Vec::with_capacity(7 * total.min(max));
+        let stride = total.div_ceil(room.max(1)).max(1);
+        out.reserve(7 * total.min(room));
         let mut k = 0usize;
         for (pi, p) in self.ports.iter().enumerate() {
             let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
@@ -816,6 +969,34 @@ impl Simulation {
                     if rm { cells_per_s_to_mbps(c.rm.ccr) } else { nan },
                 ]);
             }
+        }
+        out
+    }
+
+    /// The set-up and connect messages on their way, as `cells_in_flight` rows.
+    fn signals_in_flight(&self, now: SimTime, max: usize) -> Vec<f64> {
+        let mut out = Vec::new();
+        for (i, v) in self.vcs.iter().enumerate() {
+            let Some(sig) = v.signal else { continue };
+            if out.len() >= 7 * max {
+                break;
+            }
+            let route = if sig.connect { &v.rev_ports } else { &v.fwd_ports };
+            let progress = if sig.on_wire {
+                let span = (sig.until.0 - sig.since.0).max(1) as f64;
+                (now.0.saturating_sub(sig.since.0) as f64 / span).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            out.extend_from_slice(&[
+                route[sig.hop as usize] as f64,
+                progress,
+                if sig.connect { 8.0 } else { 7.0 },
+                i as f64,
+                cells_per_s_to_mbps(sig.setup.er),
+                0.0,
+                f64::NAN,
+            ]);
         }
         out
     }
@@ -873,11 +1054,12 @@ impl Simulation {
             if chosen(v) {
                 let now = self.queue.now();
                 v.account_acr(now);
-                let icr = v.source.params.icr;
+                let (icr, frtt) = (v.source.params.icr, v.source.params.frtt);
                 v.source.params = f.source.params;
-                // ICR only matters at set-up, which has happened: keep the one used.
+                // ICR and FRTT are settled at set-up, which has happened: keep them.
                 if v.source.started {
                     v.source.params.icr = icr;
+                    v.source.params.frtt = frtt;
                 }
                 v.source.acr = v.source.acr.min(v.source.params.pcr).max(v.source.params.mcr);
             }

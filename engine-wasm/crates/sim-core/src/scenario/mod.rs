@@ -136,6 +136,8 @@ pub struct NodeSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PortSpec {
     pub buffer_cells: u32,
+    /// Set-up / connect processing before a message leaves by this port, ms.
+    pub setup_ms: f64,
     pub discipline: crate::cell::net::Discipline,
     pub algorithm: crate::cell::switch_alg::AlgorithmConfig,
 }
@@ -230,6 +232,8 @@ pub struct VcParams {
     pub crm: Option<f64>,
     /// Rule 6 cuts once per CRM FRMs (pre-TM 4.0) instead of at every FRM.
     pub cdf_every_crm: bool,
+    /// Set up by signalling when its traffic starts (else a permanent VC).
+    pub switched: bool,
 }
 
 /// A virtual circuit from the first node of its path to the last.

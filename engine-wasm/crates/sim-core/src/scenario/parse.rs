@@ -393,6 +393,9 @@ fn read_port(value: Option<&Value>, path: &str, base: &PortSpec, errors: &mut Er
     if let Some(x) = obj.param(Scope::Port, "buffer_cells", errors) {
         port.buffer_cells = x as u32;
     }
+    if let Some(x) = obj.param(Scope::Port, "setup_ms", errors) {
+        port.setup_ms = x;
+    }
     if let Some(v) = obj.get("queue") {
         match v.as_str().and_then(Discipline::from_name) {
             Some(d) => port.discipline = d,
@@ -487,11 +490,12 @@ fn read_links(
 ) -> Vec<LinkSpec> {
     let builtin = PortSpec {
         buffer_cells: registry::spec(Scope::Port, "buffer_cells").default as u32,
+        setup_ms: registry::spec(Scope::Port, "setup_ms").default,
         discipline: Discipline::Fifo,
         algorithm: AlgorithmConfig::None,
     };
     let switch_port = read_port(defaults.switch_port, "defaults.switch_port", &builtin, errors);
-    let host_base = PortSpec { buffer_cells: 4_000_000, ..builtin };
+    let host_base = PortSpec { buffer_cells: 4_000_000, setup_ms: 0.0, ..builtin };
     let host_port = read_port(defaults.host_port, "defaults.host_port", &host_base, errors);
 
     let mut seen = HashMap::new();
@@ -553,6 +557,9 @@ fn read_vc_params(
     if let Some(b) = obj.flag("cdf_every_crm", errors) {
         p.cdf_every_crm = b;
     }
+    if let Some(b) = obj.flag("switched", errors) {
+        p.switched = b;
+    }
     p
 }
 
@@ -573,6 +580,7 @@ fn builtin_vc_params() -> VcParams {
         cdf: d("cdf"),
         crm: None,
         cdf_every_crm: false,
+        switched: false,
     }
 }
 

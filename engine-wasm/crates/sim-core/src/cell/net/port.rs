@@ -60,6 +60,9 @@ pub struct Port {
     pub rate_cps: f64,
     pub cell_time: SimTime,
     pub delay: SimTime,
+    /// How long the transmitting switch processes a set-up or connect
+    /// message before sending it on through this port (SPEC §3).
+    pub setup_delay: SimTime,
     pub buffer_cells: u32,
     pub discipline: Discipline,
     /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
@@ -103,6 +106,7 @@ impl Port {
             rate_cps,
             cell_time: crate::time::cell_interval(rate_cps),
             delay,
+            setup_delay: SimTime::ZERO,
             buffer_cells,
             discipline,
             background: VecDeque::new(),

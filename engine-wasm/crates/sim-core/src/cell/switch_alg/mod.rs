@@ -101,9 +101,11 @@ pub struct PortView {
     pub buffer_cells: u32,
 }
 
-/// A connection set-up message crossing a port (seed 000 §3, the RATE and RM
-/// start-up options). Set-up takes no simulated time: it happens at the VC's
-/// start, before its first cell.
+/// A connection set-up message crossing a port (Ma & Ramakrishnan §3, the
+/// RATE and RM start-up options). The simulation carries it hop by hop —
+/// each switch's processing time, then the link's propagation — and calls
+/// [`SwitchAlgorithm::on_setup`] as it leaves each switch by the VC's port;
+/// the VC's data waits for the connect to come back (SPEC §3).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
     /// The rate offered so far; each switch may only lower it. Starts at PCR.
