@@ -69,7 +69,7 @@ fn a_small_trm_sends_more_rm_cells_when_vbr_squeezes_the_rate() {
     // Trm 1 ms forces FRMs while VBR holds the sources near 1 Mbit/s, where
     // Nrm = 32 alone spaces them 13.6 ms apart; Trm 10 and 100 ms hardly bind
     // there (the scenario's explanation gives the figures).
-    assert!(f1 > f10.max(f100) + 50, "FRMs with Trm 1/10/100 ms: {f1}/{f10}/{f100}");
+    assert!(f1 > f10.max(f100) + 30, "FRMs with Trm 1/10/100 ms: {f1}/{f10}/{f100}");
     assert!((f10 as f64 - f100 as f64).abs() < 0.1 * f100 as f64, "{f10} vs {f100}");
 }
 
@@ -115,8 +115,12 @@ fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
         };
         let (on, off) = (q("on"), q("off"));
         // Queue length = (sources − 1) × min(TBE, burst) holds only at start-up;
-        // in closed loop the queue grows far beyond it (seed 001 §6.2.1).
-        assert!(on > 10.0 * tbe as f64 && off > 10.0 * tbe as f64, "TBE {tbe}: queue {on} / {off}");
-        assert!(on.max(off) / on.min(off) < 2.0, "TBE {tbe}: rule 6 on {on}, off {off}");
+        // in closed loop the queue grows well past TBE (seed 001 §6.2.1, which
+        // reports about 2,500–3,000 cells). Since ERICA pairs its overload with
+        // the CCRs of the same interval the peaks are 4,000–9,000 cells (they
+        // were 13,000–23,300).
+        assert!(on.min(off) > 2.0 * tbe as f64, "TBE {tbe}: queue {on} / {off}");
+        assert!(on.max(off) < 4.0 * 2500.0, "TBE {tbe}: queue {on} / {off}");
+        assert!(on.max(off) / on.min(off) < 2.5, "TBE {tbe}: rule 6 on {on}, off {off}");
     }
 }

@@ -22,6 +22,9 @@ pub struct AbrSource {
     frms_since_brm: u64,
     /// When the last cell was sent.
     last_send: Option<SimTime>,
+    /// When the last in-rate cell was sent (rule 11 fills the gaps between
+    /// in-rate cells below TCR with out-of-rate FRMs).
+    last_in_rate: Option<SimTime>,
     /// The pending transmission opportunity, if one is scheduled.
     pub next_send: Option<SimTime>,
     /// Bumped whenever the pending opportunity is replaced (lazy cancellation).
@@ -57,6 +60,7 @@ impl AbrSource {
             last_frm: None,
             frms_since_brm: 0,
             last_send: None,
+            last_in_rate: None,
             next_send: None,
             generation: 0,
             started: false,
@@ -97,18 +101,52 @@ impl AbrSource {
         self.waiting_brm.is_some() || self.has_data(now)
     }
 
-    /// The time between cells at `now` (rule 1: send at a rate ≤ ACR; a
-    /// source-bottlenecked application supplies no faster than its cap).
-    /// Below TCR the source only probes with out-of-rate FRMs at TCR (rule 11).
-    pub fn interval_at(&self, now: SimTime) -> SimTime {
-        if self.acr < self.params.tcr {
-            return cell_interval(self.params.tcr);
-        }
+    /// The time between in-rate cells at `now` (rule 1: send at a rate ≤ ACR;
+    /// a source-bottlenecked application supplies no faster than its cap);
+    /// None while ACR is zero.
+    fn in_rate_interval(&self, now: SimTime) -> Option<SimTime> {
         let rate = match self.traffic.rate_cap(now) {
             Some(cap) => self.acr.min(cap.max(self.params.tcr)),
             None => self.acr,
         };
-        cell_interval(rate)
+        (rate > 0.0).then(|| cell_interval(rate))
+    }
+
+    /// The time from the last cell to the next transmission opportunity.
+    /// Below TCR the in-rate cells still go at ACR, and rule 11 lets
+    /// out-of-rate FRMs fill the gaps between them at no more than TCR: one
+    /// TCR interval after the last cell when the next in-rate cell is at
+    /// least two TCR intervals away, else that in-rate cell.
+    pub fn interval_at(&self, now: SimTime) -> SimTime {
+        let in_rate = self.in_rate_interval(now);
+        if self.acr >= self.params.tcr {
+            return in_rate.expect("ACR ≥ TCR > 0");
+        }
+        let oor = cell_interval(self.params.tcr);
+        match (self.last_send, self.last_in_rate, in_rate) {
+            (Some(last), Some(in_last), Some(i)) => {
+                let to_in_rate = SimTime((in_last + i).0.saturating_sub(last.0).max(1));
+                if to_in_rate.0 >= 2 * oor.0 {
+                    oor
+                } else {
+                    to_in_rate
+                }
+            }
+            _ => oor,
+        }
+    }
+
+    /// Whether the in-rate schedule allows a cell at `now` (always at ACR ≥ TCR,
+    /// where opportunities are only scheduled at ACR).
+    fn in_rate_due(&self, now: SimTime) -> bool {
+        if self.acr >= self.params.tcr {
+            return true;
+        }
+        match (self.last_in_rate, self.in_rate_interval(now)) {
+            (None, Some(_)) => true,
+            (Some(last), Some(i)) => now >= last + i,
+            (_, None) => false,
+        }
     }
 
     /// The earliest a new transmission opportunity may be: one interval after
@@ -185,10 +223,11 @@ impl AbrSource {
     }
 
     /// A transmission opportunity at `now`: decides the cell by rule 3 — an
-    /// in-rate FRM when due; else a waiting BRM if no BRM went since the last
-    /// FRM or there is no data; else data — applies rules 5 and 6 before an
-    /// FRM, and returns the cell to send. Below TCR only out-of-rate FRMs go
-    /// (rule 11). None when there is nothing to send.
+    /// in-rate FRM when due (whether data or only a BRM is waiting); else a
+    /// waiting BRM if no BRM went since the last FRM or there is no data; else
+    /// data — applies rules 5 and 6 before an FRM, and returns the cell to
+    /// send. Below TCR, an opportunity the in-rate schedule does not allow
+    /// carries an out-of-rate FRM (rule 11). None when there is nothing to send.
     pub fn emit(&mut self, now: SimTime, vc: u32) -> Option<Cell> {
         let data = self.has_data(now);
         if !data && self.waiting_brm.is_none() {
@@ -199,12 +238,14 @@ impl AbrSource {
             let rm = RmFields { ccr: acr, er: p.pcr, mcr: p.mcr, ci: false, ni: false };
             Cell { vc, kind: CellKind::Frm, efci: false, rm }
         };
-        if data && self.acr < self.params.tcr {
+        if !self.in_rate_due(now) {
             self.oor_frm_sent += 1;
             self.last_send = Some(now);
             return Some(frm(self.acr, &self.params));
         }
-        let cell = if data && self.frm_due(now) {
+        // TM 4.0 rule 3a: the next in-rate cell is an FRM when one is due,
+        // whatever else waits; 3b: else a waiting BRM; 3c: else data.
+        let cell = if self.frm_due(now) {
             self.apply_rule_5(now);
             self.apply_rule_6();
             self.last_frm = Some(now);
@@ -225,6 +266,7 @@ impl AbrSource {
             Cell::data(vc)
         };
         self.last_send = Some(now);
+        self.last_in_rate = Some(now);
         Some(cell)
     }
 
@@ -450,17 +492,50 @@ mod tests {
         let mut idle = AbrSource::new(params(), stopped);
         idle.start();
         idle.give_brm(brm_cell());
-        assert_eq!(idle.emit(SimTime(20), 0).unwrap().kind, Brm);
-        assert!(idle.emit(SimTime(21), 0).is_none());
+        // (The first in-rate cell is an FRM all the same: rule 3a.)
+        assert_eq!(idle.emit(SimTime(20), 0).unwrap().kind, Frm);
+        assert_eq!(idle.emit(SimTime(21), 0).unwrap().kind, Brm);
+        assert!(idle.emit(SimTime(22), 0).is_none());
     }
 
     #[test]
-    fn rule_11_below_tcr_only_out_of_rate_frms_at_tcr() {
-        let mut s = source(AbrParams { icr: 5.0, ..params() });
-        assert_eq!(s.interval_at(SimTime::ZERO), SimTime::from_ms(100.0));
+    fn rule_3_a_due_frm_goes_before_a_waiting_brm_even_without_data() {
+        // TM 4.0 rule 3a: the in-rate FRM goes when due whatever waits; the
+        // BRM follows at the next opportunity. (The old reading needed data
+        // waiting for the FRM and sent the BRM first.)
+        let stops = Traffic::Persistent { start: SimTime::ZERO, stop: Some(SimTime(3)) };
+        let mut s = AbrSource::new(AbrParams { nrm: 4, ..params() }, stops);
+        s.start();
         let kinds: Vec<CellKind> = (0..3).map(|i| s.emit(SimTime(i), 0).unwrap().kind).collect();
-        assert_eq!(kinds, vec![CellKind::Frm; 3]);
-        assert_eq!((s.oor_frm_sent, s.frm_sent, s.data_sent), (3, 0, 0));
+        assert_eq!(kinds, vec![CellKind::Frm, CellKind::Data, CellKind::Data]);
+        s.emit(SimTime(2), 0);
+        // Data has stopped; three cells went since the FRM, so one is due.
+        s.give_brm(brm_cell());
+        assert_eq!(s.emit(SimTime(10), 0).unwrap().kind, CellKind::Frm);
+        assert_eq!(s.emit(SimTime(11), 0).unwrap().kind, CellKind::Brm);
+        assert!(s.emit(SimTime(12), 0).is_none());
+    }
+
+    #[test]
+    fn rule_11_below_tcr_data_goes_at_acr_and_out_of_rate_frms_fill_to_tcr() {
+        // ACR 4 cells/s below TCR 10 cells/s: in-rate cells (the first an FRM,
+        // then data) go at ACR, out-of-rate FRMs in between, all at most TCR.
+        let mut s = source(AbrParams { icr: 4.0, ..params() });
+        let mut t = SimTime::ZERO;
+        let mut sent = 0;
+        while t < SimTime::from_ms(1000.0) {
+            s.emit(t, 0).expect("persistent source");
+            sent += 1;
+            let gap = s.interval_at(t);
+            assert!(gap >= cell_interval(10.0), "gap {gap} shorter than 1/TCR");
+            t = t + gap;
+        }
+        // Four in-rate cells at 0, 250, 500 and 750 ms; the last is an FRM
+        // again as Trm (100 ms) has passed and Mrm (2) cells have gone.
+        assert_eq!((s.frm_sent, s.data_sent), (2, 2), "in-rate cells at ACR over 1 s");
+        // One out-of-rate FRM in each 250 ms gap: 100 ms after the in-rate
+        // cell, the next in-rate cell 150 ms later.
+        assert_eq!((s.oor_frm_sent, sent), (4, 8));
     }
 
     #[test]

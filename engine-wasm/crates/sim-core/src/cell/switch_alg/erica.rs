@@ -19,7 +19,10 @@
 //! brackets; default in the registry entry below):
 //!
 //! 1. forward CCR (`forward_ccr`, off): read CCR from forward RM cells into a
-//!    per-VC table, give feedback in backward ones;
+//!    per-VC table, give feedback in backward ones; the CCR divided by z is
+//!    the one the VC declared in the interval z was measured on (the mean of
+//!    its FRMs there), so that "fairness is improved at each step" (slide
+//!    "ERICA Features") rather than a newer CCR being divided by an older z;
 //! 2. same feedback in one interval (`same_feedback`, off): the first BRM of a
 //!    VC in an averaging interval gets a freshly computed ER, later ones the same;
 //! 3. fair share first (`fair_share_first`, off): a VC below the fair share is
@@ -36,7 +39,9 @@
 //!    if it was seen in the last interval or in this one so far, forward cells
 //!    or backward RM cells alike;
 //! 8. max-min fairness fix (`maxmin_fix` with `delta`, off): when z ≤ 1 + δ the
-//!    ER is at least the largest ER given in the previous interval;
+//!    ER is at least the largest ER given in the previous interval divided by
+//!    max(z, 1), as the slide's worked example ("Fairness Fix (Cont)", ending
+//!    at 70.03) requires;
 //! 9. averaging of the number of sources (`average_sources` with `alpha`, off):
 //!    a VC's activity is 1 when seen and decays by α each interval it is not;
 //! 10. boundary cases (`boundary_cases`, on): the table of slide "10. Boundary
@@ -289,6 +294,12 @@ struct VcState {
     /// The rate measured over the last interval (extension 4).
     measured_rate: f64,
     /// CCR from the VC's latest forward RM cell (extension 1); NaN before any.
+    latest_ccr: f64,
+    /// Sum and count of the CCRs of the VC's forward RM cells in this interval.
+    ccr_sum: f64,
+    ccr_count: u32,
+    /// The CCR the VC declared over the last complete interval, the one the
+    /// overload z was measured on (extension 1); NaN before any.
     forward_ccr: f64,
     /// Interval number of the ER stored in `er` (extension 2).
     er_interval: u32,
@@ -302,6 +313,9 @@ impl VcState {
         activity: 0.0,
         cells: 0,
         measured_rate: 0.0,
+        latest_ccr: f64::NAN,
+        ccr_sum: 0.0,
+        ccr_count: 0,
         forward_ccr: f64::NAN,
         er_interval: 0,
         er: 0.0,
@@ -412,6 +426,13 @@ impl Erica {
                 active += st.activity;
                 st.measured_rate = st.cells as f64 / span;
                 st.cells = 0;
+                // Extension 1: the CCR that goes with z is the one the VC
+                // declared while z's cells were counted — the mean of its FRMs
+                // in the interval, or its last one before it if it sent none.
+                st.forward_ccr =
+                    if st.ccr_count > 0 { st.ccr_sum / st.ccr_count as f64 } else { st.latest_ccr };
+                st.ccr_sum = 0.0;
+                st.ccr_count = 0;
             }
             self.active = active;
             let overload = input_rate / abr_capacity;
@@ -466,7 +487,13 @@ impl Erica {
         let mut er = fair_share.max(vc_share);
         if c.maxmin_fix {
             if z <= 1.0 + c.delta {
-                er = er.max(self.max_alloc_previous);
+                // The largest allocation of the previous interval, scaled by
+                // the overload as every VC share is: the slides' own example
+                // ("Fairness Fix (Cont)": {70.6, 70.6} at load 1.008 get
+                // 70.03, not the previous interval's 70.6) divides it by z.
+                // Unscaled, any equal allocation with 1 < z ≤ 1 + δ is a
+                // fixed point and the port settles up to δ above its target.
+                er = er.max(self.max_alloc_previous / z.max(1.0));
             }
             self.max_alloc_current = self.max_alloc_current.max(er.min(capacity));
         }
@@ -511,7 +538,10 @@ impl SwitchAlgorithm for Erica {
         self.abr_cells += 1;
         let vc = cell.vc as usize;
         if cell.kind == CellKind::Frm {
-            self.vcs[vc].forward_ccr = cell.rm.ccr;
+            let st = &mut self.vcs[vc];
+            st.latest_ccr = cell.rm.ccr;
+            st.ccr_sum += cell.rm.ccr;
+            st.ccr_count += 1;
         }
         // A VC is active at this port when its forward cells pass through it;
         // the BRMs of VCs going the other way load the link but are not counted.
@@ -853,7 +883,9 @@ mod tests {
             er
         };
         let z = (cells(mbps(10.0)) + cells(mbps(60.0)) + cells(mbps(80.0))) as f64 * 1000.0 / cap;
-        on_off(run, mbps(80.0) / z);
+        // The 80 Mbit/s VC was given 80 / z; the fix passes that on divided
+        // by z again (the load here is 1.0035, not exactly 1, from rounding).
+        on_off(run, mbps(80.0) / z / z);
         // Overloaded beyond 1 + δ the fix stands aside.
         let mut e = with(2, |c| c.maxmin_fix = true);
         feed(&mut e, 0, 200);
@@ -865,6 +897,63 @@ mod tests {
         e.on_tick(&view(2.0));
         let z = 400_000.0 / (0.9 * LINK);
         assert!(close(er_for(&mut e, 2.1, 1, 100_000.0), (0.9 * LINK / 2.0).max(100_000.0 / z)));
+    }
+
+    #[test]
+    fn extension_1_divides_the_ccr_of_the_interval_z_was_measured_on() {
+        // VC 0 declared 300,000 cells/s while the interval's cells were
+        // counted; an FRM arriving after the interval closed says 250,000.
+        // z describes the 300,000, so the VC share is 300,000 / z (the old
+        // reading divided the newer 250,000 by it).
+        let mut e = with(2, |c| c.forward_ccr = true);
+        e.on_arrival(&view(0.5), &mut frm(0, 300_000.0));
+        feed(&mut e, 0, 299);
+        feed(&mut e, 1, 100);
+        e.on_tick(&view(1.0));
+        e.on_arrival(&view(1.1), &mut frm(0, 250_000.0));
+        let z = 400.0 / 1000.0 * 1e6 / (0.9 * LINK);
+        assert!(close(er_for(&mut e, 1.2, 0, 1.0), 300_000.0 / z));
+        // The next interval pairs its own z with the 250,000.
+        feed(&mut e, 0, 249);
+        feed(&mut e, 1, 100);
+        e.on_tick(&view(2.0));
+        let z = 350.0 / 1000.0 * 1e6 / (0.9 * LINK);
+        assert!(close(er_for(&mut e, 2.1, 0, 1.0), 250_000.0 / z));
+    }
+
+    #[test]
+    fn extension_8_reaches_the_slides_70_03_not_a_load_above_one() {
+        // Slide "Fairness Fix (Cont)", ABR capacity 150 Mbit/s: {10, 80, 80}
+        // at load 17/15 get 70.6; {10, 70.6, 70.6} at load 1.008 get 70.03.
+        // The largest ER of the previous interval (70.6) is divided by the
+        // load like every share; held as it is, {70.6, 70.6} would be a fixed
+        // point with the link loaded 0.8 % above its target.
+        let mbps = crate::time::mbps_to_cells_per_s;
+        let cap = mbps(150.0);
+        let ms = 10.0;
+        let cells = |rate: f64| (rate * ms / 1000.0).round() as u32;
+        let mut e = with(3, |c| {
+            c.maxmin_fix = true;
+            c.target_utilization = cap / LINK;
+            c.interval = SimTime::from_ms(ms);
+        });
+        let mut t = 0.0;
+        let mut rates = [mbps(10.0), mbps(80.0), mbps(80.0)];
+        for step in 0..2 {
+            let n: Vec<u32> = rates.iter().map(|&r| cells(r)).collect();
+            for (vc, &k) in n.iter().enumerate() {
+                feed(&mut e, vc as u32, k);
+            }
+            t += ms;
+            e.on_tick(&view(t));
+            let z = n.iter().sum::<u32>() as f64 * 1000.0 / ms / cap;
+            let er = er_for(&mut e, t + 0.1, 1, rates[1]);
+            assert!(close(er_for(&mut e, t + 0.2, 2, rates[2]), er));
+            assert!(close(er, rates[1] / z), "step {step}: {er} vs {}", rates[1] / z);
+            rates[1] = er;
+            rates[2] = er;
+        }
+        assert!((crate::time::cells_per_s_to_mbps(rates[1]) - 70.03).abs() < 0.05, "{}", rates[1]);
     }
 
     #[test]
