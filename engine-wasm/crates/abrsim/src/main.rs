@@ -92,8 +92,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
 
 fn run(args: &[String]) -> Result<(), String> {
     let args = parse_args(args)?;
-    let text = std::fs::read_to_string(&args.scenario)
-        .map_err(|e| format!("{}: cannot read: {e}", args.scenario.display()))?;
+    let text = sweep::read_text(&args.scenario, args.opts.limits.max_input_bytes)?;
     let mut csv_out = match &args.csv {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("--csv {}: {e}", dir.display()))?;
@@ -119,7 +118,7 @@ fn run(args: &[String]) -> Result<(), String> {
                     *header_done = true;
                 }
                 for row in rows.chunks_exact(width) {
-                    let cells: Vec<String> = row.iter().map(|x| x.to_string()).collect();
+                    let cells: Vec<String> = row.iter().map(|&x| sweep::csv_cell(x)).collect();
                     writeln!(out, "{}", cells.join(","))?;
                 }
                 Ok(())

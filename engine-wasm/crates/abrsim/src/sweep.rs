@@ -28,7 +28,7 @@
 use serde_json::{json, Map, Value};
 use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
 use sim_core::scenario::set::parse_value;
-use sim_core::scenario::{format_errors, ScenarioError};
+use sim_core::scenario::{format_errors, Limits, ScenarioError};
 use sim_core::Model;
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -37,7 +37,36 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-pub const USAGE: &str = "usage: abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
+pub const USAGE: &str = "usage: abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N] [--limit NAME=VALUE]...";
+
+/// Reads a scenario file, refusing one longer than `max_bytes` (`abrsim run
+/// /dev/zero` stops at the limit with a message, not when memory runs out).
+pub fn read_text(path: &std::path::Path, max_bytes: usize) -> Result<String, String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    if bytes.len() > max_bytes {
+        return Err(format!(
+            "{}: longer than the limit of {max_bytes} bytes (limits.max_input_bytes; raise it with --limit max_input_bytes=N)",
+            path.display()
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text: {e}", path.display()))
+}
+
+/// A sample value as a CSV cell: an undefined value (NaN, e.g. a ratio with
+/// nothing to divide by) is an empty cell, never the text "NaN" (SPEC §12).
+pub fn csv_cell(x: f64) -> String {
+    if x.is_finite() {
+        x.to_string()
+    } else {
+        String::new()
+    }
+}
 
 /// One swept parameter: a path (possibly with `*`) and its values as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +83,8 @@ pub struct SweepArgs {
     pub until_ms: Option<f64>,
     pub window: Option<(f64, f64)>,
     pub jobs: usize,
+    /// Ceilings for every point, and `max_sweep_points` for the grid.
+    pub limits: Limits,
 }
 
 /// Parses the arguments after `sweep`.
@@ -64,6 +95,7 @@ pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
     let mut until_ms = None;
     let mut window = None;
     let mut jobs = None;
+    let mut limits = Limits::default();
     while let Some(arg) = it.next() {
         let mut value =
             |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
@@ -99,6 +131,16 @@ pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
                         format!("--window: '{v}' is not FROM:TO in milliseconds")
                     })?);
             }
+            "--limit" => {
+                let v = value("--limit")?;
+                let (key, raw) =
+                    v.split_once('=').ok_or_else(|| format!("--limit: '{v}' is not NAME=VALUE"))?;
+                let x: f64 = raw
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--limit {key}: '{raw}' is not a number"))?;
+                limits.set(key.trim(), x)?;
+            }
             "--jobs" => {
                 let v = value("--jobs")?;
                 let n: usize =
@@ -121,25 +163,43 @@ pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
     }
     let jobs =
         jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    Ok(SweepArgs { scenario, axes, until_ms, window, jobs })
+    Ok(SweepArgs { scenario, axes, until_ms, window, jobs, limits })
 }
 
 /// Every combination of the axes' values, the first axis varying slowest.
 pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
-    let mut points: Vec<Vec<(String, String)>> = vec![Vec::new()];
-    for axis in axes {
-        points = points
-            .into_iter()
-            .flat_map(|point| {
-                axis.values.iter().map(move |v| {
-                    let mut next = point.clone();
-                    next.push((axis.path.clone(), v.clone()));
-                    next
-                })
-            })
-            .collect();
+    (0..grid_size(axes).unwrap_or(0)).map(|i| grid_point(axes, i)).collect()
+}
+
+/// The number of grid points, or None when it overflows a usize.
+pub fn grid_size(axes: &[Axis]) -> Option<usize> {
+    axes.iter().try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
+}
+
+/// The `i`-th grid point (the first axis varying slowest), made on demand: a
+/// sweep streams its grid and never holds all of it.
+pub fn grid_point(axes: &[Axis], mut i: usize) -> Vec<(String, String)> {
+    let mut point = vec![(String::new(), String::new()); axes.len()];
+    for (k, axis) in axes.iter().enumerate().rev() {
+        let n = axis.values.len();
+        point[k] = (axis.path.clone(), axis.values[i % n].clone());
+        i /= n;
     }
-    points
+    point
+}
+
+/// Refuses a grid over `limits.max_sweep_points` before anything runs.
+pub fn check_grid(axes: &[Axis], limits: &Limits) -> Result<usize, String> {
+    let sizes: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
+    match grid_size(axes) {
+        Some(n) if n <= limits.max_sweep_points => Ok(n),
+        n => Err(format!(
+            "--param: the grid has {} points ({}), more than the limit of {} (limits.max_sweep_points; raise it with --limit max_sweep_points=N)",
+            n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string()),
+            sizes.join(" × "),
+            limits.max_sweep_points
+        )),
+    }
 }
 
 /// Expands `*` segments into one concrete path per array element (named by id when it has one,
@@ -249,30 +309,48 @@ struct Point {
     opts: RunOptions,
 }
 
-fn points(args: &SweepArgs, scenario: &Value) -> Result<Vec<Point>, String> {
+/// The grid's concrete paths per axis (`*` expanded once).
+fn expand_axes(
+    args: &SweepArgs,
+    scenario: &Value,
+) -> Result<BTreeMap<String, Vec<String>>, String> {
     let mut expanded = BTreeMap::new();
     for axis in &args.axes {
         let paths = expand_path(scenario, &axis.path)
             .map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
         expanded.insert(axis.path.clone(), paths);
     }
-    Ok(grid(&args.axes)
-        .into_iter()
-        .map(|point| {
-            let mut params = Map::new();
-            let mut opts = RunOptions { until_ms: args.until_ms, ..RunOptions::default() };
-            if let Some(w) = args.window {
-                opts.windows.push(w);
-            }
-            for (path, raw) in point {
-                for concrete in &expanded[&path] {
-                    opts.sets.push((concrete.clone(), raw.clone()));
-                }
-                params.insert(path, parse_value(&raw));
-            }
-            Point { params, opts }
-        })
-        .collect())
+    Ok(expanded)
+}
+
+/// The `i`-th point, ready to run.
+fn point(args: &SweepArgs, expanded: &BTreeMap<String, Vec<String>>, i: usize) -> Point {
+    let mut params = Map::new();
+    let mut opts =
+        RunOptions { until_ms: args.until_ms, limits: args.limits, ..RunOptions::default() };
+    if let Some(w) = args.window {
+        opts.windows.push(w);
+    }
+    for (path, raw) in grid_point(&args.axes, i) {
+        for concrete in &expanded[&path] {
+            opts.sets.push((concrete.clone(), raw.clone()));
+        }
+        params.insert(path, parse_value(&raw));
+    }
+    Point { params, opts }
+}
+
+/// The points checked before any runs: the first, and each axis's every
+/// value with the other axes at their first (Σ axis lengths, not their
+/// product); a combination that fails only together fails when it runs.
+fn probe_indices(axes: &[Axis]) -> Vec<usize> {
+    let mut out = vec![0];
+    let mut stride = 1;
+    for axis in axes.iter().rev() {
+        out.extend((1..axis.values.len()).map(|v| v * stride));
+        stride *= axis.values.len();
+    }
+    out
 }
 
 fn describe(params: &Map<String, Value>) -> String {
@@ -306,16 +384,17 @@ fn build_point(text: &str, opts: &RunOptions) -> Result<Model, Vec<ScenarioError
 
 /// Runs the sweep, writing one JSON line per grid point to `out`, in grid order.
 pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.scenario)
-        .map_err(|e| format!("{}: cannot read: {e}", args.scenario.display()))?;
+    let total = check_grid(&args.axes, &args.limits)?;
+    let text = read_text(&args.scenario, args.limits.max_input_bytes)?;
     let scenario: Value = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
-    let points = points(args, &scenario)?;
+    let expanded = expand_axes(args, &scenario)?;
 
-    // Every point is validated (and built) before any runs, so a bad value fails at once with
-    // the path that is wrong rather than after the good points have taken their time.
+    // Every axis value is validated (and built) before any runs, so a bad value fails at once
+    // with the path that is wrong rather than after the good points have taken their time.
     let mut ports = None;
-    for point in &points {
+    for i in probe_indices(&args.axes) {
+        let point = point(args, &expanded, i);
         let model = build_point(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
             format!(
                 "{} with {}:\n{}",
@@ -330,7 +409,7 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
 
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let jobs = args.jobs.clamp(1, points.len().max(1));
+    let jobs = args.jobs.clamp(1, total.max(1));
     let (tx, rx) = mpsc::channel::<(usize, Result<Value, String>)>();
     let clock = Instant::now();
     let mut write_error = None;
@@ -338,13 +417,13 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, failed, points, text, ports) = (&next, &failed, &points, &text, &ports);
+            let (next, failed, text, ports, expanded) = (&next, &failed, &text, &ports, &expanded);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= points.len() || failed.load(Ordering::Relaxed) {
+                if i >= total || failed.load(Ordering::Relaxed) {
                     break;
                 }
-                let point = &points[i];
+                let point = &point(args, expanded, i);
                 let result = run_report(
                     text,
                     &point.opts,
@@ -517,5 +596,55 @@ mod tests {
             summarize(&window, &routers),
             Summary { max_queue: 300.0, utilization: 0.99, fairness: 0.75, cells_lost: 12.0 }
         );
+    }
+
+    #[test]
+    fn a_grid_of_ten_billion_points_is_refused_at_once_and_never_built() {
+        let axes: Vec<Axis> = (0..5)
+            .map(|k| Axis {
+                path: format!("p{k}"),
+                values: (0..100).map(|v| v.to_string()).collect(),
+            })
+            .collect();
+        let e = check_grid(&axes, &Limits::default()).unwrap_err();
+        assert!(e.contains("10000000000 points") && e.contains("limits.max_sweep_points"), "{e}");
+        // Points are made on demand, in grid order.
+        let last = grid_point(&axes, 10_000_000_000 - 1);
+        assert!(last.iter().all(|(_, v)| v == "99"));
+        assert_eq!(grid_point(&axes, 1)[4].1, "1");
+        assert_eq!(grid_point(&axes, 100)[3].1, "1");
+        let mut limits = Limits::default();
+        limits.set("max_sweep_points", 1e11).unwrap();
+        assert_eq!(check_grid(&axes, &limits), Ok(10_000_000_000));
+        assert_eq!(probe_indices(&axes).len(), 1 + 5 * 99);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_stops_at_the_input_limit() {
+        let e = read_text(std::path::Path::new("/dev/zero"), 1_000_000).unwrap_err();
+        assert!(e.contains("limits.max_input_bytes"), "{e}");
+    }
+
+    #[test]
+    fn undefined_sample_values_are_empty_csv_cells() {
+        assert_eq!(csv_cell(f64::NAN), "");
+        assert_eq!(csv_cell(f64::INFINITY), "");
+        assert_eq!(csv_cell(0.25), "0.25");
+        // pletka-fmin-fairness has no TCP flow: its ratio is undefined in every row.
+        let path =
+            format!("{}/../../../scenarios/pletka-fmin-fairness.json", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let opts = RunOptions { until_ms: Some(500.0), ..RunOptions::default() };
+        let mut csv = String::new();
+        run_report(&text, &opts, &|| 0.0, &mut |src, rows| {
+            for row in rows.chunks_exact(src.columns().len()) {
+                csv += &row.iter().map(|&x| csv_cell(x)).collect::<Vec<_>>().join(",");
+                csv.push('\n');
+            }
+        })
+        .unwrap();
+        assert!(!csv.is_empty() && !csv.contains("NaN"), "{csv}");
+        assert!(csv.lines().all(|l| l.contains(",,")), "an empty ratio cell in every row");
     }
 }

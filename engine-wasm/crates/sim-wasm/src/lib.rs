@@ -59,6 +59,13 @@ pub fn scenario_choices() -> String {
     choices.to_string()
 }
 
+/// The engine's limits (SPEC §12) as JSON, so that the page bounds what it
+/// builds before the engine sees it (sweep grids, pasted text) with the same figures.
+#[wasm_bindgen]
+pub fn scenario_limits() -> String {
+    scenario::Limits::default().to_json().to_string()
+}
+
 /// A running simulation of either model.
 #[wasm_bindgen]
 pub struct Engine {
