@@ -195,6 +195,8 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         floor_cps: f64,
         per_hop: f64,
         controlled: bool,
+        /// On/off switches per second: each recomputes the max-min shares.
+        edges_per_s: f64,
     }
     let mut loops = Vec::new();
     for vc in &s.vcs {
@@ -209,14 +211,15 @@ pub fn cell_cost(s: &Scenario) -> Cost {
             let ports = ports_on(&path, &pairs);
             let slowest =
                 ports.iter().map(|&(l, _)| s.links[l].rate_mbps).fold(f64::INFINITY, f64::min);
-            let (start, stop, duty) = match *traffic {
+            let (start, stop, duty, edges_per_s) = match *traffic {
                 TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => {
-                    (start_ms, stop_ms, on_ms / (on_ms + off_ms).max(f64::MIN_POSITIVE))
+                    let period = (on_ms + off_ms).max(f64::MIN_POSITIVE);
+                    (start_ms, stop_ms, on_ms / period, 2000.0 / period)
                 }
                 TrafficSpec::Persistent { start_ms, stop_ms }
                 | TrafficSpec::Bottlenecked { start_ms, stop_ms, .. }
                 | TrafficSpec::RequestResponse { start_ms, stop_ms, .. } => {
-                    (start_ms, stop_ms, 1.0)
+                    (start_ms, stop_ms, 1.0, 0.0)
                 }
             };
             let controlled = ports.iter().all(|&(l, d)| {
@@ -236,6 +239,7 @@ pub fn cell_cost(s: &Scenario) -> Cost {
                 // Data and forward RM cells one way; one backward RM cell per Nrm back.
                 per_hop: 2.0 * (1.0 + 1.0 / vc.params.nrm.max(1) as f64),
                 controlled,
+                edges_per_s,
             });
         }
     }
@@ -264,6 +268,19 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         background.push((b, ports, per_s));
     }
     let shares = max_min_fair(&capacity, &flows);
+    // What one recomputation of the max-min shares costs, in events.
+    let recompute = 1.0 + loops.iter().map(|l| l.ports.len()).sum::<usize>() as f64 / 2.0;
+    let edges = |t: &mut Tally, path: String, per_s: f64, secs: f64| {
+        if per_s > 0.0 {
+            t.cost.events.push(Term {
+                path,
+                value: per_s * secs * recompute,
+                detail: format!(
+                    "{per_s:.0} on/off switches/s × {secs} s, each recomputing the max-min shares"
+                ),
+            });
+        }
+    };
     for (l, share) in loops.iter().zip(&shares) {
         let full = l.pcr_cps * l.duty;
         let per_s = if l.controlled { full.min(MARGIN * share) } else { full }.max(l.floor_cps);
@@ -271,6 +288,7 @@ pub fn cell_cost(s: &Scenario) -> Cost {
             *t.offered.entry(p).or_insert(0.0) += per_s;
         }
         t.source(l.name.clone(), per_s, l.secs, l.ports.len(), l.per_hop, "cells");
+        edges(&mut t, l.name.clone(), l.edges_per_s, l.secs);
     }
     for (b, ports, per_s) in background {
         for &p in &ports {
@@ -278,6 +296,10 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         }
         let secs = on_ms(b.start_ms, b.stop_ms, until) / 1000.0;
         t.source(format!("background.{}", b.id), per_s, secs, ports.len(), 2.0, "cells");
+        if let Some(on) = b.on_ms {
+            let period = (on + b.off_ms).max(f64::MIN_POSITIVE);
+            edges(&mut t, format!("background.{}", b.id), 2000.0 / period, secs);
+        }
     }
     let loop_count = loops.len();
     let columns = 2
