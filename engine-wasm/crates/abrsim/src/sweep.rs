@@ -21,52 +21,24 @@
 //!
 //! Both models sweep alike: a scenario with `"model": "ip"` runs at packet level.
 //!
-//! The browser's sweep (web/src/sweep/metrics.ts) computes the same four figures the same way.
+//! The figures come from `sim_core::sweep::WindowSummary` fed the run's sample rows, the code the
+//! browser's sweep runs too (through sim-wasm's `SweepWindow`).
 //! Rows are printed as JSON lines in grid order (the first `--param` varies slowest), each as soon
 //! as it and every row before it are done; the output does not depend on `--jobs`.
 
+use crate::cli;
 use serde_json::{json, Map, Value};
 use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
-use sim_core::scenario::set::parse_value;
-use sim_core::scenario::{format_errors, Limits, ScenarioError};
+use sim_core::scenario::set::{expand_path, parse_value};
+use sim_core::scenario::{format_errors, ScenarioError};
+use sim_core::sweep::{SweepSummary, WindowSummary};
 use sim_core::Model;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
-
-pub const USAGE: &str = "usage: abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N] [--limit NAME=VALUE]...";
-
-/// Reads a scenario file, refusing one longer than `max_bytes` (`abrsim run
-/// /dev/zero` stops at the limit with a message, not when memory runs out).
-pub fn read_text(path: &std::path::Path, max_bytes: usize) -> Result<String, String> {
-    use std::io::Read;
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(max_bytes as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    if bytes.len() > max_bytes {
-        return Err(format!(
-            "{}: longer than the limit of {max_bytes} bytes (limits.max_input_bytes; raise it with --limit max_input_bytes=N)",
-            path.display()
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text: {e}", path.display()))
-}
-
-/// A sample value as a CSV cell: an undefined value (NaN, e.g. a ratio with
-/// nothing to divide by) is an empty cell, never the text "NaN" (SPEC §12).
-pub fn csv_cell(x: f64) -> String {
-    if x.is_finite() {
-        x.to_string()
-    } else {
-        String::new()
-    }
-}
 
 /// One swept parameter: a path (possibly with `*`) and its values as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,224 +55,72 @@ pub struct SweepArgs {
     pub until_ms: Option<f64>,
     pub window: Option<(f64, f64)>,
     pub jobs: usize,
-    /// Ceilings for every point, and `max_sweep_points` for the grid.
-    pub limits: Limits,
 }
 
-/// Parses the arguments after `sweep`.
-pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
-    let mut it = args.iter();
-    let mut scenario = None;
-    let mut axes = Vec::new();
-    let mut until_ms = None;
-    let mut window = None;
-    let mut jobs = None;
-    let mut limits = Limits::default();
-    while let Some(arg) = it.next() {
-        let mut value =
-            |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
-        match arg.as_str() {
-            "-h" | "--help" => return Err(USAGE.into()),
-            "--param" => {
-                let v = value("--param")?;
-                let (path, list) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("--param: '{v}' is not PATH=V1,V2,..."))?;
-                let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
-                if path.trim().is_empty() || values.iter().any(String::is_empty) {
-                    return Err(format!(
-                        "--param: '{v}' is not PATH=V1,V2,... (an empty path or value)"
-                    ));
-                }
-                axes.push(Axis { path: path.trim().to_string(), values });
-            }
-            "--until" => {
-                let v = value("--until")?;
-                until_ms = Some(
-                    v.parse()
-                        .map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?,
-                );
-            }
-            "--window" => {
-                let v = value("--window")?;
-                let parsed = v
-                    .split_once(':')
-                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-                window =
-                    Some(parsed.ok_or_else(|| {
-                        format!("--window: '{v}' is not FROM:TO in milliseconds")
-                    })?);
-            }
-            "--limit" => {
-                let v = value("--limit")?;
-                let (key, raw) =
-                    v.split_once('=').ok_or_else(|| format!("--limit: '{v}' is not NAME=VALUE"))?;
-                let x: f64 = raw
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("--limit {key}: '{raw}' is not a number"))?;
-                limits.set(key.trim(), x)?;
-            }
-            "--jobs" => {
-                let v = value("--jobs")?;
-                let n: usize =
-                    v.parse().map_err(|_| format!("--jobs: '{v}' is not a whole number"))?;
-                if n == 0 {
-                    return Err("--jobs: must be at least 1".into());
-                }
-                jobs = Some(n);
-            }
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option '{flag}'\n{USAGE}"))
-            }
-            path if scenario.is_none() => scenario = Some(PathBuf::from(path)),
-            extra => return Err(format!("unexpected argument '{extra}'\n{USAGE}")),
-        }
+/// What `abrsim sweep` takes, as typed.
+#[derive(clap::Args, Debug)]
+pub struct SweepCli {
+    /// The scenario file (JSON, either model).
+    scenario: PathBuf,
+    /// A swept parameter: a dotted path (`*` for every element of an array) and its values
+    /// (repeatable; the first varies slowest).
+    #[arg(long = "param", value_name = "PATH=V1,V2,...", required = true, value_parser = axis)]
+    params: Vec<Axis>,
+    /// Run each point until this simulated time instead of the scenario's `run.until_ms`.
+    #[arg(long, value_name = "MS", value_parser = cli::millis)]
+    until: Option<f64>,
+    /// Summarise over [FROM, TO] in ms instead of the whole run.
+    #[arg(long, value_name = "FROM:TO", value_parser = cli::window)]
+    window: Option<(f64, f64)>,
+    /// Points run at once (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+}
+
+/// `--param PATH=V1,V2,...`.
+fn axis(v: &str) -> Result<Axis, String> {
+    let (path, list) = v.split_once('=').ok_or_else(|| format!("'{v}' is not PATH=V1,V2,..."))?;
+    let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+    if path.trim().is_empty() || values.iter().any(String::is_empty) {
+        return Err(format!("'{v}' is not PATH=V1,V2,... (an empty path or value)"));
     }
-    let scenario = scenario.ok_or_else(|| format!("no scenario file given\n{USAGE}"))?;
-    if axes.is_empty() {
-        return Err(format!("give at least one --param PATH=V1,V2,...\n{USAGE}"));
+    Ok(Axis { path: path.trim().to_string(), values })
+}
+
+impl TryFrom<SweepCli> for SweepArgs {
+    type Error = String;
+
+    fn try_from(cli: SweepCli) -> Result<SweepArgs, String> {
+        let jobs = match cli.jobs {
+            Some(n) => usize::try_from(n).map_err(|_| format!("--jobs: {n} is too many"))?,
+            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        };
+        Ok(SweepArgs {
+            scenario: cli.scenario,
+            axes: cli.params,
+            until_ms: cli.until,
+            window: cli.window,
+            jobs,
+        })
     }
-    let jobs =
-        jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    Ok(SweepArgs { scenario, axes, until_ms, window, jobs, limits })
 }
 
 /// Every combination of the axes' values, the first axis varying slowest.
 pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
-    (0..grid_size(axes).unwrap_or(0)).map(|i| grid_point(axes, i)).collect()
-}
-
-/// The number of grid points, or None when it overflows a usize.
-pub fn grid_size(axes: &[Axis]) -> Option<usize> {
-    axes.iter().try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
-}
-
-/// The `i`-th grid point (the first axis varying slowest), made on demand: a
-/// sweep streams its grid and never holds all of it.
-pub fn grid_point(axes: &[Axis], mut i: usize) -> Vec<(String, String)> {
-    let mut point = vec![(String::new(), String::new()); axes.len()];
-    for (k, axis) in axes.iter().enumerate().rev() {
-        let n = axis.values.len();
-        point[k] = (axis.path.clone(), axis.values[i % n].clone());
-        i /= n;
+    let mut points: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for axis in axes {
+        points = points
+            .into_iter()
+            .flat_map(|point| {
+                axis.values.iter().map(move |v| {
+                    let mut next = point.clone();
+                    next.push((axis.path.clone(), v.clone()));
+                    next
+                })
+            })
+            .collect();
     }
-    point
-}
-
-/// Refuses a grid over `limits.max_sweep_points` before anything runs.
-pub fn check_grid(axes: &[Axis], limits: &Limits) -> Result<usize, String> {
-    let sizes: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
-    match grid_size(axes) {
-        Some(n) if n <= limits.max_sweep_points => Ok(n),
-        n => Err(format!(
-            "--param: the grid has {} points ({}), more than the limit of {} (limits.max_sweep_points; raise it with --limit max_sweep_points=N)",
-            n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string()),
-            sizes.join(" × "),
-            limits.max_sweep_points
-        )),
-    }
-}
-
-/// Expands `*` segments into one concrete path per array element (named by id when it has one,
-/// else by index). Paths without `*` come back unchanged; what they name is checked by `--set`.
-pub fn expand_path(scenario: &Value, path: &str) -> Result<Vec<String>, ScenarioError> {
-    fn walk(
-        here: Option<&Value>,
-        rest: &[&str],
-        prefix: String,
-        out: &mut Vec<String>,
-    ) -> Result<(), ScenarioError> {
-        let Some((seg, tail)) = rest.split_first() else {
-            out.push(prefix);
-            return Ok(());
-        };
-        let join =
-            |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix}.{s}") };
-        if *seg != "*" {
-            let next = match here {
-                Some(Value::Object(map)) => map.get(*seg),
-                Some(Value::Array(items)) => items
-                    .iter()
-                    .find(|v| v.get("id").and_then(Value::as_str) == Some(seg))
-                    .or_else(|| seg.parse::<usize>().ok().and_then(|i| items.get(i))),
-                _ => None,
-            };
-            return walk(next, tail, join(seg), out);
-        }
-        let Some(Value::Array(items)) = here else {
-            return Err(ScenarioError::new(
-                join("*"),
-                format!(
-                    "'*' needs an array, and {} is not one",
-                    if prefix.is_empty() { "the scenario" } else { &prefix }
-                ),
-            ));
-        };
-        if items.is_empty() {
-            return Err(ScenarioError::new(join("*"), format!("{prefix} is empty")));
-        }
-        for (i, item) in items.iter().enumerate() {
-            let name = item
-                .get("id")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .unwrap_or_else(|| i.to_string());
-            walk(Some(item), tail, join(&name), out)?;
-        }
-        Ok(())
-    }
-    let segments: Vec<&str> = path.split('.').collect();
-    let mut out = Vec::new();
-    walk(Some(scenario), &segments, String::new(), &mut out)?;
-    Ok(out)
-}
-
-/// The four figures of one grid point, read from a `run_report` window.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Summary {
-    pub max_queue: f64,
-    pub utilization: f64,
-    pub fairness: f64,
-    pub cells_lost: f64,
-}
-
-/// Condenses a report window (`windows[i]` or `totals`) to the sweep's figures; `switch_ports`
-/// names the ports in the network (transmitting from a switch or a router). The packet model's
-/// window has `fairness_mean` (the mean of the column; its `fairness` is equation 2 over the
-/// window's mean rates) and `packets_lost`.
-pub fn summarize(window: &Value, switch_ports: &HashSet<String>) -> Summary {
-    let fairness =
-        window.get("fairness_mean").unwrap_or(&window["fairness"]).as_f64().unwrap_or(f64::NAN);
-    let mut s = Summary { max_queue: 0.0, utilization: 0.0, fairness, cells_lost: 0.0 };
-    if let Some(ports) = window["ports"].as_object() {
-        for (id, port) in ports {
-            s.cells_lost += port
-                .get("cells_lost")
-                .or_else(|| port.get("packets_lost"))
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0);
-            if switch_ports.contains(id) {
-                s.max_queue = s.max_queue.max(port["queue_max"].as_f64().unwrap_or(0.0));
-                s.utilization = s.utilization.max(port["utilization"].as_f64().unwrap_or(0.0));
-            }
-        }
-    }
-    s
-}
-
-/// The ids of the ports in the network (not a host's own), from a built simulation's layout.
-fn switch_ports(layout: &Value) -> HashSet<String> {
-    layout["ports"]
-        .as_array()
-        .map(|ports| {
-            ports
-                .iter()
-                .filter(|p| p["from_kind"] != "host")
-                .filter_map(|p| p["id"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
+    points
 }
 
 /// One grid point, ready to run: the values as swept and the concrete `--set` overrides.
@@ -309,64 +129,43 @@ struct Point {
     opts: RunOptions,
 }
 
-/// The grid's concrete paths per axis (`*` expanded once).
-fn expand_axes(
-    args: &SweepArgs,
-    scenario: &Value,
-) -> Result<BTreeMap<String, Vec<String>>, String> {
+fn points(args: &SweepArgs, scenario: &Value) -> Result<Vec<Point>, String> {
     let mut expanded = BTreeMap::new();
     for axis in &args.axes {
         let paths = expand_path(scenario, &axis.path)
             .map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
         expanded.insert(axis.path.clone(), paths);
     }
-    Ok(expanded)
-}
-
-/// The `i`-th point, ready to run.
-fn point(args: &SweepArgs, expanded: &BTreeMap<String, Vec<String>>, i: usize) -> Point {
-    let mut params = Map::new();
-    let mut opts =
-        RunOptions { until_ms: args.until_ms, limits: args.limits, ..RunOptions::default() };
-    if let Some(w) = args.window {
-        opts.windows.push(w);
-    }
-    for (path, raw) in grid_point(&args.axes, i) {
-        for concrete in &expanded[&path] {
-            opts.sets.push((concrete.clone(), raw.clone()));
-        }
-        params.insert(path, parse_value(&raw));
-    }
-    Point { params, opts }
-}
-
-/// The points checked before any runs: the first, and each axis's every
-/// value with the other axes at their first (Σ axis lengths, not their
-/// product); a combination that fails only together fails when it runs.
-fn probe_indices(axes: &[Axis]) -> Vec<usize> {
-    let mut out = vec![0];
-    let mut stride = 1;
-    for axis in axes.iter().rev() {
-        out.extend((1..axis.values.len()).map(|v| v * stride));
-        stride *= axis.values.len();
-    }
-    out
+    Ok(grid(&args.axes)
+        .into_iter()
+        .map(|point| {
+            let mut params = Map::new();
+            let mut opts = RunOptions { until_ms: args.until_ms, ..RunOptions::default() };
+            if let Some(w) = args.window {
+                opts.windows.push(w);
+            }
+            for (path, raw) in point {
+                for concrete in &expanded[&path] {
+                    opts.sets.push((concrete.clone(), raw.clone()));
+                }
+                params.insert(path, parse_value(&raw));
+            }
+            Point { params, opts }
+        })
+        .collect())
 }
 
 fn describe(params: &Map<String, Value>) -> String {
     params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
 }
 
-fn row(point: &Point, report: &Value, ports: &HashSet<String>) -> Value {
-    let window =
-        if point.opts.windows.is_empty() { &report["totals"] } else { &report["windows"][0] };
-    let s = summarize(window, ports);
+fn row(point: &Point, report: &Value, s: &SweepSummary) -> Value {
     let lost = if report["model"] == "ip" { "packets_lost" } else { "cells_lost" };
     let mut row = json!({
         "params": point.params,
         "max_queue": s.max_queue,
         "utilization": s.utilization,
-        "fairness": if s.fairness.is_finite() { json!(s.fairness) } else { Value::Null },
+        "fairness": s.fairness,
     });
     row[lost] = json!(s.cells_lost);
     row["events"] = report["stats"]["events"].clone();
@@ -384,17 +183,17 @@ fn build_point(text: &str, opts: &RunOptions) -> Result<Model, Vec<ScenarioError
 
 /// Runs the sweep, writing one JSON line per grid point to `out`, in grid order.
 pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
-    let total = check_grid(&args.axes, &args.limits)?;
-    let text = read_text(&args.scenario, args.limits.max_input_bytes)?;
+    let limits = sim_core::scenario::Limits::default();
+    crate::bounds::check_grid(&args.axes, &limits)?;
+    let text = crate::bounds::read_text(&args.scenario, limits.max_input_bytes)?;
     let scenario: Value = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
-    let expanded = expand_axes(args, &scenario)?;
+    let points = points(args, &scenario)?;
 
-    // Every axis value is validated (and built) before any runs, so a bad value fails at once
-    // with the path that is wrong rather than after the good points have taken their time.
-    let mut ports = None;
-    for i in probe_indices(&args.axes) {
-        let point = point(args, &expanded, i);
+    // Every point is validated (and built) before any runs, so a bad value fails at once with
+    // the path that is wrong rather than after the good points have taken their time.
+    let mut summaries = Vec::with_capacity(points.len());
+    for point in &points {
         let model = build_point(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
             format!(
                 "{} with {}:\n{}",
@@ -403,13 +202,19 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
                 format_errors(&errors)
             )
         })?;
-        ports.get_or_insert_with(|| switch_ports(&model.layout()));
+        let layout = model.layout();
+        let window = point
+            .opts
+            .windows
+            .first()
+            .copied()
+            .unwrap_or_else(|| (0.0, layout["until_ms"].as_f64().unwrap_or(0.0)));
+        summaries.push(WindowSummary::from_layout(&layout, window)?);
     }
-    let ports = ports.unwrap_or_default();
 
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let jobs = args.jobs.clamp(1, total.max(1));
+    let jobs = args.jobs.clamp(1, points.len().max(1));
     let (tx, rx) = mpsc::channel::<(usize, Result<Value, String>)>();
     let clock = Instant::now();
     let mut write_error = None;
@@ -417,20 +222,22 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, failed, text, ports, expanded) = (&next, &failed, &text, &ports, &expanded);
+            let (next, failed, points, text, summaries) =
+                (&next, &failed, &points, &text, &summaries);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= total || failed.load(Ordering::Relaxed) {
+                if i >= points.len() || failed.load(Ordering::Relaxed) {
                     break;
                 }
-                let point = &point(args, expanded, i);
+                let point = &points[i];
+                let mut summary = summaries[i].clone();
                 let result = run_report(
                     text,
                     &point.opts,
                     &|| clock.elapsed().as_secs_f64() * 1000.0,
-                    &mut |_, _| {},
+                    &mut |_, rows| summary.add(rows),
                 )
-                .map(|report| row(point, &report, ports))
+                .map(|report| row(point, &report, &summary.summary()))
                 .map_err(|errors| {
                     format!("{}:\n{}", describe(&point.params), format_errors(&errors))
                 });
@@ -483,12 +290,11 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     }
 }
 
-/// `abrsim sweep ...`: parse, run, print.
-pub fn main(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args)?;
+/// `abrsim sweep ...`: run, print.
+pub fn main(args: &SweepArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    run(&args, &mut out)
+    run(args, &mut out)
 }
 
 #[cfg(test)]
@@ -497,6 +303,18 @@ mod tests {
 
     fn strings(args: &[&str]) -> Vec<String> {
         args.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The arguments after `sweep`, through clap as `abrsim sweep` parses them.
+    fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
+        #[derive(clap::Parser)]
+        struct Sweep {
+            #[command(flatten)]
+            cli: SweepCli,
+        }
+        let argv = std::iter::once("sweep".to_string()).chain(args.iter().cloned());
+        let cli = <Sweep as clap::Parser>::try_parse_from(argv).map_err(|e| e.to_string())?.cli;
+        SweepArgs::try_from(cli)
     }
 
     #[test]
@@ -537,8 +355,8 @@ mod tests {
             .contains("empty"));
         assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--jobs", "0"]))
             .unwrap_err()
-            .contains("at least 1"));
-        assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("no scenario"));
+            .contains("--jobs"));
+        assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("<SCENARIO>"));
         assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--bogus"]))
             .unwrap_err()
             .contains("--bogus"));
@@ -570,81 +388,5 @@ mod tests {
         );
         assert_eq!(expand_path(&s, "defaults.vc.nrm").unwrap(), strings(&["defaults.vc.nrm"]));
         assert!(expand_path(&s, "defaults.*.x").unwrap_err().message.contains("needs an array"));
-    }
-
-    #[test]
-    fn summaries_take_switch_ports_for_queue_and_utilisation_and_every_port_for_loss() {
-        let window = json!({"fairness": 0.9, "ports": {
-            "l1": {"queue_max": 900, "utilization": 1.0, "cells_lost": 2},
-            "l3": {"queue_max": 40, "utilization": 0.8, "cells_lost": 5},
-            "l4": {"queue_max": 10, "utilization": 0.9, "cells_lost": 0},
-        }});
-        let switch: HashSet<String> = ["l3", "l4"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(
-            summarize(&window, &switch),
-            Summary { max_queue: 40.0, utilization: 0.9, fairness: 0.9, cells_lost: 7.0 }
-        );
-    }
-
-    #[test]
-    fn packet_model_windows_give_the_mean_fairness_and_packets_lost() {
-        let window = json!({"fairness": 0.8, "fairness_mean": 0.75, "ports": {
-            "bottleneck": {"queue_max": 300, "utilization": 0.99, "packets_lost": 12},
-        }});
-        let routers: HashSet<String> = ["bottleneck".to_string()].into();
-        assert_eq!(
-            summarize(&window, &routers),
-            Summary { max_queue: 300.0, utilization: 0.99, fairness: 0.75, cells_lost: 12.0 }
-        );
-    }
-
-    #[test]
-    fn a_grid_of_ten_billion_points_is_refused_at_once_and_never_built() {
-        let axes: Vec<Axis> = (0..5)
-            .map(|k| Axis {
-                path: format!("p{k}"),
-                values: (0..100).map(|v| v.to_string()).collect(),
-            })
-            .collect();
-        let e = check_grid(&axes, &Limits::default()).unwrap_err();
-        assert!(e.contains("10000000000 points") && e.contains("limits.max_sweep_points"), "{e}");
-        // Points are made on demand, in grid order.
-        let last = grid_point(&axes, 10_000_000_000 - 1);
-        assert!(last.iter().all(|(_, v)| v == "99"));
-        assert_eq!(grid_point(&axes, 1)[4].1, "1");
-        assert_eq!(grid_point(&axes, 100)[3].1, "1");
-        let mut limits = Limits::default();
-        limits.set("max_sweep_points", 1e11).unwrap();
-        assert_eq!(check_grid(&axes, &limits), Ok(10_000_000_000));
-        assert_eq!(probe_indices(&axes).len(), 1 + 5 * 99);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn an_endless_file_stops_at_the_input_limit() {
-        let e = read_text(std::path::Path::new("/dev/zero"), 1_000_000).unwrap_err();
-        assert!(e.contains("limits.max_input_bytes"), "{e}");
-    }
-
-    #[test]
-    fn undefined_sample_values_are_empty_csv_cells() {
-        assert_eq!(csv_cell(f64::NAN), "");
-        assert_eq!(csv_cell(f64::INFINITY), "");
-        assert_eq!(csv_cell(0.25), "0.25");
-        // pletka-fmin-fairness has no TCP flow: its ratio is undefined in every row.
-        let path =
-            format!("{}/../../../scenarios/pletka-fmin-fairness.json", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).unwrap();
-        let opts = RunOptions { until_ms: Some(500.0), ..RunOptions::default() };
-        let mut csv = String::new();
-        run_report(&text, &opts, &|| 0.0, &mut |src, rows| {
-            for row in rows.chunks_exact(src.columns().len()) {
-                csv += &row.iter().map(|&x| csv_cell(x)).collect::<Vec<_>>().join(",");
-                csv.push('\n');
-            }
-        })
-        .unwrap();
-        assert!(!csv.is_empty() && !csv.contains("NaN"), "{csv}");
-        assert!(csv.lines().all(|l| l.contains(",,")), "an empty ratio cell in every row");
     }
 }

@@ -316,6 +316,12 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     // Each variant is validated once the whole base is (ip_scenario_from_value_with).
     let mut meta = meta;
     meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
+    crate::claims::read_root_claims(
+        &mut root,
+        &meta.variants,
+        run.as_ref().map(|r| r.until_ms),
+        errors,
+    );
     root.finish(errors);
     let mut warnings = Vec::new();
     let mut flows = flows;
@@ -383,7 +389,7 @@ fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     errors: &mut Errors,
 ) -> Vec<IpLinkSpec> {
     let builtin =
@@ -466,7 +472,7 @@ impl FlowSettings {
     }
 
     /// Reads the keys a flow of `class` may carry over `self`.
-    fn read_over(mut self, obj: &mut Obj, class: &str, errors: &mut Errors) -> FlowSettings {
+    fn read_over(mut self, obj: &mut Obj<'_>, class: &str, errors: &mut Errors) -> FlowSettings {
         if let Some(x) = obj.param(F, "count", errors) {
             self.count = x as u32;
         }
@@ -549,7 +555,7 @@ fn read_flows(
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     seed: u64,
     errors: &mut Errors,
 ) -> Vec<IpFlowSpec> {
@@ -682,7 +688,7 @@ fn read_flows(
 
 /// A flow's path: host, routers…, host, each consecutive pair joined by a link.
 fn read_route(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],

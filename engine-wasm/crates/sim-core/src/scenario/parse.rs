@@ -17,7 +17,7 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
 
 /// Parses and validates scenario text within `limits`.
 pub fn parse_scenario_with(text: &str, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
-    let value = super::strict_json::parse(text, limits.max_input_bytes)?;
+    let value = strict_json::parse(text, limits.max_input_bytes)?;
     scenario_from_value_with(&value, limits)
 }
 
@@ -48,7 +48,7 @@ pub fn scenario_from_value_with(
     if let Some(s) = &scenario {
         check_limits(s, limits, &mut errors);
         if errors.is_empty() {
-            super::cost::cell_cost(s).check(s.run.until_ms, limits, &mut errors);
+            cost::cell_cost(s).check(s.run.until_ms, limits, &mut errors);
         }
         // The base is sound: each variant is applied and validated in turn (a
         // broken base is reported once, not once more under every variant).
@@ -177,7 +177,7 @@ pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Error
 }
 
 pub(crate) fn read_id(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     seen: &mut HashMap<String, usize>,
     index: usize,
     errors: &mut Errors,
@@ -248,6 +248,12 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     };
     // Scenarios may carry view state for the UI; the engine ignores it.
     root.get("view");
+    crate::claims::read_root_claims(
+        &mut root,
+        &meta.variants,
+        run.as_ref().map(|r| r.until_ms),
+        errors,
+    );
     root.finish(errors);
 
     check_vcs(&vcs, &links, &nodes, &mut warnings);
@@ -257,7 +263,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
 /// `variants`: `[{id, label, set: {path: value}}]`. Each variant is applied
 /// to the scenario and the result validated, so a broken variant is reported
 /// when the file loads, not when someone picks it.
-fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Variant> {
+fn read_variants(whole: &Value, root: &mut Obj<'_>, errors: &mut Errors) -> Vec<Variant> {
     // Each variant is validated after the base (see `validate_variants`).
     read_variants_checked(whole, root, errors, &|_| Ok(()))
 }
@@ -266,7 +272,7 @@ fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Vari
 /// packet model passes its parser).
 pub(crate) fn read_variants_checked(
     whole: &Value,
-    root: &mut Obj,
+    root: &mut Obj<'_>,
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<Variant> {
@@ -304,6 +310,8 @@ pub(crate) fn read_variants_checked(
             let mut applied = whole.clone();
             if let Some(map) = applied.as_object_mut() {
                 map.remove("variants");
+                // The claims are checked once, against the file as it is.
+                map.remove("claims");
                 map.insert("variants".into(), Value::Array(vec![item.clone()]));
             }
             match apply_variant(&mut applied, &id) {
@@ -328,7 +336,11 @@ pub(crate) fn read_variants_checked(
     out
 }
 
-pub(crate) fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
+pub(crate) fn read_strings(
+    obj: &mut Obj<'_>,
+    key: &'static str,
+    errors: &mut Errors,
+) -> Vec<String> {
     match obj.get(key) {
         None => Vec::new(),
         Some(Value::Array(items)) => items
@@ -490,11 +502,11 @@ pub(crate) struct LinkBasics {
 
 /// Reads [`LinkBasics`] from a link object, recording every problem.
 pub(crate) fn read_link_basics(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     errors: &mut Errors,
 ) -> LinkBasics {
-    let mut end = |key: &'static str, obj: &mut Obj| -> Option<usize> {
+    let mut end = |key: &'static str, obj: &mut Obj<'_>| -> Option<usize> {
         let name = obj.required_string(key, errors)?;
         match node_index.get(name.as_str()) {
             Some(&n) => Some(n),
@@ -543,7 +555,7 @@ pub(crate) fn read_link_basics(
 fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     nodes: &[NodeSpec],
     errors: &mut Errors,
 ) -> Vec<LinkSpec> {
@@ -581,7 +593,7 @@ fn read_links(
 }
 
 fn read_vc_params(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     base: &VcParams,
     icr_given: &mut bool,
     errors: &mut Errors,
@@ -681,7 +693,7 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
             ));
         }
     }
-    let mut num = |key: &'static str, obj: &mut Obj| {
+    let mut num = |key: &'static str, obj: &mut Obj<'_>| {
         obj.param(Scope::Traffic, key, errors)
             .unwrap_or(registry::spec(Scope::Traffic, key).default)
     };
@@ -718,7 +730,7 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
 }
 
 /// A VC's start-up option; `base` when absent (`defaults.vc.startup`, else ATM Forum).
-fn read_startup(obj: &mut Obj, base: Startup, errors: &mut Errors) -> Startup {
+fn read_startup(obj: &mut Obj<'_>, base: Startup, errors: &mut Errors) -> Startup {
     match obj.get("startup").map(|v| v.as_str()) {
         None => base,
         Some(Some("atm_forum")) => Startup::AtmForum,
@@ -800,7 +812,7 @@ fn read_vcs(
     node_index: &HashMap<&str, usize>,
     nodes: &[NodeSpec],
     links: &[LinkSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     errors: &mut Errors,
 ) -> Vec<VcSpec> {
     let mut base = builtin_vc_params();
@@ -860,7 +872,7 @@ fn read_vcs(
 
 /// A VC's path: host, switches…, host, each consecutive pair joined by a link.
 pub(crate) fn read_path(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     nodes: &[NodeSpec],
     links: &[LinkSpec],
@@ -900,9 +912,9 @@ pub(crate) struct PathTopology<'a> {
 /// A path of node ids, in either model: 2 to 64 known nodes, hosts at both
 /// ends and only there, no node twice, each consecutive pair joined by a link.
 pub(crate) fn read_node_path(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
-    t: &PathTopology,
+    t: &PathTopology<'_>,
     errors: &mut Errors,
 ) -> Option<Vec<usize>> {
     let at = obj.at("path");

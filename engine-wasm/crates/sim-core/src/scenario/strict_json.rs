@@ -58,7 +58,7 @@ fn child(path: &str, key: &str) -> String {
 impl<'de> Visitor<'de> for Node {
     type Value = Value;
 
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
