@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { EngineHost } from './engineHost'
+import { EngineHost, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
 import { column, parseLayout, type Layout } from './layout'
 import type { WorkerEvent, WorkerMessage, WorkerReply } from './protocol'
 import { SampleStore } from './samples'
@@ -182,6 +182,34 @@ describe('EngineHost with the real engine', () => {
 
     host.handle({ type: 'play', id: 2 })
     expect(await inbox.reply(2)).toEqual({ type: 'failed', id: 2, message: 'no scenario loaded' })
+  })
+
+  it('refuses, before building, a run over the cost limits (the engine's own check)', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    const scenario = JSON.parse(scenarioText(DEFAULT))
+    scenario.run.until_ms = 600_000
+    host.handle({ type: 'load', id: 1, scenarioJson: JSON.stringify(scenario) })
+    const reply = await inbox.reply(1)
+    expect(reply.type).toBe('rejected')
+    if (reply.type !== 'rejected') return
+    expect(reply.errors[0].path).toMatch(/^vcs\./)
+    expect(reply.errors[0].message).toContain('limits.max_events')
+  })
+
+  it('stops a run whose wasm memory passes the limit, with a message', async () => {
+    const inbox = new Inbox()
+    let bytes = 64 * 1024 * 1024
+    const host = new EngineHost({ ...realEngine(), memoryBytes: () => bytes }, inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    loadedLayout(await inbox.reply(1))
+    host.handle({ type: 'speed', id: 2, speed: null })
+    await inbox.reply(2)
+    bytes = WASM_MEMORY_LIMIT_BYTES + 1
+    host.handle({ type: 'play', id: 3 })
+    const fatal = await inbox.next((m) => m.type === 'fatal')
+    expect(fatal.type === 'fatal' && fatal.message).toMatch(/over its limit of 1024 MB/)
+    expect(inbox.messages.some((m) => m.type === 'status' && m.status === 'finished')).toBe(false)
   })
 
   it('steps a given stretch of simulated time and stays paused', async () => {

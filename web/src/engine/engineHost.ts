@@ -34,7 +34,16 @@ export interface EngineHandle {
 export interface EngineModule {
   Engine: new (scenarioJson: string) => EngineHandle
   validate_scenario(scenarioJson: string): string
+  /** Bytes of the engine's wasm memory (it only grows), for the memory watch; absent in tests. */
+  memoryBytes?(): number
 }
+
+/**
+ * The most wasm memory a run may reach (SPEC §12). The engine's own limits refuse what they can
+ * foresee before anything is built; this catches the rest: past it the run stops with a message
+ * and the page starts a fresh worker, well before the tab itself runs short (wasm32 caps at 4 GB).
+ */
+export const WASM_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024
 
 export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
 
@@ -333,6 +342,21 @@ export class EngineHost {
       if (caughtUp || this.clock.now() - this.lastFlushWall >= FLUSH_MS) this.flush()
     } catch (error) {
       this.poison(error)
+      return
+    }
+    const bytes = this.mod.memoryBytes?.() ?? 0
+    if (bytes > WASM_MEMORY_LIMIT_BYTES) {
+      this.running = false
+      this.engine = null
+      this.poisoned = 'the engine ran over its memory limit'
+      const mb = (n: number) => Math.round(n / (1024 * 1024))
+      this.post(
+        {
+          type: 'fatal',
+          message: `the run stopped before the tab ran short of memory: the engine holds ${mb(bytes)} MB, over its limit of ${mb(WASM_MEMORY_LIMIT_BYTES)} MB (shorten the run, slow the sources or sample less often)`,
+        },
+        [],
+      )
       return
     }
     if (engine.now_ms() >= this.untilMs) {

@@ -204,6 +204,13 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
     }
     const mod = await import('../engine/pkg/sim_wasm.js')
     await mod.default()
+    // The engine's own bound on a grid (limits.max_sweep_points), checked before any point is made.
+    const maxPoints = 'scenario_limits' in mod ? (JSON.parse(mod.scenario_limits()) as { max_sweep_points: number }).max_sweep_points : 10_000
+    const count = xValues.length * Math.max(1, yValues.length)
+    if (count > maxPoints) {
+      setProblems([`The grid has ${count} points, more than the limit of ${maxPoints} (limits.max_sweep_points): give fewer values.`])
+      return
+    }
     const points: SweepPoint[] = []
     const rows = yValues.length > 0 ? yValues : [null]
     rows.forEach((y, row) => {

@@ -15,6 +15,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bounds;
 mod check;
 mod cli;
 mod run;

@@ -48,8 +48,7 @@ pub fn main(args: RunArgs) -> Result<(), String> {
     for (key, value) in &args.limit {
         opts.limits.set(key, *value).map_err(|e| format!("--limit: {e}"))?;
     }
-    let text = std::fs::read_to_string(&args.scenario)
-        .map_err(|e| format!("{}: cannot read: {e}", args.scenario.display()))?;
+    let text = crate::bounds::read_text(&args.scenario, opts.limits.max_input_bytes)?;
     let mut csv_out = match &args.csv {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("--csv {}: {e}", dir.display()))?;
@@ -72,7 +71,8 @@ pub fn main(args: RunArgs) -> Result<(), String> {
                     *header_done = true;
                 }
                 for row in rows.chunks_exact(width) {
-                    let cells: Vec<String> = row.iter().map(|x| x.to_string()).collect();
+                    let cells: Vec<String> =
+                        row.iter().map(|&x| crate::bounds::csv_cell(x)).collect();
                     writeln!(out, "{}", cells.join(","))?;
                 }
                 Ok(())

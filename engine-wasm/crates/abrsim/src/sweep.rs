@@ -183,8 +183,9 @@ fn build_point(text: &str, opts: &RunOptions) -> Result<Model, Vec<ScenarioError
 
 /// Runs the sweep, writing one JSON line per grid point to `out`, in grid order.
 pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.scenario)
-        .map_err(|e| format!("{}: cannot read: {e}", args.scenario.display()))?;
+    let limits = sim_core::scenario::Limits::default();
+    crate::bounds::check_grid(&args.axes, &limits)?;
+    let text = crate::bounds::read_text(&args.scenario, limits.max_input_bytes)?;
     let scenario: Value = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
     let points = points(args, &scenario)?;

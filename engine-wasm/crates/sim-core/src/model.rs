@@ -43,8 +43,7 @@ pub fn split_model(mut value: Value) -> Result<(ModelKind, Value), Vec<ScenarioE
 }
 
 fn parse_json(text: &str) -> Result<Value, Vec<ScenarioError>> {
-    serde_json::from_str(text)
-        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])
+    scenario::strict_json::parse(text, scenario::Limits::default().max_input_bytes)
 }
 
 /// A built simulation of either model.

@@ -47,6 +47,23 @@ impl<'a> RowSource<'a> {
 /// Events handled per call into the engine, as the browser worker does.
 const CHUNK_EVENTS: u64 = 100_000;
 
+/// Sample values the runner lets pile up between drains (32 MB of f64).
+const DRAIN_VALUES: f64 = 4e6;
+
+/// The deadlines a run stops at to drain its sample rows: the end alone when
+/// the whole run's rows fit [`DRAIN_VALUES`], else steps of as many sample
+/// intervals as fit, so that 10,000 links sampled every 0.01 ms never hold
+/// more than one step's rows (SPEC §12).
+pub(crate) fn drain_deadlines(until_ms: f64, sample_ms: f64, width: usize) -> Vec<SimTime> {
+    let rows = (until_ms / sample_ms).ceil();
+    if rows * width as f64 <= DRAIN_VALUES {
+        return vec![SimTime::from_ms(until_ms)];
+    }
+    let step = (DRAIN_VALUES / width as f64).floor().max(1.0) * sample_ms;
+    let steps = (until_ms / step).ceil() as usize;
+    (1..=steps).map(|k| SimTime::from_ms((k as f64 * step).min(until_ms))).collect()
+}
+
 /// Sums over the sample rows that fall in one window.
 #[derive(Clone, Debug)]
 struct Window {
@@ -138,8 +155,16 @@ fn round(x: f64, digits: i32) -> f64 {
 
 /// Parses scenario text and applies the options' `--until`, `--seed` and `--set` overrides.
 pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<ScenarioError>> {
-    let mut value: Value = serde_json::from_str(text)
-        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
+    let mut value = scenario::strict_json::parse(text, opts.limits.max_input_bytes)?;
+    if !value.is_object() {
+        return Err(vec![ScenarioError::new(
+            "",
+            format!(
+                "the scenario must be a JSON object {{\"format\": …}}, not {}",
+                scenario::reader::describe(&value)
+            ),
+        )]);
+    }
     let mut errors = Vec::new();
     if let Some(id) = &opts.variant {
         scenario::apply_variant(&mut value, id).map_err(|e| vec![e])?;
@@ -219,8 +244,6 @@ pub fn run_report(
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, nv, np)).collect();
     let mut totals = Window::new(0.0, until_ms, nv, np);
     let mut prev = vec![0.0; width];
-    let deadline = SimTime::from_ms(until_ms);
-
     let started = clock_ms();
     let mut consume = |sim: &mut Simulation, prev: &mut Vec<f64>| {
         let rows = sim.take_samples();
@@ -236,10 +259,12 @@ pub fn run_report(
             prev.copy_from_slice(row);
         }
     };
-    while sim.run_until(deadline, CHUNK_EVENTS) == crate::RunOutcome::BudgetExhausted {
+    for deadline in drain_deadlines(until_ms, sample_ms, width) {
+        while sim.run_until(deadline, CHUNK_EVENTS) == crate::RunOutcome::BudgetExhausted {
+            consume(&mut sim, &mut prev);
+        }
         consume(&mut sim, &mut prev);
     }
-    consume(&mut sim, &mut prev);
     let wall_ms = clock_ms() - started;
 
     let mut maxmin = Map::new();

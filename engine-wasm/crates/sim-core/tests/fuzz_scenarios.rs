@@ -319,6 +319,8 @@ fn limits_refuse_what_would_exhaust_a_tab_and_can_be_raised() {
     let mut limits = sim_core::scenario::Limits::default();
     limits.set("max_until_ms", 4e7).unwrap();
     limits.set("max_cell_slots", 1e12).unwrap();
+    limits.set("max_events", 1e12).unwrap();
+    limits.set("max_memory_mb", 1e6).unwrap();
     let mut long = base.clone();
     long["run"]["until_ms"] = json!(36_000_000);
     assert!(Simulation::from_json_with(&long.to_string(), &limits).is_ok());

@@ -70,6 +70,13 @@ pub fn scenario_choices() -> String {
     choices.to_string()
 }
 
+/// The engine's limits (SPEC §12) as JSON, so that the page bounds what it
+/// builds before the engine sees it (sweep grids, pasted text) with the same figures.
+#[wasm_bindgen]
+pub fn scenario_limits() -> String {
+    scenario::Limits::default().to_json().to_string()
+}
+
 /// A scenario's paper claims judged on the run that is playing (SPEC §11), by
 /// the same evaluator as `abrsim check`. Build it from the scenario as it now
 /// runs and the run's sample columns; pass the rows of `columns()` so far.

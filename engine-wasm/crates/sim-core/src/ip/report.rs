@@ -10,7 +10,6 @@ use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS
 use crate::kernel::RunOutcome;
 use crate::runner::{check_windows, RowSource, RunOptions};
 use crate::scenario::ScenarioError;
-use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -239,7 +238,6 @@ pub fn run_report(
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, &layout)).collect();
     let mut totals = Window::new(0.0, until_ms, &layout);
     let mut prev = vec![0.0; width];
-    let deadline = SimTime::from_ms(until_ms);
     let columns = sim.columns().to_vec();
 
     let started = clock_ms();
@@ -257,10 +255,12 @@ pub fn run_report(
             prev.copy_from_slice(row);
         }
     };
-    while sim.run_until(deadline, CHUNK_EVENTS) == RunOutcome::BudgetExhausted {
+    for deadline in crate::runner::drain_deadlines(until_ms, sample_ms, width) {
+        while sim.run_until(deadline, CHUNK_EVENTS) == RunOutcome::BudgetExhausted {
+            consume(&mut sim, &mut prev);
+        }
         consume(&mut sim, &mut prev);
     }
-    consume(&mut sim, &mut prev);
     let wall_ms = clock_ms() - started;
 
     let mut tcp =

@@ -191,8 +191,7 @@ pub struct IpScenario {
 
 /// Parses and validates packet-level scenario text.
 pub fn parse_ip_scenario(text: &str) -> Result<IpScenario, Vec<ScenarioError>> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
+    let value = crate::scenario::strict_json::parse(text, Limits::default().max_input_bytes)?;
     ip_scenario_from_value(&value)
 }
 
@@ -211,9 +210,14 @@ pub fn ip_scenario_from_value_with(
     let mut errors = Errors::new();
     refuse_oversized(
         value,
-        &[("nodes", limits.max_nodes), ("links", limits.max_links)],
+        &[
+            ("nodes", limits.max_nodes),
+            ("links", limits.max_links),
+            ("variants", limits.max_variants),
+        ],
         &mut errors,
     );
+    crate::scenario::parse::refuse_long_paths(value, &["flows"], limits, &mut errors);
     if let Some(items) = value.get("flows").and_then(Value::as_array) {
         let flows: u64 =
             items.iter().map(|f| f.get("count").and_then(Value::as_u64).unwrap_or(1).max(1)).sum();
@@ -230,6 +234,16 @@ pub fn ip_scenario_from_value_with(
     let scenario = read_scenario(value, &mut errors);
     if let Some(s) = &scenario {
         check_limits(s, limits, &mut errors);
+        if errors.is_empty() {
+            crate::scenario::cost::ip_cost(s).check(s.run.until_ms, limits, &mut errors);
+        }
+        // Variants last, and only checked when the scenario itself is sound: a
+        // broken base would otherwise be reported once more under every variant.
+        if errors.is_empty() {
+            crate::scenario::parse::validate_variants(value, &mut errors, &|v| {
+                ip_scenario_from_value_with(v, limits).map(|_| ())
+            });
+        }
     }
     finish(scenario, errors)
 }
@@ -299,13 +313,9 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     );
     root.get("view");
     check_bat_overrides(&links, &flows, errors);
-    // Variants last, and only checked when the scenario itself is sound: a
-    // broken base would otherwise be reported once more under every variant.
-    let base_ok = errors.is_empty();
-    let check: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>> =
-        if base_ok { &|v| ip_scenario_from_value(v).map(|_| ()) } else { &|_| Ok(()) };
+    // Each variant is validated once the whole base is (ip_scenario_from_value_with).
     let mut meta = meta;
-    meta.variants = read_variants_checked(value, &mut root, errors, check);
+    meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
     crate::claims::read_root_claims(
         &mut root,
         &meta.variants,
@@ -314,7 +324,9 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     );
     root.finish(errors);
     let mut warnings = Vec::new();
+    let mut flows = flows;
     check_flows(&flows, &links, &nodes, &mut warnings);
+    cap_udp_at_access_link(&mut flows, &links);
     Some(IpScenario { meta, run: run?, nodes, links, flows, warnings })
 }
 
@@ -761,6 +773,23 @@ fn check_bat_overrides(links: &[IpLinkSpec], flows: &[IpFlowSpec], errors: &mut 
     }
 }
 
+/// A UDP source cannot send faster than its access link: the host's
+/// interface serialises at the link rate (SPEC §12), so both its rates are
+/// capped there (`check_flows` has warned) rather than simulated packet by
+/// packet into a host queue that overflows for the whole run.
+fn cap_udp_at_access_link(flows: &mut [IpFlowSpec], links: &[IpLinkSpec]) {
+    for f in flows {
+        let Some((l, _)) = link_between(links, f.path[0], f.path[1]) else { continue };
+        let cap = links[l].rate_mbps;
+        if let FlowKindSpec::Udp { rate_mbps, alt_rate_mbps, .. } = &mut f.kind {
+            *rate_mbps = rate_mbps.min(cap);
+            if let Some(alt) = alt_rate_mbps {
+                *alt = alt.min(cap);
+            }
+        }
+    }
+}
+
 /// Legal but suspicious settings: warn and suggest a fix.
 fn check_flows(
     flows: &[IpFlowSpec],
@@ -785,8 +814,8 @@ fn check_flows(
                     warnings.push(ScenarioError::new(
                         format!("flows.{}.rate_mbps", f.group),
                         format!(
-                            "flow {}: {peak} Mbit/s exceeds its access link {} ({} Mbit/s); the host's own queue will overflow",
-                            f.id, nodes[f.path[0]].id, links[l].rate_mbps
+                            "flow {}: {peak} Mbit/s exceeds its access link {} from {} ({} Mbit/s); it is capped at the link rate",
+                            f.id, links[l].id, nodes[f.path[0]].id, links[l].rate_mbps
                         ),
                     ));
                 }

@@ -4,10 +4,12 @@
 //!
 //! [`Simulation`]: crate::cell::sim::Simulation
 
+pub mod cost;
 pub mod parse;
 pub mod reader;
 pub mod registry;
 pub mod set;
+pub mod strict_json;
 
 pub use parse::{parse_scenario, parse_scenario_with};
 pub use set::{apply_set, apply_variant};
@@ -34,6 +36,21 @@ pub struct Limits {
     /// Σ over ports of link rate × run length, in cells: an upper bound on the
     /// transmissions a run can make.
     pub max_cell_slots: f64,
+    /// Estimated events of a run (SPEC §12): every source's offered cells or
+    /// packets per second, capped by its links, × its time on × the events
+    /// each costs along its path, plus the sampling.
+    pub max_events: f64,
+    /// Estimated memory of a run in MB: the sample rows a viewer keeps
+    /// (ports × columns × samples) and the cells the queues can hold.
+    pub max_memory_mb: f64,
+    /// Variants a file may offer.
+    pub max_variants: usize,
+    /// Σ over VCs, background sources and flows of their path's nodes.
+    pub max_path_nodes: usize,
+    /// Grid points of one sweep.
+    pub max_sweep_points: usize,
+    /// Size of a scenario's text (a file, a share link, a paste).
+    pub max_input_bytes: usize,
 }
 
 impl Default for Limits {
@@ -45,11 +62,65 @@ impl Default for Limits {
             max_background: 1000,
             max_until_ms: 600_000.0,
             max_cell_slots: 2e10,
+            max_events: 4e8,
+            max_memory_mb: 800.0,
+            max_variants: 64,
+            max_path_nodes: 50_000,
+            max_sweep_points: 10_000,
+            max_input_bytes: 4_000_000,
         }
     }
 }
 
 impl Limits {
+    /// The names `set` knows, in the order the README lists them.
+    pub const NAMES: &'static [&'static str] = &[
+        "max_vcs",
+        "max_nodes",
+        "max_links",
+        "max_background",
+        "max_until_ms",
+        "max_cell_slots",
+        "max_events",
+        "max_memory_mb",
+        "max_variants",
+        "max_path_nodes",
+        "max_sweep_points",
+        "max_input_bytes",
+    ];
+
+    /// Every limit by name, as JSON (the page reads the same figures).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "max_vcs": self.max_vcs,
+            "max_nodes": self.max_nodes,
+            "max_links": self.max_links,
+            "max_background": self.max_background,
+            "max_until_ms": self.max_until_ms,
+            "max_cell_slots": self.max_cell_slots,
+            "max_events": self.max_events,
+            "max_memory_mb": self.max_memory_mb,
+            "max_variants": self.max_variants,
+            "max_path_nodes": self.max_path_nodes,
+            "max_sweep_points": self.max_sweep_points,
+            "max_input_bytes": self.max_input_bytes,
+        })
+    }
+
+    /// Refuses text longer than `max_input_bytes` before anything parses it.
+    pub fn check_input(&self, bytes: usize) -> Result<(), ScenarioError> {
+        if bytes > self.max_input_bytes {
+            return Err(ScenarioError::new(
+                "",
+                format!(
+                    "the scenario text is {bytes} bytes, more than the limit of {} (limits.max_input_bytes)",
+                    self.max_input_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Sets one limit by name (`max_vcs=5000`); for the runner's `--limit`.
     pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
         if !(value.is_finite() && value > 0.0) {
@@ -62,7 +133,18 @@ impl Limits {
             "max_background" => self.max_background = value as usize,
             "max_until_ms" => self.max_until_ms = value,
             "max_cell_slots" => self.max_cell_slots = value,
-            _ => return Err(format!("unknown limit '{key}' (max_vcs, max_nodes, max_links, max_background, max_until_ms, max_cell_slots)")),
+            "max_events" => self.max_events = value,
+            "max_memory_mb" => self.max_memory_mb = value,
+            "max_variants" => self.max_variants = value as usize,
+            "max_path_nodes" => self.max_path_nodes = value as usize,
+            "max_sweep_points" => self.max_sweep_points = value.min(usize::MAX as f64) as usize,
+            "max_input_bytes" => self.max_input_bytes = value.min(usize::MAX as f64) as usize,
+            _ => {
+                return Err(format!(
+                    "unknown limit '{key}' (expected one of: {})",
+                    Limits::NAMES.join(", ")
+                ))
+            }
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! first problem: it collects every error with its path (`vcs.vc2.rif: …`), so
 //! a user fixes a file in one pass. Unknown keys are errors (tldraw validate).
 
-use super::reader::{describe, Errors, Obj};
+use super::reader::{clip, describe, Errors, Obj};
 use super::registry::{self, Scope};
 use super::*;
 use crate::cell::net::{Discipline, NodeKind};
@@ -17,8 +17,7 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
 
 /// Parses and validates scenario text within `limits`.
 pub fn parse_scenario_with(text: &str, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
+    let value = strict_json::parse(text, limits.max_input_bytes)?;
     scenario_from_value_with(&value, limits)
 }
 
@@ -38,16 +37,86 @@ pub fn scenario_from_value_with(
         ("links", limits.max_links),
         ("vcs", limits.max_vcs),
         ("background", limits.max_background),
+        ("variants", limits.max_variants),
     ];
     refuse_oversized(value, &lists, &mut errors);
+    refuse_long_paths(value, &["vcs", "background"], limits, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
     let scenario = read_scenario(value, &mut errors);
     if let Some(s) = &scenario {
         check_limits(s, limits, &mut errors);
+        if errors.is_empty() {
+            cost::cell_cost(s).check(s.run.until_ms, limits, &mut errors);
+        }
+        // The base is sound: each variant is applied and validated in turn (a
+        // broken base is reported once, not once more under every variant).
+        if errors.is_empty() {
+            validate_variants(value, &mut errors, &|v| {
+                scenario_from_value_with(v, limits).map(|_| ())
+            });
+        }
     }
     finish(scenario, errors)
+}
+
+/// Refuses paths whose nodes, summed over the `lists`' elements, exceed
+/// `limits.max_path_nodes` (VCs × path length), before any path is walked.
+pub(crate) fn refuse_long_paths(
+    value: &Value,
+    lists: &[&str],
+    limits: &Limits,
+    errors: &mut Errors,
+) {
+    let total: usize = lists
+        .iter()
+        .filter_map(|key| value.get(*key).and_then(Value::as_array))
+        .flatten()
+        .filter_map(|item| item.get("path").and_then(Value::as_array).map(Vec::len))
+        .sum();
+    if total > limits.max_path_nodes {
+        errors.push(ScenarioError::new(
+            lists[0],
+            format!(
+                "the paths have {total} nodes in all, more than the limit of {} (limits.max_path_nodes)",
+                limits.max_path_nodes
+            ),
+        ));
+    }
+}
+
+/// Applies each variant to the whole file and validates the result with the
+/// model's own `validate`, reporting a failure under `variants.ID.set`.
+pub(crate) fn validate_variants(
+    whole: &Value,
+    errors: &mut Errors,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+) {
+    let Some(items) = whole.get("variants").and_then(Value::as_array) else { return };
+    let mut base = whole.clone();
+    if let Some(map) = base.as_object_mut() {
+        map.remove("variants");
+    }
+    for (i, item) in items.iter().enumerate() {
+        let at = element_path("variants", i, item);
+        let Some(sets) = item.get("set").and_then(Value::as_object) else { continue };
+        let mut applied = base.clone();
+        let mut ok = true;
+        for (path, v) in sets {
+            if let Err(e) = apply_set(&mut applied, path, &v.to_string()) {
+                errors.push(ScenarioError::new(format!("{at}.set.{path}"), e.message));
+                ok = false;
+            }
+        }
+        if ok {
+            if let Err(inner) = validate(&applied) {
+                for e in inner {
+                    errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {e}")));
+                }
+            }
+        }
+    }
 }
 
 /// Refuses lists longer than their limit, before anything walks or expands them.
@@ -117,7 +186,7 @@ pub(crate) fn read_id(
     if !valid_id(&id) {
         errors.push(ScenarioError::new(
             obj.at("id"),
-            format!("'{id}' is not a valid id: use 1–64 letters, digits, '-' or '_'"),
+            format!("'{}' is not a valid id: use 1–64 letters, digits, '-' or '_'", clip(&id)),
         ));
         return None;
     }
@@ -165,6 +234,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
         read_links(array(&mut root, "links", errors), &node_index, &defaults, &nodes, errors);
     let vcs =
         read_vcs(array(&mut root, "vcs", errors), &node_index, &nodes, &links, &defaults, errors);
+    let mut warnings = Vec::new();
     let background = match root.get("background") {
         None => Vec::new(),
         Some(_) => read_background(
@@ -173,6 +243,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
             &nodes,
             &links,
             errors,
+            &mut warnings,
         ),
     };
     // Scenarios may carry view state for the UI; the engine ignores it.
@@ -185,7 +256,6 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     );
     root.finish(errors);
 
-    let mut warnings = Vec::new();
     check_vcs(&vcs, &links, &nodes, &mut warnings);
     Some(Scenario { meta, run: run?, nodes, links, vcs, background, warnings })
 }
@@ -194,7 +264,8 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
 /// to the scenario and the result validated, so a broken variant is reported
 /// when the file loads, not when someone picks it.
 fn read_variants(whole: &Value, root: &mut Obj<'_>, errors: &mut Errors) -> Vec<Variant> {
-    read_variants_checked(whole, root, errors, &|v| scenario_from_value(v).map(|_| ()))
+    // Each variant is validated after the base (see `validate_variants`).
+    read_variants_checked(whole, root, errors, &|_| Ok(()))
 }
 
 /// [`read_variants`] with the model's own validation of each variant (the
@@ -443,7 +514,10 @@ pub(crate) fn read_link_basics(
         match node_index.get(name.as_str()) {
             Some(&n) => Some(n),
             None => {
-                errors.push(ScenarioError::new(obj.at(key), format!("no node with id '{name}'")));
+                errors.push(ScenarioError::new(
+                    obj.at(key),
+                    format!("no node with id '{}'", clip(&name)),
+                ));
                 None
             }
         }
@@ -686,6 +760,7 @@ fn read_background(
     nodes: &[NodeSpec],
     links: &[LinkSpec],
     errors: &mut Errors,
+    warnings: &mut Vec<ScenarioError>,
 ) -> Vec<BackgroundSpec> {
     let mut seen = HashMap::new();
     let mut out = Vec::new();
@@ -711,12 +786,19 @@ fn read_background(
         let phase_ms = obj.param(Scope::Background, "phase_ms", errors).unwrap_or(0.0);
         let start_ms = obj.param(Scope::Background, "start_ms", errors).unwrap_or(0.0);
         let stop_ms = obj.param(Scope::Background, "stop_ms", errors);
+        if let Some(stop) = stop_ms.filter(|&stop| stop <= start_ms) {
+            errors.push(ScenarioError::new(
+                obj.at("stop_ms"),
+                format!("{stop} ms is not after start_ms {start_ms} ms"),
+            ));
+        }
         if on_ms.is_none() && off_ms > 0.0 {
             errors.push(ScenarioError::new(obj.at("on_ms"), "is required when off_ms is given"));
         }
         obj.get("label");
         obj.finish(errors);
-        if let (Some(id), Some(path), Some(rate_mbps)) = (id, route, rate) {
+        if let (Some(id), Some(path), Some(rate)) = (id, route, rate) {
+            let rate_mbps = cap_at_first_link(rate, &path, links, &at, warnings);
             out.push(BackgroundSpec {
                 id,
                 kind,
@@ -919,6 +1001,35 @@ pub(crate) fn read_node_path(
         }
     }
     Some(path)
+}
+
+/// A source cannot send faster than its first link: a host's interface
+/// serialises at the link rate, so a faster source is capped there, with a
+/// warning (SPEC §12), rather than simulated cell by cell into a host queue
+/// that grows for the whole run.
+fn cap_at_first_link(
+    rate_mbps: f64,
+    path: &[usize],
+    links: &[LinkSpec],
+    at: &str,
+    warnings: &mut Vec<ScenarioError>,
+) -> f64 {
+    let first = links
+        .iter()
+        .find(|l| (l.a == path[0] && l.b == path[1]) || (l.a == path[1] && l.b == path[0]));
+    match first {
+        Some(l) if rate_mbps > l.rate_mbps => {
+            warnings.push(ScenarioError::new(
+                format!("{at}.rate_mbps"),
+                format!(
+                    "{rate_mbps} Mbit/s exceeds its first link {} ({} Mbit/s); it is capped at the link rate",
+                    l.id, l.rate_mbps
+                ),
+            ));
+            l.rate_mbps
+        }
+        _ => rate_mbps,
+    }
 }
 
 /// The whole-run ceilings: VC loops, run length, and the cell slots the

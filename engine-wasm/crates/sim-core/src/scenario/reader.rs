@@ -19,11 +19,16 @@ pub fn join(path: &str, key: &str) -> String {
 }
 
 pub fn describe(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
+    clip(&v.to_string())
+}
+
+/// At most 80 characters of `s` (then "…"), for echoing a user's value in a
+/// message: a 64 KB id is named, not repeated.
+pub fn clip(s: &str) -> String {
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(80).collect::<String>())
     } else {
-        s
+        s.to_string()
     }
 }
 
@@ -128,8 +133,12 @@ impl<'a> Obj<'a> {
                 expected.sort_unstable();
                 expected.dedup();
                 errors.push(ScenarioError::new(
-                    join(&self.path, key),
-                    format!("unknown key '{key}' (expected one of: {})", expected.join(", ")),
+                    join(&self.path, &clip(key)),
+                    format!(
+                        "unknown key '{}' (expected one of: {})",
+                        clip(key),
+                        expected.join(", ")
+                    ),
                 ));
             }
         }

@@ -4,6 +4,7 @@
 //! A path through something that does not exist is an error; a new final key
 //! is inserted and then judged by validation like any other key.
 
+use super::reader::clip;
 use super::ScenarioError;
 use serde_json::{Map, Value};
 
@@ -39,6 +40,15 @@ pub fn parse_value(raw: &str) -> Value {
         }
     }
     serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()))
+}
+
+/// What a message calls the container at `walked`: the root has no path.
+fn container_name(walked: &str) -> String {
+    if walked.is_empty() {
+        "the scenario (its top level must be an object)".to_string()
+    } else {
+        walked.to_string()
+    }
 }
 
 /// Applies `path = raw` to `root`.
@@ -81,12 +91,25 @@ pub fn apply_set(root: &mut Value, path: &str, raw: &str) -> Result<(), Scenario
                     None => {
                         return Err(ScenarioError::new(
                             at,
-                            format!("no element with id or index '{seg}' in {walked}"),
+                            format!(
+                                "no element with id or index '{}' in {}",
+                                clip(seg),
+                                container_name(&walked)
+                            ),
                         ))
                     }
                 }
             }
-            _ => return Err(ScenarioError::new(at, format!("{walked} is not an object or array"))),
+            other => {
+                return Err(ScenarioError::new(
+                    at,
+                    format!(
+                        "{} is {}, not an object or array",
+                        container_name(&walked),
+                        super::reader::describe(other)
+                    ),
+                ))
+            }
         };
         walked = at;
     }

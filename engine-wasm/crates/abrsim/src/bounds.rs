@@ -1,0 +1,104 @@
+//! The runner's own bounds (SPEC §12): scenario files read up to the input
+//! limit, sweep grids counted before any point is made, and undefined sample
+//! values written as empty CSV cells.
+
+use crate::sweep::Axis;
+use sim_core::scenario::Limits;
+
+/// Reads a scenario file, refusing one longer than `max_bytes` (`abrsim run
+/// /dev/zero` stops at the limit with a message, not when memory runs out).
+pub fn read_text(path: &std::path::Path, max_bytes: usize) -> Result<String, String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    if bytes.len() > max_bytes {
+        return Err(format!(
+            "{}: longer than the limit of {max_bytes} bytes (limits.max_input_bytes; raise it with --limit max_input_bytes=N)",
+            path.display()
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text: {e}", path.display()))
+}
+
+/// A sample value as a CSV cell: an undefined value (NaN, e.g. a ratio with
+/// nothing to divide by) is an empty cell, never the text "NaN" (SPEC §12).
+pub fn csv_cell(x: f64) -> String {
+    if x.is_finite() {
+        x.to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// The number of grid points, or None when it overflows a usize.
+pub fn grid_size(axes: &[Axis]) -> Option<usize> {
+    axes.iter().try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
+}
+
+/// Refuses a grid over `limits.max_sweep_points` before any point is made.
+pub fn check_grid(axes: &[Axis], limits: &Limits) -> Result<usize, String> {
+    let sizes: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
+    match grid_size(axes) {
+        Some(n) if n <= limits.max_sweep_points => Ok(n),
+        n => Err(format!(
+            "--param: the grid has {} points ({}), more than the limit of {} (limits.max_sweep_points)",
+            n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string()),
+            sizes.join(" × "),
+            limits.max_sweep_points
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim_core::runner::{run_report, RunOptions};
+
+    #[test]
+    fn a_grid_of_ten_billion_points_is_refused_at_once() {
+        let axes: Vec<Axis> = (0..5)
+            .map(|k| Axis {
+                path: format!("p{k}"),
+                values: (0..100).map(|v| v.to_string()).collect(),
+            })
+            .collect();
+        let e = check_grid(&axes, &Limits::default()).unwrap_err();
+        assert!(e.contains("10000000000 points") && e.contains("limits.max_sweep_points"), "{e}");
+        let mut limits = Limits::default();
+        limits.set("max_sweep_points", 1e11).unwrap();
+        assert_eq!(check_grid(&axes, &limits), Ok(10_000_000_000));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_stops_at_the_input_limit() {
+        let e = read_text(std::path::Path::new("/dev/zero"), 1_000_000).unwrap_err();
+        assert!(e.contains("limits.max_input_bytes"), "{e}");
+    }
+
+    #[test]
+    fn undefined_sample_values_are_empty_csv_cells() {
+        assert_eq!(csv_cell(f64::NAN), "");
+        assert_eq!(csv_cell(f64::INFINITY), "");
+        assert_eq!(csv_cell(0.25), "0.25");
+        // pletka-fmin-fairness has no TCP flow: its ratio is undefined in every row.
+        let path =
+            format!("{}/../../../scenarios/pletka-fmin-fairness.json", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let opts = RunOptions { until_ms: Some(500.0), ..RunOptions::default() };
+        let mut csv = String::new();
+        run_report(&text, &opts, &|| 0.0, &mut |src, rows| {
+            for row in rows.chunks_exact(src.columns().len()) {
+                csv += &row.iter().map(|&x| csv_cell(x)).collect::<Vec<_>>().join(",");
+                csv.push('\n');
+            }
+        })
+        .unwrap();
+        assert!(!csv.is_empty() && !csv.contains("NaN"), "{csv}");
+        assert!(csv.lines().all(|l| l.contains(",,")), "an empty ratio cell in every row");
+    }
+}

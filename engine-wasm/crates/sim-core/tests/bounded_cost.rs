@@ -1,0 +1,419 @@
+//! Bounded cost (SPEC §12): every case of the robustness issue — sources
+//! faster than their links, huge sample tables, thousands of variants, long
+//! paths, long runs, validation gaps — is refused with a message naming a
+//! path and the limit, or runs to its end within the cost the limits allow;
+//! and a generator of hostile-but-legal scenarios, from a printed seed,
+//! checks the same of hundreds more. The bound is the engine's own event
+//! count (deterministic), not the wall clock: the cost model's estimate
+//! must hold the events a run really handles.
+//!
+//! `HOSTILE_CASES` sets the generated count (default 240) and
+//! `HOSTILE_SEED` replays one seed.
+
+mod common;
+
+use serde_json::{json, Value};
+use sim_core::kernel::Rng;
+use sim_core::runner::{run_report, RunOptions};
+use sim_core::scenario::cost::{cell_cost, ip_cost};
+use sim_core::scenario::{parse, Limits, ScenarioError};
+use sim_core::Model;
+
+fn run(text: &str, opts: &RunOptions) -> Result<Value, Vec<ScenarioError>> {
+    run_report(text, opts, &|| 0.0, &mut |_, _| {})
+}
+
+/// A refusal names a path and the limit it is over.
+fn assert_limit_refusal(errors: &[ScenarioError], limit: &str) {
+    assert!(
+        errors.iter().any(|e| !e.path.is_empty() && e.message.contains(&format!("limits.{limit}"))),
+        "expected a refusal naming a path and limits.{limit}: {errors:?}"
+    );
+}
+
+/// h — s — d over links of `rate` Mbit/s, with what `extra` adds.
+fn line(rate: f64, until_ms: f64, sample_ms: f64) -> Value {
+    json!({
+        "format": "abr-lab/scenario", "version": 1, "id": "line",
+        "run": {"until_ms": until_ms, "sample_interval_ms": sample_ms},
+        "nodes": [{"id": "h", "kind": "host"}, {"id": "s", "kind": "switch"}, {"id": "d", "kind": "host"}],
+        "links": [
+            {"id": "l1", "a": "h", "b": "s", "rate_mbps": rate, "delay_ms": 0.01},
+            {"id": "l2", "a": "s", "b": "d", "rate_mbps": rate, "delay_ms": 0.01}
+        ],
+        "vcs": []
+    })
+}
+
+#[test]
+fn a_background_faster_than_its_link_is_capped_with_a_warning() {
+    // 10,000 Mbit/s onto 0.001 Mbit/s for 600 s: used to run for minutes,
+    // growing the host queue cell by cell.
+    let mut v = line(0.001, 600_000.0, 1000.0);
+    v["background"] = json!([{"id": "flood", "path": ["h", "s", "d"], "rate_mbps": 10000}]);
+    let s = parse::scenario_from_value(&v).unwrap();
+    assert_eq!(s.background[0].rate_mbps, 0.001);
+    assert!(s
+        .warnings
+        .iter()
+        .any(|w| w.path == "background.flood.rate_mbps"
+            && w.message.contains("capped at the link rate")));
+    let r = run(&v.to_string(), &RunOptions::default()).unwrap();
+    assert!(r["warnings"][0].as_str().unwrap().contains("background.flood"), "{r}");
+    let events = r["stats"]["events"].as_f64().unwrap();
+    assert!(events <= cell_cost(&s).total_events(), "{events} events");
+    // 40 such sources for 1 s (81 s and 6.1 GB before) run within the estimate.
+    let mut v = line(0.001, 1000.0, 10.0);
+    v["background"] = Value::Array(
+        (0..40)
+            .map(|i| json!({"id": format!("b{i}"), "path": ["h", "s", "d"], "rate_mbps": 10000}))
+            .collect(),
+    );
+    let s = parse::scenario_from_value(&v).unwrap();
+    assert_eq!(s.warnings.len(), 40);
+    let r = run(&v.to_string(), &RunOptions::default()).unwrap();
+    assert!(r["stats"]["events"].as_f64().unwrap() <= cell_cost(&s).total_events());
+}
+
+#[test]
+fn udp_faster_than_its_access_link_is_capped_with_a_warning() {
+    let v = json!({
+        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "udp-flood",
+        "run": {"until_ms": 60000, "sample_interval_ms": 100},
+        "nodes": [{"id": "S", "kind": "host"}, {"id": "R", "kind": "router"}, {"id": "D", "kind": "host"}],
+        "links": [
+            {"id": "a", "a": "S", "b": "R", "rate_mbps": 0.001, "delay_ms": 0.1},
+            {"id": "b", "a": "R", "b": "D", "rate_mbps": 0.001, "delay_ms": 0.1}
+        ],
+        "flows": [{"id": "u", "kind": "udp", "path": ["S", "R", "D"], "rate_mbps": 100000}]
+    });
+    let s = sim_core::ip::scenario::ip_scenario_from_value(&v).unwrap();
+    assert!(matches!(
+        s.flows[0].kind,
+        sim_core::ip::scenario::FlowKindSpec::Udp { rate_mbps, .. } if rate_mbps == 0.001
+    ));
+    assert!(s.warnings[0].message.contains("capped at the link rate"), "{:?}", s.warnings);
+    let r = run(&v.to_string(), &RunOptions::default()).unwrap();
+    assert!(r["stats"]["events"].as_f64().unwrap() <= ip_cost(&s).total_events());
+}
+
+#[test]
+fn ten_thousand_links_sampled_every_10_us_are_refused_for_their_memory() {
+    // 5,000 nodes, 9,997 links: a line and a line of skips.
+    let n = 5000;
+    let nodes: Vec<Value> = (0..n)
+        .map(|i| json!({"id": format!("n{i}"), "kind": if i == 0 || i == n - 1 { "host" } else { "switch" }}))
+        .collect();
+    let mut links = Vec::new();
+    for i in 0..n - 1 {
+        links.push(json!({"id": format!("a{i}"), "a": format!("n{i}"), "b": format!("n{}", i + 1), "rate_mbps": 1, "delay_ms": 0}));
+    }
+    for i in 1..n - 3 {
+        links.push(json!({"id": format!("b{i}"), "a": format!("n{i}"), "b": format!("n{}", i + 2), "rate_mbps": 1, "delay_ms": 0}));
+    }
+    let v = json!({
+        "format": "abr-lab/scenario", "version": 1, "id": "wide",
+        "run": {"until_ms": 1000, "sample_interval_ms": 0.01},
+        "nodes": nodes, "links": links, "vcs": []
+    });
+    let errors = Model::from_json(&v.to_string()).err().unwrap();
+    assert_limit_refusal(&errors, "max_memory_mb");
+    assert!(errors.iter().any(|e| e.path == "run.sample_interval_ms"), "{errors:?}");
+}
+
+#[test]
+fn variants_are_bounded_and_a_broken_base_is_reported_once() {
+    let mut v: Value = serde_json::from_str(&common::scenario_text("two-source-wan.json")).unwrap();
+    v["variants"] = Value::Array(
+        (0..5000)
+            .map(|i| json!({"id": format!("v{i}"), "set": {"run.until_ms": 100 + i}}))
+            .collect(),
+    );
+    let errors = Model::from_json(&v.to_string()).err().unwrap();
+    assert_eq!(errors[0].path, "variants");
+    assert_limit_refusal(&errors, "max_variants");
+    // ma-500-vcs has 16 variants; --until 600000 is refused once, not 17 times.
+    let text = common::scenario_text("ma-500-vcs.json");
+    let errors =
+        run(&text, &RunOptions { until_ms: Some(600_000.0), ..Default::default() }).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].message.contains("(limits."), "{errors:?}");
+    // A sound base with one broken variant names that variant.
+    let mut v: Value = serde_json::from_str(&common::scenario_text("two-source-wan.json")).unwrap();
+    v["variants"] = json!([{"id": "ok", "set": {"run.until_ms": 200}},
+                           {"id": "long", "set": {"run.until_ms": 36000000}}]);
+    let errors = Model::from_json(&v.to_string()).err().unwrap();
+    assert!(errors.iter().all(|e| e.path == "variants.long.set"), "{errors:?}");
+}
+
+#[test]
+fn two_thousand_vcs_on_64_node_paths_are_refused_before_their_paths_are_walked() {
+    let mut nodes = vec![json!({"id": "h0", "kind": "host"}), json!({"id": "h1", "kind": "host"})];
+    let mut links = Vec::new();
+    for i in 0..62 {
+        nodes.push(json!({"id": format!("s{i}"), "kind": "switch"}));
+        if i > 0 {
+            links.push(json!({"id": format!("l{i}"), "a": format!("s{}", i - 1), "b": format!("s{i}"), "rate_mbps": 155.52, "delay_ms": 0.01}));
+        }
+    }
+    links.push(json!({"id": "in", "a": "h0", "b": "s0", "rate_mbps": 155.52, "delay_ms": 0.01}));
+    links.push(json!({"id": "out", "a": "s61", "b": "h1", "rate_mbps": 155.52, "delay_ms": 0.01}));
+    let mut path = vec![json!("h0")];
+    path.extend((0..62).map(|i| json!(format!("s{i}"))));
+    path.push(json!("h1"));
+    let vcs: Vec<Value> =
+        (0..2000).map(|i| json!({"id": format!("v{i}"), "path": path.clone()})).collect();
+    let v = json!({"format": "abr-lab/scenario", "version": 1, "id": "deep",
+                   "nodes": nodes, "links": links, "vcs": vcs});
+    let errors = Model::from_json(&v.to_string()).err().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].path, "vcs");
+    assert_limit_refusal(&errors, "max_path_nodes");
+}
+
+#[test]
+fn a_long_run_of_a_library_scenario_is_refused_naming_its_largest_source() {
+    // two-source-wan at the 600 s run-length limit took 36.5 s.
+    let text = common::scenario_text("two-source-wan.json");
+    let errors =
+        run(&text, &RunOptions { until_ms: Some(600_000.0), ..Default::default() }).unwrap_err();
+    assert_limit_refusal(&errors, "max_events");
+    assert!(errors[0].path.starts_with("vcs."), "{errors:?}");
+    // Raised, it validates.
+    let mut limits = Limits::default();
+    limits.set("max_events", 1e10).unwrap();
+    let opts = RunOptions { until_ms: Some(600_000.0), limits, ..Default::default() };
+    let value = sim_core::runner::apply_options(&text, &opts).unwrap();
+    assert!(parse::scenario_from_value_with(&value, &limits).is_ok());
+}
+
+#[test]
+fn validation_gaps_are_closed() {
+    // A background that stops before it starts.
+    let mut v = line(155.52, 100.0, 1.0);
+    v["background"] = json!([{"id": "b", "path": ["h", "s", "d"], "rate_mbps": 1, "start_ms": 50, "stop_ms": 10}]);
+    let errors = parse::scenario_from_value(&v).unwrap_err();
+    assert_eq!(errors[0].path, "background.b.stop_ms", "{errors:?}");
+    // A key given twice.
+    let text = r#"{"format": "abr-lab/scenario", "version": 1, "run": {"until_ms": 10, "until_ms": 20},
+                   "nodes": [], "links": [], "vcs": []}"#;
+    let errors = parse::parse_scenario(text).unwrap_err();
+    assert_eq!(errors[0].path, "run.until_ms");
+    assert!(errors[0].message.contains("given twice"));
+    let errors = run(text, &RunOptions::default()).unwrap_err();
+    assert_eq!(errors[0].path, "run.until_ms");
+    assert!(Model::from_json(text).is_err());
+    // A 64 KB id is named, not echoed.
+    let mut v = line(155.52, 100.0, 1.0);
+    v["nodes"][0]["id"] = json!("x".repeat(65_536));
+    let errors = parse::scenario_from_value(&v).unwrap_err();
+    assert!(errors.iter().all(|e| e.to_string().len() < 400), "{}", errors[0].to_string().len());
+    let mut v = line(155.52, 100.0, 1.0);
+    v["y".repeat(65_536)] = json!(1);
+    let errors = parse::scenario_from_value(&v).unwrap_err();
+    assert!(errors.iter().all(|e| e.to_string().len() < 600), "{}", errors[0].to_string().len());
+    // A root that is not an object, with --until or --set.
+    for text in ["[1, 2]", "42", "\"x\"", "null"] {
+        for opts in [
+            RunOptions { until_ms: Some(10.0), ..Default::default() },
+            RunOptions { sets: vec![("vcs.vc1.rif".into(), "1".into())], ..Default::default() },
+        ] {
+            let e = run(text, &opts).unwrap_err();
+            assert!(e[0].message.contains("must be a JSON object"), "{text}: {e:?}");
+        }
+    }
+    // Text over the input limit is refused before it is parsed.
+    let mut limits = Limits::default();
+    limits.set("max_input_bytes", 1000.0).unwrap();
+    let big = format!("{{\"pad\": \"{}\"}}", " ".repeat(2000));
+    let e = run(&big, &RunOptions { limits, ..Default::default() }).unwrap_err();
+    assert_limit_refusal(&[ScenarioError::new("text", e[0].message.clone())], "max_input_bytes");
+}
+
+#[test]
+fn the_packet_model_reports_undefined_values_as_null_not_nan() {
+    // pletka-fmin-fairness has no TCP: its ratio is undefined in every row.
+    let text = common::scenario_text("pletka-fmin-fairness.json");
+    let mut saw_undefined = false;
+    let r = run_report(
+        &text,
+        &RunOptions { until_ms: Some(1000.0), ..Default::default() },
+        &|| 0.0,
+        &mut |src, rows| {
+            let ratio = src.columns().iter().position(|c| c == "ratio").unwrap();
+            let width = src.columns().len();
+            saw_undefined |= rows.chunks_exact(width).any(|row| row[ratio].is_nan());
+        },
+    )
+    .unwrap();
+    assert!(saw_undefined, "the sample rows carry NaN for an undefined ratio");
+    let text = serde_json::to_string(&r).unwrap();
+    assert!(!text.contains("NaN") && !text.contains("nan"), "{text}");
+}
+
+#[test]
+fn library_estimates_are_within_the_limits_and_bound_a_run() {
+    let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let limits = Limits::default();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    for name in &names {
+        let value: Value = serde_json::from_str(&common::scenario_text(name)).unwrap();
+        let (events, mb) = if value.get("model").and_then(Value::as_str) == Some("ip") {
+            let c = ip_cost(&sim_core::ip::scenario::ip_scenario_from_value(&value).unwrap());
+            (c.total_events(), c.total_memory_mb())
+        } else {
+            let mut v = value.clone();
+            v.as_object_mut().unwrap().remove("model");
+            let c = cell_cost(&parse::scenario_from_value(&v).unwrap());
+            (c.total_events(), c.total_memory_mb())
+        };
+        println!("{name}: {events:.3e} events (limit {:.1e}), {mb:.1} MB", limits.max_events);
+        assert!(events <= limits.max_events && mb <= limits.max_memory_mb, "{name}");
+    }
+    // The estimate bounds what a run handles.
+    for name in ["two-source-wan.json", "erica-transient.json", "ohsaki-lan-fast-decrease.json"] {
+        let text = common::scenario_text(name);
+        let r = run(&text, &RunOptions::default()).unwrap();
+        let s = parse::parse_scenario(&text).unwrap();
+        let (actual, estimate) =
+            (r["stats"]["events"].as_f64().unwrap(), cell_cost(&s).total_events());
+        println!("{name}: {actual:.3e} events run, {estimate:.3e} estimated");
+        assert!(actual <= estimate, "{name}: {actual} > {estimate}");
+    }
+}
+
+// ---- hostile-but-legal scenarios from a printed seed ----
+
+fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
+    &items[(rng.next_u64() % items.len() as u64) as usize]
+}
+
+/// A rate anywhere from the slowest to the fastest a scenario allows.
+fn extreme_rate(rng: &mut Rng) -> f64 {
+    *pick(rng, &[0.001, 0.01, 1.0, 155.52, 622.08, 2488.32, 7000.0])
+}
+
+/// A legal cell-model scenario pushed towards cost: fast sources on slow
+/// links, long runs, fine sampling, many sources, deep buffers.
+fn hostile_cell(rng: &mut Rng) -> Value {
+    let switches = 1 + rng.next_u64() % 4;
+    let mut nodes = vec![json!({"id": "h", "kind": "host"}), json!({"id": "d", "kind": "host"})];
+    let mut links = Vec::new();
+    let mut path = vec![json!("h")];
+    for i in 0..switches {
+        nodes.push(json!({"id": format!("s{i}"), "kind": "switch"}));
+        let from = if i == 0 { "h".to_string() } else { format!("s{}", i - 1) };
+        let buffer = *pick(rng, &[1.0, 100.0, 100_000.0, 4_000_000.0]);
+        links.push(json!({"id": format!("l{i}"), "a": from, "b": format!("s{i}"),
+            "rate_mbps": extreme_rate(rng), "delay_ms": *pick(rng, &[0.0, 0.001, 1.0, 100.0]),
+            "a_to_b": {"buffer_cells": buffer,
+                       "queue": *pick(rng, &["fifo", "per_vc"]),
+                       "algorithm": {"kind": *pick(rng, sim_core::cell::switch_alg::ALGORITHM_KINDS)}}}));
+        path.push(json!(format!("s{i}")));
+    }
+    links.push(json!({"id": "last", "a": format!("s{}", switches - 1), "b": "d",
+        "rate_mbps": extreme_rate(rng), "delay_ms": 0.01}));
+    path.push(json!("d"));
+    let vcs: Vec<Value> = (0..rng.next_u64() % 40)
+        .map(|i| {
+            let traffic = pick(rng, &[
+                json!({"kind": "persistent"}),
+                json!({"kind": "on_off", "on_ms": 0.001, "off_ms": 0.0}),
+                json!({"kind": "bottlenecked", "rate_mbps": 10000, "for_ms": 36000000}),
+                json!({"kind": "request_response", "request_cells": 100000000, "response_cells": 100000000}),
+            ])
+            .clone();
+            json!({"id": format!("v{i}"), "path": path.clone(), "pcr_mbps": extreme_rate(rng),
+                   "bidirectional": rng.next_u64() % 3 == 0 && traffic["kind"] != "request_response",
+                   "nrm": *pick(rng, &[2, 32, 256]), "traffic": traffic})
+        })
+        .collect();
+    let background: Vec<Value> = (0..rng.next_u64() % 50)
+        .map(|i| {
+            json!({"id": format!("b{i}"), "path": path.clone(), "rate_mbps": extreme_rate(rng),
+                   "on_ms": *pick(rng, &[0.001, 1.0, 1000.0]), "off_ms": *pick(rng, &[0.0, 0.001, 5.0])})
+        })
+        .collect();
+    json!({
+        "format": "abr-lab/scenario", "version": 1, "id": "hostile",
+        "run": {"until_ms": *pick(rng, &[1.0, 100.0, 10_000.0, 600_000.0]),
+                "sample_interval_ms": *pick(rng, &[0.01, 0.5, 1000.0])},
+        "nodes": nodes, "links": links, "vcs": vcs, "background": background
+    })
+}
+
+/// A legal packet-model scenario pushed towards cost.
+fn hostile_ip(rng: &mut Rng) -> Value {
+    let flows: Vec<Value> = (0..1 + rng.next_u64() % 4)
+        .map(|i| {
+            if rng.next_u64() % 2 == 0 {
+                json!({"id": format!("u{i}"), "kind": "udp", "path": ["S", "R", "D"],
+                       "rate_mbps": *pick(rng, &[0.001, 90.0, 100_000.0]),
+                       "packet_bytes": *pick(rng, &[64, 1500, 9000])})
+            } else {
+                json!({"id": format!("t{i}"), "kind": "tcp", "path": ["S", "R", "D"],
+                       "count": *pick(rng, &[1, 100, 2000]), "packet_bytes": *pick(rng, &[64, 1500])})
+            }
+        })
+        .collect();
+    json!({
+        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "hostile-ip",
+        "run": {"until_ms": *pick(rng, &[10.0, 1000.0, 600_000.0]),
+                "sample_interval_ms": *pick(rng, &[0.01, 10.0, 1000.0])},
+        "nodes": [{"id": "S", "kind": "host"}, {"id": "R", "kind": "router"}, {"id": "D", "kind": "host"}],
+        "links": [
+            {"id": "a", "a": "S", "b": "R", "rate_mbps": extreme_rate(rng), "delay_ms": 0.1},
+            {"id": "b", "a": "R", "b": "D", "rate_mbps": extreme_rate(rng), "delay_ms": 0.1,
+             "a_to_b": {"buffer_pkts": *pick(rng, &[1, 300, 1000000]),
+                        "aqm": {"kind": *pick(rng, &["drop_tail", "bat"])}}}
+        ],
+        "flows": flows
+    })
+}
+
+#[test]
+fn hostile_but_legal_scenarios_are_refused_or_run_within_their_bound() {
+    let seed = std::env::var("HOSTILE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::process::id() as u64 ^ 0x5eed);
+    let cases: u64 =
+        std::env::var("HOSTILE_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(240);
+    println!("hostile scenarios: HOSTILE_SEED={seed} HOSTILE_CASES={cases}");
+    // Tight limits keep the test short; the bound they give is the same as the defaults'.
+    let mut limits = Limits::default();
+    limits.set("max_events", 3e6).unwrap();
+    limits.set("max_memory_mb", 64.0).unwrap();
+    let (mut refused, mut ran, mut events_run) = (0, 0, 0.0);
+    for case in 0..cases {
+        let mut rng = Rng::new(seed, case);
+        let v = if case % 4 == 3 { hostile_ip(&mut rng) } else { hostile_cell(&mut rng) };
+        let text = v.to_string();
+        let replay = format!("HOSTILE_SEED={seed} case {case}");
+        if std::env::var("HOSTILE_VERBOSE").is_ok() {
+            eprintln!("{replay}: {text}");
+        }
+        match run(&text, &RunOptions { limits, ..Default::default() }) {
+            Err(errors) => {
+                refused += 1;
+                for e in &errors {
+                    assert!(!e.path.is_empty(), "{replay}: {e}");
+                    assert!(e.message.contains("(limits."), "{replay}: not a limit: {e}\n{text}");
+                }
+            }
+            Ok(r) => {
+                ran += 1;
+                let events = r["stats"]["events"].as_f64().unwrap();
+                events_run += events;
+                assert!(events <= 2.0 * limits.max_events, "{replay}: {events} events\n{text}");
+            }
+        }
+    }
+    println!("{ran} ran to the end ({events_run:.3e} events), {refused} refused by a limit");
+    assert!(ran >= cases / 5 && refused >= cases / 5, "{ran} ran, {refused} refused");
+}
