@@ -19,6 +19,7 @@ import { RunExports } from '../export/RunExports'
 import { ParameterGuide } from '../guide/ParameterGuide'
 import { saveScenario } from '../library/files'
 import { LibraryDialog } from '../library/LibraryDialog'
+import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
@@ -155,6 +156,7 @@ export function App() {
     onCellsWanted: sim.setAnimationCells,
   }
   const overlay = (viewLayout: Layout, fit: Fit) => <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
+// biome-ignore lint/correctness/useExhaustiveDependencies: sim.revision says the store gained rows
   const started = useMemo(
     () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
     [layout, store, sim.revision],
@@ -250,7 +252,12 @@ export function App() {
                       onApply={bench.apply}
                     />
                   ) : (
-                    <ScenarioAbout scenario={scenario} warnings={sim.warnings} onApply={bench.apply} />
+                    <ScenarioAbout
+                      scenario={scenario}
+                      warnings={sim.warnings}
+                      onApply={bench.apply}
+                      claims={<ClaimsTable scenario={scenario} store={sim.store} nowMs={sim.nowMs} revision={sim.revision} />}
+                    />
                   )}
                 </div>
                 <p className={`announcement ${announcement?.tone ?? ''}`} role="status" data-testid="announcement" key={announcement?.serial}>

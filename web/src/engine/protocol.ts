@@ -6,10 +6,9 @@
  */
 
 /** One validation problem, as the engine reports it: "vcs.vc2.rif: 0.3 is not a power of two ...". */
-export interface ScenarioError {
-  path: string
-  message: string
-}
+export type { ScenarioError } from './generated/engine-types'
+
+import type { ScenarioError } from './generated/engine-types'
 
 /** Simulated milliseconds per wall-clock second; `null` runs as fast as the engine goes. */
 export type Speed = number | null

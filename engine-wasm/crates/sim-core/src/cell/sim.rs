@@ -782,7 +782,7 @@ impl Simulation {
             });
             for (start, c) in cells {
                 k += 1;
-                if k % stride != 0 || out.len() >= 7 * max {
+                if !k.is_multiple_of(stride) || out.len() >= 7 * max {
                     continue;
                 }
                 let progress = ((now.0.saturating_sub(start.0)) as f64 / span).clamp(0.0, 1.0);
@@ -820,8 +820,8 @@ impl Simulation {
     ) -> Result<Applied, ScenarioError> {
         let segments: Vec<&str> = path.split('.').collect();
         let live_vc_key = |key: &str| {
-            crate::scenario::registry::all()
-                .any(|p| p.scope == crate::scenario::registry::Scope::Vc && p.key == key && p.live)
+            scenario::registry::all()
+                .any(|p| p.scope == scenario::registry::Scope::Vc && p.key == key && p.live)
         };
         match segments.as_slice() {
             ["vcs", id, key] if live_vc_key(key) => {
@@ -980,7 +980,7 @@ impl Simulation {
 /// A loop's ABR parameters from its VC's scenario parameters and the ports
 /// of its forward path (PCR negotiated down to the slowest link, FRTT from
 /// the propagation both ways).
-fn abr_params(q: &crate::scenario::VcParams, fwd_ports: &[u32], ports: &[Port]) -> AbrParams {
+fn abr_params(q: &scenario::VcParams, fwd_ports: &[u32], ports: &[Port]) -> AbrParams {
     // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
     let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
     let slowest =
