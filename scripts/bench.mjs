@@ -14,7 +14,7 @@
 // 3. Writes bench/results.json (with the machine it ran on) and, after a full run, the tables in
 //    docs/performance.md (scripts/bench-report.mjs), so the two never disagree.
 //
-//   node scripts/bench.mjs [--only NAME] [--skip-wasm] [--skip-browser] [--parts a,b,...]
+//   node scripts/bench.mjs [--only NAME[,NAME…]] [--skip-wasm] [--skip-browser] [--parts a,b,...]
 //                          [--port N] [--out bench/results.json] [--no-page]
 //                          [--baseline PATH/TO/abrsim] [--pairs N]
 //
@@ -111,7 +111,8 @@ function cpuTicks() {
 }
 const ticksStart = cpuTicks()
 const sampler = ticksStart ? setInterval(sampleTree, 500) : null
-const cases = benchCases().filter((c) => !args.only || c.name === args.only)
+const only = args.only?.split(',').map((n) => n.trim())
+const cases = benchCases().filter((c) => !only || only.includes(c.name))
 if (cases.length === 0) throw new Error(`--only ${args.only}: no such workload`)
 
 // ---- native and wasm under Node ------------------------------------------------------------
