@@ -12,7 +12,7 @@
  *   memory      the page's memory after playing each workload to its end, flat out
  *
  * Environment: BENCH_CASES (a JSON file from scripts/bench-cases.mjs; built here when absent),
- * BENCH_ONLY (one workload), BENCH_PARTS (comma-separated, default all), BENCH_OUT_DIR (one JSON
+ * BENCH_ONLY (workloads, comma-separated), BENCH_PARTS (comma-separated, default all), BENCH_OUT_DIR (one JSON
  * file per part), BENCH_FRAME_MS (length of a frame-time window, default 10000).
  */
 import { execFileSync } from 'node:child_process'
@@ -34,7 +34,8 @@ const allCases: BenchCase[] = JSON.parse(
     ? readFileSync(process.env.BENCH_CASES, 'utf8')
     : execFileSync('node', [`${root}scripts/bench-cases.mjs`], { encoding: 'utf8', maxBuffer: 64 << 20 }),
 )
-const cases = allCases.filter((c) => !process.env.BENCH_ONLY || c.name === process.env.BENCH_ONLY)
+const only = process.env.BENCH_ONLY?.split(',').map((n) => n.trim())
+const cases = allCases.filter((c) => !only || only.includes(c.name))
 const parts = new Set((process.env.BENCH_PARTS ?? 'throughput,frames,slider,memory').split(',').map((p) => p.trim()))
 const outDir = process.env.BENCH_OUT_DIR ?? `${root}test-results/bench-out`
 const FRAME_WINDOW_MS = Number(process.env.BENCH_FRAME_MS ?? 10_000)
@@ -231,7 +232,7 @@ test('throughput: the wasm engine in a Chromium worker, bare and through the app
 
 test('frames: the app playing 500 VCs, animation and charts on', async ({ lab, page }) => {
   test.skip(!parts.has('frames'), 'BENCH_PARTS leaves it out')
-  test.skip(!!process.env.BENCH_ONLY && process.env.BENCH_ONLY !== FIVE_HUNDRED, 'BENCH_ONLY leaves it out')
+  test.skip(!!only && !only.includes(FIVE_HUNDRED), 'BENCH_ONLY leaves it out')
   await openLong(lab)
   const phases: unknown[] = []
   const measure = async (phase: string) => {
@@ -273,7 +274,7 @@ test('frames: the app playing 500 VCs, animation and charts on', async ({ lab, p
 
 test('slider: a live parameter change while the engine runs 500 VCs flat out', async ({ lab, page }) => {
   test.skip(!parts.has('slider'), 'BENCH_PARTS leaves it out')
-  test.skip(!!process.env.BENCH_ONLY && process.env.BENCH_ONLY !== FIVE_HUNDRED, 'BENCH_ONLY leaves it out')
+  test.skip(!!only && !only.includes(FIVE_HUNDRED), 'BENCH_ONLY leaves it out')
   const scenario = fiveHundredLong()
   const vc = (JSON.parse(scenario) as { vcs: { id: string }[] }).vcs[0].id
   await openLong(lab)

@@ -14,19 +14,27 @@
 // 3. Writes bench/results.json (with the machine it ran on) and, after a full run, the tables in
 //    docs/performance.md (scripts/bench-report.mjs), so the two never disagree.
 //
-//   node scripts/bench.mjs [--only NAME] [--skip-wasm] [--skip-browser] [--parts a,b,...]
+//   node scripts/bench.mjs [--only NAME[,NAME…]] [--skip-wasm] [--skip-browser] [--parts a,b,...]
 //                          [--port N] [--out bench/results.json] [--no-page]
+//                          [--baseline PATH/TO/abrsim] [--pairs N]
+//
+// Natively the CPU time of each run is taken too (/usr/bin/time), so that the cost per source cell
+// can be compared across the N-source workloads (issue 18) on a busy machine. --baseline names the
+// abrsim of another build (e.g. an older commit built in a worktree of its own): the reference and
+// N-source workloads then run --pairs times each (default 3) alternately with it and with this
+// build, and the speed-up is the median of the pairs' CPU-time ratios, so load on the machine
+// cancels out.
 //
 // --parts picks browser parts (throughput, frames, slider, memory). --only, --skip-* and --parts
 // make a partial run, which writes --out but leaves docs/performance.md alone.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { benchCases } from './bench-cases.mjs'
+import { benchCases, N_SOURCES, REFERENCE } from './bench-cases.mjs'
 import { markdown, printSummary, updatePage } from './bench-report.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -35,7 +43,7 @@ const pkg = `${root}web/src/engine/pkg/`
 const EVENTS_PER_CALL = 100_000
 const BROWSER_PARTS = ['throughput', 'frames', 'slider', 'memory']
 
-const args = { only: null, wasm: true, browser: true, parts: BROWSER_PARTS, port: null, out: 'bench/results.json', page: true }
+const args = { only: null, wasm: true, browser: true, parts: BROWSER_PARTS, port: null, out: 'bench/results.json', page: true, baseline: null, pairs: 3 }
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
   if (a === '--only') args.only = process.argv[++i]
@@ -45,6 +53,8 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--port') args.port = Number(process.argv[++i])
   else if (a === '--out') args.out = process.argv[++i]
   else if (a === '--no-page') args.page = false
+  else if (a === '--baseline') args.baseline = resolve(process.argv[++i])
+  else if (a === '--pairs') args.pairs = Math.max(1, Number(process.argv[++i]))
   else throw new Error(`unknown argument ${a}`)
 }
 for (const p of args.parts) if (!BROWSER_PARTS.includes(p)) throw new Error(`--parts: unknown part ${p} (${BROWSER_PARTS.join(', ')})`)
@@ -101,30 +111,42 @@ function cpuTicks() {
 }
 const ticksStart = cpuTicks()
 const sampler = ticksStart ? setInterval(sampleTree, 500) : null
-const cases = benchCases().filter((c) => !args.only || c.name === args.only)
+const only = args.only?.split(',').map((n) => n.trim())
+const cases = benchCases().filter((c) => !only || only.includes(c.name))
 if (cases.length === 0) throw new Error(`--only ${args.only}: no such workload`)
 
 // ---- native and wasm under Node ------------------------------------------------------------
 
-function native(text) {
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null
+
+/** Runs `binary` (an abrsim) on the scenario text; its report, with its CPU time when /usr/bin/time is there. */
+function runAbrsim(binary, text) {
   const tmp = `${os.tmpdir()}/abrlab-bench-${process.pid}.json`
   writeFileSync(tmp, text)
   try {
-    const out = execFileSync(abrsim, ['run', tmp, '--limit', 'max_cell_slots=1e12'], { encoding: 'utf8', maxBuffer: 256 << 20 })
-    const r = JSON.parse(out)
-    const ip = r.model === 'ip'
-    return {
-      model: ip ? 'ip' : 'cell',
-      result: {
-        until_ms: r.until_ms,
-        events: r.stats.events,
-        source_cells: ip ? r.stats.packets_sent : r.stats.source_cells,
-        wall_ms: r.stats.wall_ms,
-        peak_rss_mb: r.stats.peak_rss_mb ?? null,
-      },
-    }
+    const argv = [binary, 'run', tmp, '--limit', 'max_cell_slots=1e12']
+    const run = TIME ? spawnSync(TIME, ['-f', 'abrlab-cpu %U %S', ...argv], { encoding: 'utf8', maxBuffer: 256 << 20 }) : spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 256 << 20 })
+    if (run.status !== 0) throw new Error(`${binary} failed (status ${run.status}): ${run.stderr}`)
+    const cpu = /abrlab-cpu ([\d.]+) ([\d.]+)/.exec(run.stderr ?? '')
+    return { report: JSON.parse(run.stdout), cpu_ms: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null }
   } finally {
     rmSync(tmp, { force: true })
+  }
+}
+
+function native(text) {
+  const { report: r, cpu_ms } = runAbrsim(abrsim, text)
+  const ip = r.model === 'ip'
+  return {
+    model: ip ? 'ip' : 'cell',
+    result: {
+      until_ms: r.until_ms,
+      events: r.stats.events,
+      source_cells: ip ? r.stats.packets_sent : r.stats.source_cells,
+      wall_ms: r.stats.wall_ms,
+      cpu_ms,
+      peak_rss_mb: r.stats.peak_rss_mb ?? null,
+    },
   }
 }
 
@@ -167,6 +189,45 @@ for (const { name, scenarioJson } of cases) {
       `${name.padEnd(28)} ${pad(kind, 7)} ${pad(r.events, 11)} ${pad(r.source_cells, 10)} ${pad(r.wall_ms.toFixed(0), 9)} ${pad((r.source_cells_per_s / 1e6).toFixed(2), 9)} ${pad(r.realtime_factor.toFixed(2), 8)} ${pad(peak, 8)}`,
     )
   }
+}
+
+// ---- the cost per source cell across N, and against a baseline build ---------------------------
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const nSources = results
+  .filter((r) => /^n-sources-\d+$/.test(r.scenario) && r.native.cpu_ms != null)
+  .map((r) => ({ n: Number(r.scenario.slice('n-sources-'.length)), scenario: r.scenario, cpu_ns_per_cell: (r.native.cpu_ms * 1e6) / r.native.source_cells, events_per_cell: r.native.events / r.native.source_cells }))
+if (nSources.length > 0) {
+  console.log('\nN-source workload, native: CPU time per source cell')
+  for (const x of nSources) console.log(`  N = ${pad(x.n, 3)}: ${x.cpu_ns_per_cell.toFixed(0)} ns per source cell, ${x.events_per_cell.toFixed(2)} events per source cell`)
+}
+let baseline = null
+if (args.baseline) {
+  const names = [REFERENCE, ...N_SOURCES.map((n) => `n-sources-${n}`)]
+  const pairs = []
+  for (const c of cases.filter((c) => names.includes(c.name))) {
+    const ratios = []
+    for (let k = 0; k < args.pairs; k++) {
+      // Alternate which goes first, so neither always meets the machine in the same state.
+      const order = k % 2 === 0 ? [args.baseline, abrsim] : [abrsim, args.baseline]
+      const runs = Object.fromEntries(order.map((b) => [b, runAbrsim(b, c.scenarioJson)]))
+      const base = runs[args.baseline]
+      const ours = runs[abrsim]
+      if (base.report.stats.series_hash !== ours.report.stats.series_hash) {
+        console.log(`  ${c.name}: the baseline's series differ from this build's (${base.report.stats.series_hash} vs ${ours.report.stats.series_hash})`)
+      }
+      if (base.cpu_ms && ours.cpu_ms) ratios.push(base.cpu_ms / ours.cpu_ms)
+    }
+    const m = median(ratios)
+    pairs.push({ scenario: c.name, ratios: ratios.map((x) => Math.round(x * 1000) / 1000), speedup: m })
+    console.log(`  ${c.name}: this build is ${m?.toFixed(2)}× the baseline's speed (CPU-time ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`)
+  }
+  // Named by the commit its checkout is at, when it is in a git worktree.
+  const commit = version('git', ['-C', dirname(args.baseline), 'rev-parse', '--short', 'HEAD'])
+  baseline = { label: commit ? `commit ${commit}` : 'the baseline build', pairs }
 }
 
 // ---- Chromium --------------------------------------------------------------------------------
@@ -319,6 +380,8 @@ const doc = {
   other_processes_cpu: otherCpu,
   partial,
   results,
+  n_sources: nSources,
+  baseline,
   browser,
 }
 const outPath = resolve(root, args.out)

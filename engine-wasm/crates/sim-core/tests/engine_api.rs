@@ -64,6 +64,60 @@ fn an_invalid_change_is_refused_with_its_path_and_changes_nothing() {
 }
 
 #[test]
+fn a_live_vc_change_is_refused_exactly_when_the_whole_scenario_would_be() {
+    // set_param checks only what a VC parameter reaches (issue 18); it must
+    // refuse what validating the whole edited scenario and its variants
+    // refuses, and accept the rest.
+    let (_, mut base) = wan();
+    base["variants"] = serde_json::json!([
+        {"id": "floor", "label": "MCR 50", "set": {"defaults.vc.mcr_mbps": 50}},
+        {"id": "fast", "label": "RIF 1", "set": {"defaults.vc.rif": 1, "vcs.vc2.rif": 0.5}},
+    ]);
+    let text = base.to_string();
+    let edits = [
+        ("vcs.vc1.rif", "1"),
+        ("vcs.vc1.rif", "0.3"),
+        ("vcs.vc1.pcr_mbps", "40"),
+        ("vcs.vc1.pcr_mbps", "60"),
+        ("vcs.vc1.pcr_mbps", "-1"),
+        ("vcs.vc2.mcr_mbps", "10"),
+        ("vcs.vc2.mcr_mbps", "200"),
+        ("defaults.vc.mcr_mbps", "200"),
+        ("defaults.vc.pcr_mbps", "45"),
+        ("defaults.vc.pcr_mbps", "60"),
+        ("defaults.vc.tcr_cps", "0"),
+        ("defaults.vc.nrm", "8"),
+        ("vcs.0.nrm", "16"),
+        ("vcs.1.nrm", "3"),
+        ("vcs.nope.rif", "1"),
+    ];
+    for (path, raw) in edits {
+        let mut sim = Simulation::from_json(&text).unwrap();
+        sim.run_until(SimTime::from_ms(120.0), u64::MAX);
+        let mut scenario: Value = serde_json::from_str(&text).unwrap();
+        let got = sim.set_param(&mut scenario, path, raw);
+        let mut whole: Value = serde_json::from_str(&text).unwrap();
+        let expected = sim_core::scenario::apply_set(&mut whole, path, raw)
+            .map_err(|e| vec![e])
+            .and_then(|()| sim_core::scenario::parse::scenario_from_value(&whole).map(|_| ()));
+        assert_eq!(got.is_ok(), expected.is_ok(), "{path} = {raw}: {got:?} against {expected:?}");
+        if let Ok(applied) = got {
+            assert_eq!(applied, Applied::Live, "{path}");
+            assert_eq!(scenario, whole, "{path}: the scenario carries the edit");
+            // The loops took exactly what a simulation built from the edited scenario has.
+            let fresh = Simulation::from_json(&whole.to_string()).unwrap();
+            for (v, f) in sim.vcs.iter().zip(&fresh.vcs) {
+                let (mut a, mut b) = (v.source.params, f.source.params);
+                (a.icr, b.icr) = (0.0, 0.0); // kept from set-up once started
+                assert_eq!(a, b, "{path}: {}", v.id);
+            }
+        } else {
+            assert_eq!(scenario.to_string(), text, "{path}: a refusal changes nothing");
+        }
+    }
+}
+
+#[test]
 fn cells_in_flight_describe_real_cells_and_respect_the_cap() {
     let (mut sim, _) = wan();
     sim.run_until(SimTime::from_ms(120.0), u64::MAX);

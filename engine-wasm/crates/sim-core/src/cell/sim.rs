@@ -304,33 +304,9 @@ impl Simulation {
             for (path, traffic, reverse) in directions {
                 let fwd_ports = route(&path);
                 let rev_ports: Vec<u32> = route(&path.iter().rev().copied().collect::<Vec<_>>());
-                // FRTT: the fixed round trip accumulated at set-up (propagation
-                // both ways, Fahmy et al. Table 1); a switched VC's set-up and
-                // connect accumulate it again as they cross the path.
-                let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
-                let slowest = fwd_ports
-                    .iter()
-                    .map(|&p| ports[p as usize].rate_cps)
-                    .fold(f64::INFINITY, f64::min);
-                let q = &v.params;
-                let pcr = mbps_to_cells_per_s(q.pcr_mbps).min(slowest);
-                let params = AbrParams {
-                    pcr,
-                    mcr: mbps_to_cells_per_s(q.mcr_mbps).min(pcr),
-                    icr: mbps_to_cells_per_s(q.icr_mbps).min(pcr),
-                    tcr: q.tcr_cps,
-                    nrm: q.nrm,
-                    mrm: q.mrm,
-                    trm: SimTime::from_ms(q.trm_ms),
-                    rif: q.rif,
-                    rdf: q.rdf,
-                    adtf: SimTime::from_ms(q.adtf_s * 1000.0),
-                    tbe: q.tbe_cells,
-                    cdf: q.cdf,
-                    crm: q.crm.map(|c| c as u64),
-                    cdf_every_crm: q.cdf_every_crm,
-                    frtt,
-                };
+                // FRTT is accumulated at set-up (Fahmy et al. Table 1); a switched
+                // VC's set-up and connect accumulate it again as they cross the path.
+                let params = abr_params(&v.params, &fwd_ports, &ports);
                 let message_cells = match v.traffic {
                     TrafficSpec::RequestResponse { request_cells, response_cells, .. } => {
                         Some(if reverse { response_cells } else { request_cells })
@@ -384,6 +360,17 @@ impl Simulation {
             }
         }
 
+        // Each port's algorithm keeps per-VC state only for the loops whose
+        // forward cells leave by it.
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
+        for (i, v) in vcs.iter().enumerate() {
+            for &p in &v.fwd_ports {
+                members[p as usize].push(i as u32);
+            }
+        }
+        for (port, m) in ports.iter_mut().zip(members) {
+            port.algorithm.restrict_to(m);
+        }
         let background = s.background.iter().map(|b| background_source(b, &route)).collect();
         let columns = probe::column_names(
             vcs.iter().map(|v| v.id.as_str()),
@@ -737,7 +724,7 @@ impl Simulation {
         p.algorithm.on_arrival(&view, &mut cell);
         match p.offer(now, cell) {
             Offer::Sent { wire_was_empty: true } => {
-                let arrival = p.wire.back().expect("just sent").0;
+                let arrival = p.wire.back_time().expect("just sent");
                 self.schedule_arrival(arrival, port);
             }
             Offer::Queued { timer: Some(at) } => self.schedule_timer(at, port),
@@ -760,7 +747,7 @@ impl Simulation {
         let p = &mut self.ports[port as usize];
         let (wire_was_empty, next) = p.on_timer(now);
         if wire_was_empty {
-            let arrival = p.wire.back().expect("just sent").0;
+            let arrival = p.wire.back_time().expect("just sent");
             self.schedule_arrival(arrival, port);
         }
         if let Some(at) = next {
@@ -772,7 +759,7 @@ impl Simulation {
         let p = &mut self.ports[port as usize];
         let (at, cell) = p.wire.pop_front().expect("an arrival event has a cell on the wire");
         debug_assert_eq!(at, now);
-        if let Some(&(next, _)) = p.wire.front() {
+        if let Some(next) = p.wire.front_time() {
             self.schedule_arrival(next, port);
         }
         self.deliver(now, port, cell);
@@ -943,7 +930,7 @@ impl Simulation {
         let mut k = 0usize;
         for (pi, p) in self.ports.iter().enumerate() {
             let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
-            let cells = p.wire.iter().map(|&(arrive, ref c)| {
+            let cells = p.wire.iter().map(|(arrive, c)| {
                 (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c)
             });
             for (start, c) in cells {
@@ -1003,34 +990,43 @@ impl Simulation {
 
     /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
     /// JSON this simulation was built from) and, when the model allows it, in
-    /// the running simulation. The edited scenario is validated whole first.
+    /// the running simulation. A VC parameter the model takes live is checked
+    /// as far as the change reaches (see [`Simulation::set_vc_param`]); any
+    /// other change is validated with the whole edited scenario.
     pub fn set_param(
         &mut self,
         scenario: &mut Value,
         path: &str,
         raw: &str,
     ) -> Result<Applied, ScenarioError> {
-        let mut edited = scenario.clone();
-        scenario::apply_set(&mut edited, path, raw)?;
-        let parsed = scenario::parse::scenario_from_value(&edited).map_err(|errors| {
-            errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value"))
-        })?;
-        *scenario = edited;
-        let fresh = Simulation::build(&parsed);
         let segments: Vec<&str> = path.split('.').collect();
         let live_vc_key = |key: &str| {
             scenario::registry::all()
                 .any(|p| p.scope == scenario::registry::Scope::Vc && p.key == key && p.live)
         };
-        let applied = match segments.as_slice() {
+        match segments.as_slice() {
             ["vcs", id, key] if live_vc_key(key) => {
-                self.adopt_vc_params(&fresh, |v| v.id == *id || v.id == format!("{id}:rev"))
+                return self.set_vc_param(scenario, path, raw, Some(id), key)
             }
-            ["defaults", "vc", key] if live_vc_key(key) => self.adopt_vc_params(&fresh, |_| true),
+            ["defaults", "vc", key] if live_vc_key(key) => {
+                return self.set_vc_param(scenario, path, raw, None, key)
+            }
+            _ => {}
+        }
+        let mut edited = scenario.clone();
+        scenario::apply_set(&mut edited, path, raw)?;
+        let parsed =
+            scenario::parse::scenario_from_value(&edited).map_err(|errors| first(errors, path))?;
+        *scenario = edited;
+        let applied = match segments.as_slice() {
             [.., "algorithm", _] => {
-                let mut ok = self.ports.len() == fresh.ports.len();
-                for (p, f) in self.ports.iter_mut().zip(&fresh.ports) {
-                    ok &= p.algorithm.reconfigure_from(&f.algorithm);
+                // The algorithms as built from the edited scenario, port by
+                // port in the order `build` makes them.
+                let loops: usize = parsed.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
+                let fresh = parsed.links.iter().flat_map(|l| l.ports.iter());
+                let mut ok = self.ports.len() == 2 * parsed.links.len();
+                for (p, spec) in self.ports.iter_mut().zip(fresh) {
+                    ok &= p.algorithm.reconfigure_from(&spec.algorithm.build(loops));
                 }
                 if ok {
                     Applied::Live
@@ -1043,19 +1039,40 @@ impl Simulation {
         Ok(applied)
     }
 
-    /// Takes the ABR parameters of the chosen loops from `fresh` (same
-    /// scenario structure), keeping each source's state; ACR is re-clamped
-    /// to the new [MCR, PCR] (rule 1).
-    fn adopt_vc_params(&mut self, fresh: &Simulation, chosen: impl Fn(&Vc) -> bool) -> Applied {
-        if fresh.vcs.len() != self.vcs.len() {
-            return Applied::Restart;
-        }
-        for (v, f) in self.vcs.iter_mut().zip(&fresh.vcs) {
-            if chosen(v) {
-                let now = self.queue.now();
+    /// A live VC parameter (`vcs.<id>.<key>`, or `defaults.vc.<key>` for
+    /// every VC): validates what the change reaches — the parameters of the
+    /// VCs it applies to, and the variants that set a parameter checked
+    /// together with `key` — rather than the whole scenario and each of its
+    /// variants, so that a slider stays quick with hundreds of VCs. Each
+    /// chosen loop then takes its new parameters, keeping its source's
+    /// state; ACR is re-clamped to the new [MCR, PCR] (rule 1).
+    fn set_vc_param(
+        &mut self,
+        scenario: &mut Value,
+        path: &str,
+        raw: &str,
+        only: Option<&str>,
+        key: &str,
+    ) -> Result<Applied, ScenarioError> {
+        let mut edited = scenario.clone();
+        scenario::apply_set(&mut edited, path, raw)?;
+        let params = scenario::parse::vc_params_after_edit(&edited, only)
+            .map_err(|errors| first(errors, path))?;
+        scenario::parse::variants_checked_with(&edited, scenario::parse::vc_keys_checked_with(key))
+            .map_err(|errors| first(errors, path))?;
+        *scenario = edited;
+        let now = self.queue.now();
+        for (id, q) in &params {
+            let reverse = format!("{id}:rev");
+            for i in 0..self.vcs.len() {
+                if self.vcs[i].id != *id && self.vcs[i].id != reverse {
+                    continue;
+                }
+                let fresh = abr_params(q, &self.vcs[i].fwd_ports, &self.ports);
+                let v = &mut self.vcs[i];
                 v.account_acr(now);
                 let (icr, frtt) = (v.source.params.icr, v.source.params.frtt);
-                v.source.params = f.source.params;
+                v.source.params = fresh;
                 // ICR and FRTT are settled at set-up, which has happened: keep them.
                 if v.source.started {
                     v.source.params.icr = icr;
@@ -1064,7 +1081,7 @@ impl Simulation {
                 v.source.acr = v.source.acr.min(v.source.params.pcr).max(v.source.params.mcr);
             }
         }
-        Applied::Live
+        Ok(Applied::Live)
     }
 
     /// Cells in the network now: queued, being sent, or on a wire.
@@ -1140,6 +1157,39 @@ impl Simulation {
             "warnings": self.warnings.iter().map(|w| json!({"path": w.path, "message": w.message})).collect::<Vec<_>>(),
         })
     }
+}
+
+/// A loop's ABR parameters from its VC's scenario parameters and the ports
+/// of its forward path (PCR negotiated down to the slowest link, FRTT from
+/// the propagation both ways).
+fn abr_params(q: &scenario::VcParams, fwd_ports: &[u32], ports: &[Port]) -> AbrParams {
+    // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
+    let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
+    let slowest =
+        fwd_ports.iter().map(|&p| ports[p as usize].rate_cps).fold(f64::INFINITY, f64::min);
+    let pcr = mbps_to_cells_per_s(q.pcr_mbps).min(slowest);
+    AbrParams {
+        pcr,
+        mcr: mbps_to_cells_per_s(q.mcr_mbps).min(pcr),
+        icr: mbps_to_cells_per_s(q.icr_mbps).min(pcr),
+        tcr: q.tcr_cps,
+        nrm: q.nrm,
+        mrm: q.mrm,
+        trm: SimTime::from_ms(q.trm_ms),
+        rif: q.rif,
+        rdf: q.rdf,
+        adtf: SimTime::from_ms(q.adtf_s * 1000.0),
+        tbe: q.tbe_cells,
+        cdf: q.cdf,
+        crm: q.crm.map(|c| c as u64),
+        cdf_every_crm: q.cdf_every_crm,
+        frtt,
+    }
+}
+
+/// The first of a validation's errors (there is at least one).
+fn first(errors: Vec<ScenarioError>, path: &str) -> ScenarioError {
+    errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value"))
 }
 
 fn background_source(b: &BackgroundSpec, route: &dyn Fn(&[usize]) -> Vec<u32>) -> BackgroundSource {

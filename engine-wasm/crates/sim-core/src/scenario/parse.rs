@@ -637,6 +637,108 @@ fn read_vc_params(
     p
 }
 
+/// The parameters of the VCs a change of one VC parameter reaches, checked
+/// as reading the whole scenario checks them (each value's range, MCR ≤ PCR),
+/// for `set_param`: `only` is the id or index of the VC whose own value
+/// changed, None for a change in `defaults.vc` (every VC). Each entry is the
+/// VC's id and its parameters. A VC's parameters depend only on
+/// `defaults.vc` and the VC's own object, so nothing else needs reading;
+/// see [`variants_checked_with`] for the variants.
+pub fn vc_params_after_edit(
+    value: &Value,
+    only: Option<&str>,
+) -> Result<Vec<(String, VcParams)>, Vec<ScenarioError>> {
+    let mut errors = Errors::new();
+    let mut base = builtin_vc_params();
+    let mut icr_default_given = false;
+    if let Some(v) = value.get("defaults").and_then(|d| d.get("vc")) {
+        if let Some(mut obj) = Obj::new(v, "defaults.vc", &mut errors) {
+            base = read_vc_params(&mut obj, &base, &mut icr_default_given, &mut errors);
+        }
+    }
+    let mut out = Vec::new();
+    let items = value.get("vcs").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    for (i, item) in items.iter().enumerate() {
+        let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+        if only.is_some_and(|o| o != id && o.parse::<usize>().ok() != Some(i)) {
+            continue;
+        }
+        let path = element_path("vcs", i, item);
+        let Some(mut obj) = Obj::new(item, &path, &mut errors) else { continue };
+        let mut icr_given = icr_default_given;
+        let mut params = read_vc_params(&mut obj, &base, &mut icr_given, &mut errors);
+        if !icr_given {
+            params.icr_mbps = params.pcr_mbps; // Table 1: ICR defaults to PCR.
+        }
+        if params.mcr_mbps > params.pcr_mbps {
+            errors.push(ScenarioError::new(
+                obj.at("mcr_mbps"),
+                format!("MCR {} Mbit/s exceeds PCR {} Mbit/s", params.mcr_mbps, params.pcr_mbps),
+            ));
+        }
+        out.push((id.to_string(), params));
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The other VC parameters a parameter is checked together with (MCR ≤ PCR).
+/// A variant that sets none of them cannot be made invalid by a change of
+/// `key`: `key`'s own range check does not depend on the variant, and where a
+/// variant sets `key` itself, its value or the edited one reaches each VC,
+/// both already checked. A variant that does set one is checked whole again.
+pub fn vc_keys_checked_with(key: &str) -> &'static [&'static str] {
+    match key {
+        "pcr_mbps" => &["mcr_mbps"],
+        "mcr_mbps" => &["pcr_mbps"],
+        _ => &[],
+    }
+}
+
+/// Re-validates, each whole, the variants of `value` that set a parameter
+/// named in `keys` (the last segment of a `set` path), as loading the file
+/// does (see `read_variants_checked`).
+pub fn variants_checked_with(value: &Value, keys: &[&str]) -> Result<(), Vec<ScenarioError>> {
+    let mut errors = Errors::new();
+    let Some(items) = value.get("variants").and_then(Value::as_array) else { return Ok(()) };
+    for (i, item) in items.iter().enumerate() {
+        let touches = item.get("set").and_then(Value::as_object).is_some_and(|set| {
+            set.keys().any(|path| keys.contains(&path.rsplit('.').next().unwrap_or_default()))
+        });
+        let Some(id) = item.get("id").and_then(Value::as_str).filter(|_| touches) else {
+            continue;
+        };
+        let at = element_path("variants", i, item);
+        let mut applied = value.clone();
+        if let Some(map) = applied.as_object_mut() {
+            // The claims are checked once, against the file as it is.
+            map.remove("claims");
+            map.insert("variants".into(), Value::Array(vec![item.clone()]));
+        }
+        match apply_variant(&mut applied, id) {
+            Err(e) => errors.push(e),
+            Ok(()) => {
+                if let Some(map) = applied.as_object_mut() {
+                    map.remove("variants");
+                }
+                if let Err(inner) = scenario_from_value(&applied) {
+                    for e in inner {
+                        errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {e}")));
+                    }
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
 fn builtin_vc_params() -> VcParams {
     let d = |k| registry::spec(Scope::Vc, k).default;
     VcParams {

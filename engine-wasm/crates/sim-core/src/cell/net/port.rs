@@ -9,7 +9,7 @@
 //! while cells wait does the port need a timer event to start the next one.
 //! A cell being transmitted is therefore already on the wire.
 
-use super::cell::Cell;
+use super::cell::{Cell, CellKind, RmFields};
 use super::queue::{Discipline, PortQueue};
 use crate::cell::switch_alg::AnyAlgorithm;
 use crate::time::SimTime;
@@ -27,6 +27,89 @@ pub struct PortStats {
     pub queue_max: u32,
     /// Transmitter busy time within the interval, in ps.
     pub busy: u64,
+}
+
+/// A cell on a link: when it reaches the far end, and its header. 16 bytes
+/// rather than a whole 48-byte (time, [`Cell`]): RM fields, which one cell in
+/// Nrm carries, wait in a FIFO of their own beside (the link keeps order).
+/// The links hold most of the cells in the network, written when a cell is
+/// sent and read back a propagation delay later, long out of the cache; with
+/// many VCs each link's few cells are one stream among hundreds, which the
+/// prefetcher does not follow, so the bytes per cell are what is paid for
+/// (issue 18: a third of the cost per cell at 200 sources).
+#[derive(Clone, Copy, Debug)]
+struct OnWire {
+    at: SimTime,
+    vc: u32,
+    kind: CellKind,
+    efci: bool,
+    /// Whether the cell's RM fields are in `Wire::rm` (else they are empty).
+    rm: bool,
+}
+
+/// The cells on a link, in the order they arrive.
+#[derive(Clone, Debug, Default)]
+pub struct Wire {
+    cells: VecDeque<OnWire>,
+    rm: VecDeque<RmFields>,
+}
+
+/// Whether `rm` is [`RmFields::EMPTY`] bit for bit.
+fn is_empty_rm(rm: &RmFields) -> bool {
+    rm.ccr.to_bits() == 0 && rm.er.to_bits() == 0 && rm.mcr.to_bits() == 0 && !rm.ci && !rm.ni
+}
+
+impl Wire {
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Puts `cell` on the link, to reach the far end at `at`.
+    #[inline]
+    pub fn push_back(&mut self, at: SimTime, cell: Cell) {
+        let rm = !is_empty_rm(&cell.rm);
+        if rm {
+            self.rm.push_back(cell.rm);
+        }
+        self.cells.push_back(OnWire { at, vc: cell.vc, kind: cell.kind, efci: cell.efci, rm });
+    }
+
+    /// When the first cell reaches the far end.
+    #[inline]
+    pub fn front_time(&self) -> Option<SimTime> {
+        self.cells.front().map(|c| c.at)
+    }
+
+    /// When the last cell reaches the far end.
+    #[inline]
+    pub fn back_time(&self) -> Option<SimTime> {
+        self.cells.back().map(|c| c.at)
+    }
+
+    /// Takes the first cell off the link, with its arrival time.
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<(SimTime, Cell)> {
+        let c = self.cells.pop_front()?;
+        let rm = if c.rm {
+            self.rm.pop_front().expect("an RM cell's fields are on the wire")
+        } else {
+            RmFields::EMPTY
+        };
+        Some((c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm }))
+    }
+
+    /// The cells on the link, first first, with their arrival times.
+    pub fn iter(&self) -> impl Iterator<Item = (SimTime, Cell)> + '_ {
+        let mut rm = self.rm.iter();
+        self.cells.iter().map(move |c| {
+            let fields = if c.rm { *rm.next().expect("fields") } else { RmFields::EMPTY };
+            (c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm: fields })
+        })
+    }
 }
 
 /// What became of a cell offered to a port.
@@ -75,7 +158,7 @@ pub struct Port {
     timer_pending: bool,
     /// Cells on the wire (including the one being sent), with the time each
     /// reaches the far end.
-    pub wire: VecDeque<(SimTime, Cell)>,
+    pub wire: Wire,
     pub algorithm: AnyAlgorithm,
     pub stats: PortStats,
     /// When the queue length last changed (for the time integral).
@@ -113,7 +196,7 @@ impl Port {
             queue: PortQueue::new(discipline),
             busy_until: SimTime::ZERO,
             timer_pending: false,
-            wire: VecDeque::new(),
+            wire: Wire::default(),
             algorithm,
             stats: PortStats::default(),
             queue_since: SimTime::ZERO,
@@ -220,7 +303,7 @@ impl Port {
         self.stats.busy += self.cell_time.0;
         self.stats.sent_total += 1;
         let was_empty = self.wire.is_empty();
-        self.wire.push_back((self.busy_until + self.delay, cell));
+        self.wire.push_back(self.busy_until + self.delay, cell);
         was_empty
     }
 
@@ -274,13 +357,43 @@ mod tests {
         let mut p = port(10);
         let ct = SimTime(2_726_337);
         assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { wire_was_empty: true });
-        assert_eq!(p.wire.front().unwrap().0, ct + SimTime::from_ms(5.0));
+        assert_eq!(p.wire.front_time().unwrap(), ct + SimTime::from_ms(5.0));
         assert_eq!(p.offer(SimTime(10), Cell::data(2)), Offer::Queued { timer: Some(ct) });
         assert_eq!(p.offer(SimTime(20), Cell::data(3)), Offer::Queued { timer: None });
         assert_eq!(p.queue_len(), 2);
         assert_eq!(p.on_timer(ct), (false, Some(ct + ct)));
         assert_eq!(p.on_timer(ct + ct), (false, None));
         assert_eq!(p.cells_held(), 3);
+    }
+
+    #[test]
+    fn the_wire_gives_back_every_cell_whole_in_order() {
+        let mut w = Wire::default();
+        let rm = |x: f64| RmFields { ccr: x, er: 2.0 * x, mcr: -0.0, ci: x > 1.0, ni: true };
+        let cells = [
+            Cell::data(3),
+            Cell { kind: CellKind::Frm, rm: rm(1.0), ..Cell::data(4) },
+            Cell { efci: true, ..Cell::data(5) },
+            Cell { kind: CellKind::Brm, rm: rm(2.0), ..Cell::data(6) },
+            // An empty-looking RM field set whose −0 must survive bit for bit.
+            Cell {
+                kind: CellKind::Brm,
+                rm: RmFields { mcr: -0.0, ..RmFields::EMPTY },
+                ..Cell::data(7)
+            },
+        ];
+        for (i, c) in cells.iter().enumerate() {
+            w.push_back(SimTime(i as u64), *c);
+        }
+        assert_eq!(w.iter().map(|(_, c)| c).collect::<Vec<_>>(), cells);
+        assert_eq!((w.front_time(), w.back_time()), (Some(SimTime(0)), Some(SimTime(4))));
+        for (i, c) in cells.iter().enumerate() {
+            let (at, got) = w.pop_front().unwrap();
+            assert_eq!(at, SimTime(i as u64));
+            assert_eq!(got, *c);
+            assert_eq!(got.rm.mcr.to_bits(), c.rm.mcr.to_bits());
+        }
+        assert!(w.is_empty() && w.pop_front().is_none());
     }
 
     #[test]
@@ -306,6 +419,7 @@ mod tests {
             t = next;
         }
         let order: Vec<_> = p.wire.iter().map(|(_, c)| c.kind).collect();
+        assert_eq!(p.wire.iter().map(|(_, c)| c.vc).collect::<Vec<_>>(), vec![9, 0, 1, 2]);
         use crate::cell::net::CellKind::*;
         assert_eq!(order, vec![Data, Background, Data, Data]);
     }

@@ -341,6 +341,11 @@ pub struct Erica {
     max_alloc_current: f64,
     max_alloc_previous: f64,
     vcs: Vec<VcState>,
+    /// The VCs whose forward cells can pass this port, ascending: the only
+    /// entries of `vcs` the interval's end has to visit (the others stay
+    /// unseen, with activity 0), so its cost follows the VCs here, not the
+    /// network's.
+    members: Vec<u32>,
     /// None until the first interval has completed: no feedback before then.
     pub measurement: Option<EricaMeasurement>,
 }
@@ -361,8 +366,16 @@ impl Erica {
             max_alloc_current: 0.0,
             max_alloc_previous: 0.0,
             vcs: vec![VcState::NEW; vc_count],
+            members: (0..vc_count as u32).collect(),
             measurement: None,
         }
+    }
+
+    /// Tells the port which VCs' forward cells can pass it (ascending);
+    /// no other VC's state ever changes here.
+    pub fn restrict_to(&mut self, members: Vec<u32>) {
+        debug_assert!(members.windows(2).all(|w| w[0] < w[1]));
+        self.members = members;
     }
 
     /// The number of active VCs the fair share divides by now.
@@ -413,7 +426,8 @@ impl Erica {
             // with extension 7); with extension 9 the unseen ones decay by α.
             let no = self.interval_no;
             let mut active = 0.0;
-            for st in &mut self.vcs {
+            for &vc in &self.members {
+                let st = &mut self.vcs[vc as usize];
                 let seen =
                     st.seen_forward == no || (c.bidirectional_counting && st.seen_backward == no);
                 st.activity = if seen {

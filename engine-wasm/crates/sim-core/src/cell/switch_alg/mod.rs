@@ -181,6 +181,14 @@ impl AnyAlgorithm {
         }
     }
 
+    /// Tells the algorithm which loops' forward cells can pass its port
+    /// (ascending), so that per-VC work is sized by them.
+    pub fn restrict_to(&mut self, members: Vec<u32>) {
+        if let AnyAlgorithm::Erica(a) = self {
+            a.restrict_to(members);
+        }
+    }
+
     /// Takes the knobs of `other` (built from an edited scenario) while
     /// keeping this algorithm's measurements; false when the kind changed and
     /// the port must be rebuilt.
@@ -202,57 +210,47 @@ impl AnyAlgorithm {
             _ => false,
         }
     }
+}
 
-    fn inner(&mut self) -> Option<&mut dyn SwitchAlgorithm> {
-        match self {
-            AnyAlgorithm::None => None,
-            AnyAlgorithm::Erica(a) => Some(a),
-            AnyAlgorithm::Efci(a) => Some(a),
-            AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
+// Dispatched by `match`, not through `dyn`: the hooks run for every cell at
+// every port, and a direct call can be inlined.
+macro_rules! dispatch {
+    ($self:expr, $a:ident => $call:expr, $none:expr) => {
+        match $self {
+            AnyAlgorithm::None => $none,
+            AnyAlgorithm::Erica($a) => $call,
+            AnyAlgorithm::Efci($a) => $call,
+            AnyAlgorithm::ExplicitMaxMin($a) => $call,
         }
-    }
-
-    fn inner_ref(&self) -> Option<&dyn SwitchAlgorithm> {
-        match self {
-            AnyAlgorithm::None => None,
-            AnyAlgorithm::Erica(a) => Some(a),
-            AnyAlgorithm::Efci(a) => Some(a),
-            AnyAlgorithm::ExplicitMaxMin(a) => Some(a),
-        }
-    }
+    };
 }
 
 impl SwitchAlgorithm for AnyAlgorithm {
+    #[inline]
     fn on_arrival(&mut self, port: &PortView, cell: &mut Cell) {
-        if let Some(a) = self.inner() {
-            a.on_arrival(port, cell)
-        }
+        dispatch!(self, a => a.on_arrival(port, cell), ())
     }
+    #[inline]
     fn on_backward_rm(&mut self, port: &PortView, cell: &mut Cell) {
-        if let Some(a) = self.inner() {
-            a.on_backward_rm(port, cell)
-        }
+        dispatch!(self, a => a.on_backward_rm(port, cell), ())
     }
+    #[inline]
     fn on_departure(&mut self, port: &PortView, cell: &mut Cell) {
-        if let Some(a) = self.inner() {
-            a.on_departure(port, cell)
-        }
+        dispatch!(self, a => a.on_departure(port, cell), ())
     }
     fn on_setup(&mut self, port: &PortView, vc: u32, setup: &mut Setup) {
-        if let Some(a) = self.inner() {
-            a.on_setup(port, vc, setup)
-        }
+        dispatch!(self, a => a.on_setup(port, vc, setup), ())
     }
     fn supports_setup(&self) -> bool {
-        self.inner_ref().is_some_and(|a| a.supports_setup())
+        dispatch!(self, a => a.supports_setup(), false)
     }
     fn first_tick(&self, now: SimTime) -> Option<SimTime> {
-        self.inner_ref().and_then(|a| a.first_tick(now))
+        dispatch!(self, a => a.first_tick(now), None)
     }
     fn on_tick(&mut self, port: &PortView) -> Option<SimTime> {
-        self.inner().and_then(|a| a.on_tick(port))
+        dispatch!(self, a => a.on_tick(port), None)
     }
     fn abr_capacity_cps(&self, link_cps: f64) -> f64 {
-        self.inner_ref().map_or(link_cps, |a| a.abr_capacity_cps(link_cps))
+        dispatch!(self, a => a.abr_capacity_cps(link_cps), link_cps)
     }
 }
