@@ -10,6 +10,7 @@ import { TimeCursor } from '../charts/cursor'
 import type { PinnedRun } from '../charts/models'
 import { colorMap } from '../charts/palette'
 import { ComparePanel } from '../compare/ComparePanel'
+import { snapshotStore } from '../compare/snapshot'
 import { EditorCanvas } from '../editor/EditorCanvas'
 import { removeSelected } from '../editor/ops'
 import { fullPageUrl, readEmbedOptions } from '../embed/embed'
@@ -22,7 +23,9 @@ import { LibraryDialog } from '../library/LibraryDialog'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
+import { editedTitle } from '../scenario/edited'
 import type { JsonObject } from '../scenario/paths'
+import { applyThing, type ThingToTry } from '../scenario/things'
 import { SweepPanel } from '../sweep/SweepPanel'
 import type { Fit } from '../topology/geometry'
 import { TopologyView } from '../topology/TopologyView'
@@ -112,33 +115,36 @@ export function App() {
   const cursor = useMemo(() => new TimeCursor(), [])
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
-  const [pinned, setPinned] = useState<PinnedRun | null>(null)
+  const { pinned, setPinned } = bench
   // Names of runs opened from the compare and sweep panels, by their scenario document.
   const runLabels = useRef(new WeakMap<JsonObject, string>())
-  // The run to play once it is built: its document, and the layout it replaces.
-  const autoPlay = useRef<{ scenario: JsonObject; replaces: Layout | null } | null>(null)
   const runLabel = (scenario && runLabels.current.get(scenario)) ?? layout?.scenario.title ?? ''
-  const layoutRef = useRef(layout)
-  layoutRef.current = layout
-  const { open: openScenario, origin } = bench
+  const { replace } = bench
+  /** A run opened to compare or from a sweep: validated, one undo step, playing once built. */
   const openRun = useCallback(
-    (json: string, label: string) => {
+    (json: string, label: string, pin?: PinnedRun | null): string | null => {
       const next = JSON.parse(json) as JsonObject
       runLabels.current.set(next, label)
-      autoPlay.current = { scenario: next, replaces: layoutRef.current }
-      setView('charts')
-      openScenario(next, origin ?? { kind: 'link' }, {}, true)
+      const refused = replace(next, label, { play: true, pinned: pin })
+      if (refused === null) setView('charts')
+      return refused
     },
-    [openScenario, origin],
+    [replace],
   )
-  // A run opened to compare or from a sweep starts playing as soon as it is built.
-  useEffect(() => {
-    const pending = autoPlay.current
-    if (pending && layout && layout !== pending.replaces && scenario === pending.scenario && status === 'paused' && sim.nowMs === 0) {
-      autoPlay.current = null
-      sim.play()
+  /** A thing to try: the current run pinned, the suggested change run beside it. */
+  const tryThing = (thing: ThingToTry): string | null => {
+    if (!scenario || !layout || !store) return 'the scenario is still loading'
+    let next: JsonObject
+    try {
+      next = applyThing(scenario, thing)
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error)
     }
-  }, [layout, scenario, status, sim])
+    const short = thing.text.length > 48 ? `${thing.text.slice(0, 47)}…` : thing.text
+    const pin: PinnedRun | null =
+      store.rowCount > 0 ? { label: status === 'finished' ? runLabel : `${runLabel} (to ${sim.nowMs.toFixed(1)} ms)`, layout, store: snapshotStore(store) } : pinned
+    return openRun(JSON.stringify(next), `Try: ${short}`, pin)
+  }
   useTask(!layout && !pageError, 'Building the scenario…')
   useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
   const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
@@ -160,7 +166,7 @@ export function App() {
     [layout, store, sim.revision],
   )
 
-  const title = layout?.scenario.title ?? (pageError ? 'No scenario running' : 'Loading…')
+  const title = layout ? editedTitle(layout.scenario.title, bench.edited) : pageError ? 'No scenario running' : 'Loading…'
   const announcement = bench.announcement
 
   return (
@@ -250,7 +256,7 @@ export function App() {
                       onApply={bench.apply}
                     />
                   ) : (
-                    <ScenarioAbout scenario={scenario} warnings={sim.warnings} onApply={bench.apply} />
+                    <ScenarioAbout scenario={scenario} warnings={sim.warnings} onApply={bench.apply} edited={bench.edited} onTry={tryThing} />
                   )}
                 </div>
                 <p className={`announcement ${announcement?.tone ?? ''}`} role="status" data-testid="announcement" key={announcement?.serial}>
@@ -324,12 +330,15 @@ export function App() {
           currentId={bench.origin?.kind === 'library' ? bench.origin.id : null}
           onClose={() => setLibraryOpen(false)}
           onOpen={(next, origin) => {
+            const label = origin.kind === 'file' ? `Load ${origin.name}` : `Open “${typeof next.title === 'string' ? next.title : 'a scenario'}”`
+            const refused = bench.replace(next, label, { origin, pinned: null, edited: origin.kind !== 'library' || origin.variant !== undefined })
+            if (refused !== null) return refused
             setLibraryOpen(false)
             const hash = origin.kind === 'library' ? `#scenario=${origin.id}` : ''
             // A history entry per scenario opened, so Back returns to the previous one.
             window.history.pushState(null, '', hash || window.location.pathname + window.location.search)
             bench.dismissNotice()
-            bench.open(next, origin, {}, origin.kind !== 'library' || origin.variant !== undefined)
+            return null
           }}
         />
       )}

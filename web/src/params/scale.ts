@@ -2,7 +2,7 @@
  * Sliders over registry parameters: how a slider position maps to a value, how values are written
  * and read back, and power-of-two snapping.
  *
- * - `pow2` and `zero_or_pow2` parameters (Nrm, RIF, RDF, CDF — seed 001 Table 1) move in whole
+ * - `pow2` and `zero_or_pow2` parameters (Nrm, RIF, RDF, CDF — Fahmy et al. Table 1) move in whole
  *   powers of two; `zero_or_pow2` has one more stop, 0, at the bottom.
  * - A range spanning more than three decades moves logarithmically (PCR from 1 kbit/s to
  *   7 Gbit/s), starting at 0 through log(1 + x) when the minimum is zero (TBE, start times).

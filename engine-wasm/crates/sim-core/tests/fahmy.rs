@@ -1,4 +1,4 @@
-//! Seed 001 (Fahmy, Jain, Goyal & Vandalore, "ABR Engineering"): the Nrm, RIF,
+//! Fahmy, Jain, Goyal & Vandalore ( "ABR Engineering"): the Nrm, RIF,
 //! Trm, satellite-CRM and TBE experiments, each checked against what the paper
 //! reports, through the runner `abrsim` uses.
 
@@ -79,7 +79,7 @@ fn satellite_small_crm_starves_the_source_and_6144_gives_full_throughput() {
     let r32 = report("fahmy-satellite-crm.json", &variant("crm-32", None, &windows, &[]));
     let r6144 = report("fahmy-satellite-crm.json", &variant("crm-6144", None, &windows, &[]));
     let thr = |r: &serde_json::Value, w| vc_stat(r, w, "vc1", "throughput_mbps");
-    // CRM ≥ FRTT·PCR/Nrm = 6144 (seed 001 §6.2.1): the source keeps its rate.
+    // CRM ≥ FRTT·PCR/Nrm = 6144 (Fahmy et al. §6.2.1): the source keeps its rate.
     assert!(
         thr(&r6144, 0) > 125.0 && thr(&r6144, 1) > 125.0,
         "{} {}",
@@ -115,7 +115,7 @@ fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
         };
         let (on, off) = (q("on"), q("off"));
         // Queue length = (sources − 1) × min(TBE, burst) holds only at start-up;
-        // in closed loop the queue grows far beyond it (seed 001 §6.2.1).
+        // in closed loop the queue grows far beyond it (Fahmy et al. §6.2.1).
         assert!(on > 10.0 * tbe as f64 && off > 10.0 * tbe as f64, "TBE {tbe}: queue {on} / {off}");
         assert!(on.max(off) / on.min(off) < 2.0, "TBE {tbe}: rule 6 on {on}, off {off}");
     }

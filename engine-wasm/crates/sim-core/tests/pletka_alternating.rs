@@ -1,4 +1,4 @@
-//! Seed 002 §V, Figure 7 (Pletka et al.): CLCC with 100 greedy TCP
+//! Pletka et al. §V, Figure 7 (Pletka et al.): CLCC with 100 greedy TCP
 //! connections and a UDP flow alternating between 50 and 120 Mbit/s every
 //! 5 s, r_ref = 0.4. "Fair bandwidth allocation is rapidly recovered even
 //! after large changes in the offered UDP rate." Windows start at 10 s (after

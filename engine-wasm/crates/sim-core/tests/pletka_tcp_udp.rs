@@ -1,4 +1,4 @@
-//! Seed 002 §V, Figure 6 (Pletka et al.): one UDP flow at 90 Mbit/s and 100
+//! Pletka et al. §V, Figure 6 (Pletka et al.): one UDP flow at 90 Mbit/s and 100
 //! greedy TCP connections (RTTs 2–200 ms) on a 100 Mbit/s BAT bottleneck,
 //! r_ref = 30/70. Without CLCC the UDP/TCP ratio stays far from r_ref; with
 //! CLCC its long-term average matches r_ref and the fairness index improves.

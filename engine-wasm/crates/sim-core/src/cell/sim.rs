@@ -468,7 +468,7 @@ impl Simulation {
         self.queue.schedule(t, Event::SourceSend { vc, generation: s.generation });
     }
 
-    /// Connection set-up (rule 2; seed 000 §3 for RATE and RM): with those
+    /// Connection set-up (rule 2; Ma & Ramakrishnan §3 for RATE and RM): with those
     /// options a set-up crosses every port of the path, each lowering the
     /// offered rate to its share, and the source starts there.
     fn set_up(&mut self, now: SimTime, vc: u32) {

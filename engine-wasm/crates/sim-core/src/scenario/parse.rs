@@ -152,9 +152,12 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
         title: root.string("title", errors).unwrap_or_default(),
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
-        things_to_try: read_strings(&mut root, "things_to_try", errors),
+        things_to_try: read_things_to_try(value, &mut root, errors, &|v| {
+            scenario_from_value(v).map(|_| ())
+        }),
         variants: read_variants(value, &mut root, errors),
     };
+    read_tags(&mut root, errors);
     let run = read_run(root.get("run"), errors);
 
     let defaults = read_defaults(root.get("defaults"), errors);
@@ -238,8 +241,10 @@ pub(crate) fn read_variants_checked(
             match apply_variant(&mut applied, &id) {
                 Err(e) => errors.push(e),
                 Ok(()) => {
+                    // Things to try may name variants: they are checked on their own.
                     if let Some(map) = applied.as_object_mut() {
                         map.remove("variants");
+                        map.remove("things_to_try");
                     }
                     if let Err(inner) = validate(&applied) {
                         for e in inner {
@@ -253,6 +258,98 @@ pub(crate) fn read_variants_checked(
             }
         }
         out.push(Variant { label: label.unwrap_or_else(|| id.clone()), id });
+    }
+    out
+}
+
+/// `tags`: topics a person would look a scenario up by ("RIF", "Satellite
+/// links"), for the library's topic list. Short non-empty strings.
+pub(crate) fn read_tags(root: &mut Obj, errors: &mut Errors) {
+    let at = root.at("tags");
+    for (i, tag) in read_strings(root, "tags", errors).iter().enumerate() {
+        let len = tag.trim().chars().count();
+        if len == 0 || len > 40 {
+            errors.push(ScenarioError::new(
+                format!("{at}[{i}]"),
+                format!("'{tag}' is not a tag: use 1–40 characters"),
+            ));
+        }
+    }
+}
+
+/// `things_to_try`: each a sentence, or `{text, variant?, set?}` where the
+/// change the sentence suggests is one of the file's variants (by id) or a
+/// map of dotted paths to values (the `--set` grammar). The change is applied
+/// and the result validated, like a variant, so a suggestion that cannot run
+/// is reported when the file loads. Returns the sentences.
+pub(crate) fn read_things_to_try(
+    whole: &Value,
+    root: &mut Obj,
+    errors: &mut Errors,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+) -> Vec<String> {
+    let items = match root.get("things_to_try") {
+        None => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            errors.push(ScenarioError::new(
+                "things_to_try",
+                format!("expected an array, found {}", describe(other)),
+            ));
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("things_to_try[{i}]");
+        if let Some(text) = item.as_str() {
+            out.push(text.to_string());
+            continue;
+        }
+        let Some(mut obj) = Obj::new(item, &at, errors) else { continue };
+        let text = obj.required_string("text", errors);
+        let variant = obj.string("variant", errors);
+        let set = match obj.get("set") {
+            None => None,
+            Some(Value::Object(map)) if !map.is_empty() => Some(map),
+            Some(_) => {
+                errors.push(ScenarioError::new(
+                    obj.at("set"),
+                    "expected a non-empty object of dotted paths to values",
+                ));
+                None
+            }
+        };
+        obj.finish(errors);
+        if variant.is_some() && set.is_some() {
+            errors.push(ScenarioError::new(at.clone(), "give a variant or a set, not both"));
+        } else if variant.is_some() || set.is_some() {
+            let mut applied = whole.clone();
+            let result = match (&variant, set) {
+                (Some(id), _) => apply_variant(&mut applied, id)
+                    .map_err(|e| ScenarioError::new(format!("{at}.variant"), e.message)),
+                (None, Some(map)) => map.iter().try_for_each(|(path, value)| {
+                    apply_set(&mut applied, path, &value.to_string())
+                        .map_err(|e| ScenarioError::new(format!("{at}.set.{path}"), e.message))
+                }),
+                (None, None) => Ok(()),
+            };
+            match result {
+                Err(e) => errors.push(e),
+                Ok(()) => {
+                    if let Some(map) = applied.as_object_mut() {
+                        map.remove("variants");
+                        map.remove("things_to_try");
+                    }
+                    if let Err(inner) = validate(&applied) {
+                        for e in inner {
+                            errors.push(ScenarioError::new(at.clone(), format!("makes {e}")));
+                        }
+                    }
+                }
+            }
+        }
+        out.extend(text);
     }
     out
 }
@@ -572,7 +669,7 @@ pub const TRAFFIC_MODELS: &[(&str, &[&str])] = &[
     ("request_response", &["start_ms", "stop_ms", "request_cells", "response_cells"]),
 ];
 
-/// The start-up options a VC may name (seed 000 §3).
+/// The start-up options a VC may name (Ma & Ramakrishnan §3).
 pub const STARTUP_OPTIONS: &[&str] = &["atm_forum", "rate", "rm"];
 
 /// The queue disciplines a port may name (the names of `Discipline::ALL`).
@@ -653,7 +750,7 @@ fn read_startup(obj: &mut Obj, base: Startup, errors: &mut Errors) -> Startup {
         Some(_) => {
             errors.push(ScenarioError::new(
                 obj.at("startup"),
-                "must be \"atm_forum\", \"rate\" or \"rm\" (seed 000 §3)",
+                "must be \"atm_forum\", \"rate\" or \"rm\" (Ma & Ramakrishnan §3)",
             ));
             base
         }
@@ -962,7 +1059,7 @@ fn check_vcs(
             warnings.push(ScenarioError::new(
                 format!("vcs.{}.pcr_mbps", vc.id),
                 format!(
-                    "PCR {} Mbit/s exceeds the slowest link on the path ({slowest} Mbit/s); it is negotiated down to {slowest} (seed 001 §3.2)",
+                    "PCR {} Mbit/s exceeds the slowest link on the path ({slowest} Mbit/s); it is negotiated down to {slowest} (Fahmy et al. §3.2)",
                     vc.params.pcr_mbps
                 ),
             ));
@@ -1001,6 +1098,48 @@ mod tests {
 
     fn errors_of(v: Value) -> Vec<String> {
         scenario_from_value(&v).unwrap_err().iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn things_to_try_carry_a_checked_change_and_tags_are_read() {
+        let mut v = minimal();
+        v["variants"] = json!([{"id": "nrm8", "label": "Nrm 8", "set": {"defaults.vc.nrm": 8}}]);
+        v["tags"] = json!(["RIF", "Two-source WAN"]);
+        v["things_to_try"] = json!([
+            "Just read this.",
+            {"text": "Use Nrm 8.", "variant": "nrm8"},
+            {"text": "RIF 1/512.", "set": {"vcs.vc1.rif": 0.001953125}}
+        ]);
+        let s = scenario_from_value(&v).unwrap();
+        assert_eq!(s.meta.things_to_try, ["Just read this.", "Use Nrm 8.", "RIF 1/512."]);
+
+        v["tags"] = json!([""]);
+        v["things_to_try"] = json!([
+            {"text": "No such variant.", "variant": "nope"},
+            {"text": "A bad value.", "set": {"vcs.vc1.rif": 0.3}},
+            {"text": "Both.", "variant": "nrm8", "set": {"vcs.vc1.rif": 1}},
+            {"set": {"vcs.vc1.rif": 1}}
+        ]);
+        let errs = errors_of(v);
+        assert!(errs.iter().any(|e| e.starts_with("tags[0]: '' is not a tag")), "{errs:?}");
+        assert!(
+            errs.iter().any(|e| e.starts_with("things_to_try[0].variant: no variant 'nope'")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e
+                    .starts_with("things_to_try[1]: makes vcs.vc1.rif: 0.3 is not a power of two")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e == "things_to_try[2]: give a variant or a set, not both"),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e.starts_with("things_to_try[3].text: is required")),
+            "{errs:?}"
+        );
     }
 
     #[test]

@@ -101,7 +101,7 @@ pub struct PortView {
     pub buffer_cells: u32,
 }
 
-/// A connection set-up message crossing a port (seed 000 §3, the RATE and RM
+/// A connection set-up message crossing a port (Ma & Ramakrishnan §3, the RATE and RM
 /// start-up options). Set-up takes no simulated time: it happens at the VC's
 /// start, before its first cell.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,0 +1,47 @@
+//! Every library file is valid as it stands, with tags a person would look it
+//! up by and a change behind every thing to try that names one (the engine
+//! applies and validates each change on load; see scenarios/README.md).
+
+use serde_json::Value;
+use sim_core::model::Model;
+
+fn library() -> Vec<(String, String)> {
+    let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(p).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn every_library_file_validates_with_its_things_to_try() {
+    let files = library();
+    assert!(files.len() >= 20, "{} files", files.len());
+    for (name, text) in &files {
+        if let Err(errors) = Model::validate(text) {
+            panic!("{name}: {errors:?}");
+        }
+        let v: Value = serde_json::from_str(text).unwrap();
+        let tags = v["tags"].as_array().unwrap_or_else(|| panic!("{name}: no tags"));
+        assert!(!tags.is_empty(), "{name}: no tags");
+        let things = v["things_to_try"].as_array().unwrap();
+        let with_change =
+            things.iter().filter(|t| t.get("variant").is_some() || t.get("set").is_some()).count();
+        assert!(
+            with_change * 2 >= things.len(),
+            "{name}: {with_change} of {} carry a change",
+            things.len()
+        );
+        assert!(!text.to_lowercase().contains("seed 00"), "{name} cites a paper as a seed");
+    }
+}
