@@ -32,6 +32,7 @@ import { TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { ErrorPanel, errorText } from './ErrorPanel'
 import { installTestApi, type TestApiSource } from './testApi'
+import { Timeline } from './Timeline'
 import { nextSpeed, Transport } from './Transport'
 import { useBench } from './useBench'
 
@@ -45,6 +46,13 @@ export function App() {
 
   /** Simulated time one press of Step advances: one sample interval, one new point on the charts. */
   const stepMs = layout?.sample_interval_ms ?? 0.5
+  /** The linked time of every chart and the drawing (hovered, or held on the timeline). */
+  const cursor = useMemo(() => new TimeCursor(), [])
+  // A new run starts live, nothing held.
+  useEffect(() => {
+    cursor.setScrub(null)
+    cursor.set(null)
+  }, [layout, cursor])
 
   const actions: Action[] = useMemo(() => {
     const running = status === 'running'
@@ -55,7 +63,13 @@ export function App() {
         keys: [' '],
         shortcut: 'Space',
         enabled: running || status === 'paused',
-        perform: running ? sim.pause : sim.play,
+        // Playing resumes from the live end, whatever the timeline held.
+        perform: running
+          ? sim.pause
+          : () => {
+              cursor.setScrub(null)
+              sim.play()
+            },
       },
       {
         name: 'step',
@@ -63,7 +77,10 @@ export function App() {
         keys: ['s'],
         shortcut: 'S',
         enabled: running || status === 'paused',
-        perform: () => sim.step(stepMs),
+        perform: () => {
+          cursor.setScrub(null)
+          sim.step(stepMs)
+        },
       },
       {
         name: 'reset',
@@ -93,7 +110,7 @@ export function App() {
       )
     }
     return list
-  }, [status, sim, stepMs, embed, bench, selection, scenario])
+  }, [status, sim, stepMs, embed, bench, selection, scenario, cursor])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -112,7 +129,6 @@ export function App() {
   useEffect(() => installTestApi(() => testSource.current), [])
 
   const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
-  const cursor = useMemo(() => new TimeCursor(), [])
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
   const { pinned, setPinned } = bench
@@ -211,6 +227,7 @@ export function App() {
           onSpeed={sim.setSpeed}
           compact={embed}
         />
+        {layout && <Timeline cursor={cursor} nowMs={sim.nowMs} stepMs={stepMs} marks={bench.liveMarks.filter((m) => m.run === layout)} />}
       </header>
       {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
       <ProgressIndicator />
@@ -219,7 +236,7 @@ export function App() {
           <aside className="side">
             {embed || !scenario || !info ? (
               <AnimatedTopology layout={layout} {...animationProps}>
-                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} cursor={cursor} store={store} />
               </AnimatedTopology>
             ) : (
               <>
@@ -234,6 +251,8 @@ export function App() {
                   onSelect={bench.select}
                   onApply={bench.apply}
                   overlay={overlay}
+                  cursor={cursor}
+                  store={store}
                 />
                 <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} packets={layout.model === 'ip'} />
                 <div className="tabs" role="tablist" aria-label="Side panel">
@@ -279,7 +298,7 @@ export function App() {
                     {label}
                   </button>
                 ))}
-                <RunExports store={store} scenarioId={layout.scenario.id} />
+                <RunExports store={store} scenarioId={layout.scenario.id} edited={(bench.edited?.changes.length ?? 0) > 0} />
               </div>
             )}
             <div className="view-panel" role="tabpanel" id="view-panel-charts" aria-labelledby="view-charts" hidden={view !== 'charts'}>

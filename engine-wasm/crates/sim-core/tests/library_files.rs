@@ -2,30 +2,14 @@
 //! up by and a change behind every thing to try that names one (the engine
 //! applies and validates each change on load; see scenarios/README.md).
 
+mod common;
+
 use serde_json::Value;
 use sim_core::model::Model;
 
-fn library() -> Vec<(String, String)> {
-    let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(p).unwrap())
-        })
-        .collect()
-}
-
 #[test]
 fn every_library_file_validates_with_its_things_to_try() {
-    let files = library();
+    let files = common::library_files();
     assert!(files.len() >= 20, "{} files", files.len());
     for (name, text) in &files {
         if let Err(errors) = Model::validate(text) {

@@ -202,17 +202,7 @@ pub(crate) fn read_variants_checked(
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<Variant> {
-    let items = match root.get("variants") {
-        None => return Vec::new(),
-        Some(Value::Array(items)) => items,
-        Some(other) => {
-            errors.push(ScenarioError::new(
-                "variants",
-                format!("expected an array, found {}", describe(other)),
-            ));
-            return Vec::new();
-        }
-    };
+    let items = optional_array(root, "variants", errors);
     let mut seen = HashMap::new();
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -240,21 +230,7 @@ pub(crate) fn read_variants_checked(
             }
             match apply_variant(&mut applied, &id) {
                 Err(e) => errors.push(e),
-                Ok(()) => {
-                    // Things to try may name variants: they are checked on their own.
-                    if let Some(map) = applied.as_object_mut() {
-                        map.remove("variants");
-                        map.remove("things_to_try");
-                    }
-                    if let Err(inner) = validate(&applied) {
-                        for e in inner {
-                            errors.push(ScenarioError::new(
-                                format!("{at}.set"),
-                                format!("makes {}", e),
-                            ));
-                        }
-                    }
-                }
+                Ok(()) => check_applied(applied, &format!("{at}.set"), validate, errors),
             }
         }
         out.push(Variant { label: label.unwrap_or_else(|| id.clone()), id });
@@ -288,17 +264,7 @@ pub(crate) fn read_things_to_try(
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<String> {
-    let items = match root.get("things_to_try") {
-        None => return Vec::new(),
-        Some(Value::Array(items)) => items,
-        Some(other) => {
-            errors.push(ScenarioError::new(
-                "things_to_try",
-                format!("expected an array, found {}", describe(other)),
-            ));
-            return Vec::new();
-        }
-    };
+    let items = optional_array(root, "things_to_try", errors);
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at = format!("things_to_try[{i}]");
@@ -336,22 +302,47 @@ pub(crate) fn read_things_to_try(
             };
             match result {
                 Err(e) => errors.push(e),
-                Ok(()) => {
-                    if let Some(map) = applied.as_object_mut() {
-                        map.remove("variants");
-                        map.remove("things_to_try");
-                    }
-                    if let Err(inner) = validate(&applied) {
-                        for e in inner {
-                            errors.push(ScenarioError::new(at.clone(), format!("makes {e}")));
-                        }
-                    }
-                }
+                Ok(()) => check_applied(applied, &at, validate, errors),
             }
         }
         out.extend(text);
     }
     out
+}
+
+/// An optional array at `key`: empty when absent, an error when not an array.
+fn optional_array<'a>(root: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
+    match root.get(key) {
+        None => &[],
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            errors.push(ScenarioError::new(
+                key,
+                format!("expected an array, found {}", describe(other)),
+            ));
+            &[]
+        }
+    }
+}
+
+/// Validates a scenario with a variant or a thing to try applied; each
+/// problem is reported under `at` as "makes …". The variants and things to
+/// try of the result are left out (each is checked on its own).
+fn check_applied(
+    mut applied: Value,
+    at: &str,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+    errors: &mut Errors,
+) {
+    if let Some(map) = applied.as_object_mut() {
+        map.remove("variants");
+        map.remove("things_to_try");
+    }
+    if let Err(inner) = validate(&applied) {
+        for e in inner {
+            errors.push(ScenarioError::new(at, format!("makes {e}")));
+        }
+    }
 }
 
 pub(crate) fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {

@@ -11,6 +11,19 @@ pub fn scenario_text(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// Every file of `scenarios/` (`*.json`), by name, in name order, with its text.
+pub fn library_files() -> Vec<(String, String)> {
+    let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    names.into_iter().map(|n| (scenario_text(&n), n)).map(|(t, n)| (n, t)).collect()
+}
+
 /// The runner's report for `scenarios/<name>` with `opts`.
 pub fn report(name: &str, opts: &RunOptions) -> Value {
     run_report(&scenario_text(name), opts, &|| 0.0, &mut |_, _| {})
