@@ -156,10 +156,11 @@ export function App() {
     } catch (error) {
       return error instanceof Error ? error.message : String(error)
     }
-    const short = thing.text.length > 48 ? `${thing.text.slice(0, 47)}…` : thing.text
+    const sentence = thing.text.replace(/[.:]\s*$/, '')
+    const short = sentence.length > 48 ? `${sentence.slice(0, 47)}…` : sentence
     const pin: PinnedRun | null =
       store.rowCount > 0 ? { label: status === 'finished' ? runLabel : `${runLabel} (to ${sim.nowMs.toFixed(1)} ms)`, layout, store: snapshotStore(store) } : pinned
-    return openRun(JSON.stringify(next), `Try: ${short}`, pin)
+    return openRun(JSON.stringify(next), short, pin)
   }
   useTask(!layout && !pageError, 'Building the scenario…')
   useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)

@@ -92,6 +92,8 @@ export function NumberControl({
     }
     const parsed = valueFromText(text, spec)
     if ('error' in parsed) {
+      // What was typed stays in the field beside the message saying what is wrong with it.
+      setEditing(true)
       setMessage({ text: parsed.error, tone: 'error' })
       return
     }

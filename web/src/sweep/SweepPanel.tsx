@@ -124,7 +124,8 @@ function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metri
         {title}
         {unit ? ` (${unit})` : ''}
         <span className="heatmap-key" data-testid="heatmap-scale">
-          <span className="ramp" aria-hidden="true" /> {scale === 'fixed' ? 'fixed scale' : 'relative scale'}: dark {format(domain[0])} → light {format(domain[1])}
+          <span className="ramp" aria-hidden="true" /> {scale === 'fixed' ? 'fixed scale' : 'relative scale'}: dark {(scale === 'fixed' ? baseFormat : format)(domain[0])} → light{' '}
+          {(scale === 'fixed' ? baseFormat : format)(domain[1])}
           {range !== null && (range[0] === range[1] ? ` · all ${format(range[0])}` : ` · values ${format(range[0])} to ${format(range[1])}`)}
         </span>
       </figcaption>
