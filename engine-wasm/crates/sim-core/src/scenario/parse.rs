@@ -147,15 +147,13 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
         Some(_) => errors.push(ScenarioError::new("version", format!("must be {VERSION}"))),
         None => errors.push(ScenarioError::new("version", format!("is required: {VERSION}"))),
     }
-    let meta = Meta {
+    let mut meta = Meta {
         id: root.string("id", errors).unwrap_or_default(),
         title: root.string("title", errors).unwrap_or_default(),
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
-        things_to_try: read_things_to_try(value, &mut root, errors, &|v| {
-            scenario_from_value(v).map(|_| ())
-        }),
-        variants: read_variants(value, &mut root, errors),
+        things_to_try: Vec::new(),
+        variants: Vec::new(),
     };
     read_tags(&mut root, errors);
     let run = read_run(root.get("run"), errors);
@@ -180,6 +178,13 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     };
     // Scenarios may carry view state for the UI; the engine ignores it.
     root.get("view");
+    // Variants and things to try last, each checked with its change applied only when the
+    // scenario itself is sound: a broken base would be reported again under every one.
+    let base_ok = errors.is_empty();
+    let check: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>> =
+        if base_ok { &|v| scenario_from_value(v).map(|_| ()) } else { &|_| Ok(()) };
+    meta.variants = read_variants_checked(value, &mut root, errors, check);
+    meta.things_to_try = read_things_to_try(value, &mut root, errors, check);
     root.finish(errors);
 
     let mut warnings = Vec::new();
@@ -188,14 +193,8 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
 }
 
 /// `variants`: `[{id, label, set: {path: value}}]`. Each variant is applied
-/// to the scenario and the result validated, so a broken variant is reported
-/// when the file loads, not when someone picks it.
-fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Variant> {
-    read_variants_checked(whole, root, errors, &|v| scenario_from_value(v).map(|_| ()))
-}
-
-/// [`read_variants`] with the model's own validation of each variant (the
-/// packet model passes its parser).
+/// to the scenario and the result validated with the model's own parser, so
+/// a broken variant is reported when the file loads, not when someone picks it.
 pub(crate) fn read_variants_checked(
     whole: &Value,
     root: &mut Obj,
