@@ -1103,15 +1103,18 @@ mod tests {
         let s = scenario_from_value(&v).unwrap();
         assert_eq!(s.meta.things_to_try, ["Just read this.", "Use Nrm 8.", "RIF 1/512."]);
 
-        v["tags"] = json!([""]);
+        let mut bad_tag = v.clone();
+        bad_tag["tags"] = json!([""]);
+        let errs = errors_of(bad_tag);
+        assert!(errs.iter().any(|e| e.starts_with("tags[0]: '' is not a tag")), "{errs:?}");
+
         v["things_to_try"] = json!([
             {"text": "No such variant.", "variant": "nope"},
             {"text": "A bad value.", "set": {"vcs.vc1.rif": 0.3}},
             {"text": "Both.", "variant": "nrm8", "set": {"vcs.vc1.rif": 1}},
             {"set": {"vcs.vc1.rif": 1}}
         ]);
-        let errs = errors_of(v);
-        assert!(errs.iter().any(|e| e.starts_with("tags[0]: '' is not a tag")), "{errs:?}");
+        let errs = errors_of(v.clone());
         assert!(
             errs.iter().any(|e| e.starts_with("things_to_try[0].variant: no variant 'nope'")),
             "{errs:?}"
@@ -1130,6 +1133,12 @@ mod tests {
             errs.iter().any(|e| e.starts_with("things_to_try[3].text: is required")),
             "{errs:?}"
         );
+
+        // A broken base is reported once, not again under every thing to try.
+        v["things_to_try"] = json!([{"text": "RIF 1.", "set": {"vcs.vc1.rif": 1}}]);
+        v["vcs"][0]["nrm"] = json!("banana");
+        let errs = errors_of(v);
+        assert_eq!(errs.len(), 1, "{errs:?}");
     }
 
     #[test]
