@@ -228,7 +228,7 @@ export function App() {
           onSpeed={sim.setSpeed}
           compact={embed}
         />
-        {layout && <Timeline cursor={cursor} nowMs={sim.nowMs} stepMs={stepMs} marks={bench.liveMarks.filter((m) => m.run === layout)} />}
+        {layout && !embed && <Timeline cursor={cursor} nowMs={sim.nowMs} stepMs={stepMs} marks={bench.liveMarks.filter((m) => m.run === layout)} />}
       </header>
       {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
       <ProgressIndicator />
