@@ -21,7 +21,10 @@ async function runToEnd(lab: AbrLabPage): Promise<void> {
 const title = (lab: AbrLabPage) => lab.page.locator('header h1')
 const TWO_SOURCE = 'Two-source WAN transient (ERICA, Nrm 32, RIF 1/16)'
 
-test('1: a refused change & run again loses nothing; an accepted one is one undo step back to the run and pin', async ({ lab, page }) => {
+test('1: a refused change & run again loses nothing; an accepted one is one undo step back to the run and pin', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await runToEnd(lab)
@@ -70,13 +73,20 @@ test('1: opening a library file is one undo step too', async ({ lab, page }) => 
   await expect(title(lab)).toHaveText(TWO_SOURCE)
 })
 
-test('2: an edited run says so in its title, its About panel and its share link', async ({ lab, page, context }) => {
+test('2: an edited run says so in its title, its About panel and its share link', async ({
+  lab,
+  page,
+  context,
+}) => {
   await lab.open('#scenario=fahmy-rif')
   await lab.waitUntilLoaded()
   await expect(title(lab)).toHaveText('RIF 1/16 against RIF 1 at Nrm 256 (two-source WAN)')
   await page.getByRole('tab', { name: 'About this scenario' }).click()
   await expect(page.getByTestId('edited-changes')).toHaveCount(0)
-  await page.getByRole('group', { name: 'Variants of this scenario' }).getByRole('button', { name: 'RIF = 1', exact: true }).click()
+  await page
+    .getByRole('group', { name: 'Variants of this scenario' })
+    .getByRole('button', { name: 'RIF = 1', exact: true })
+    .click()
   await expect(title(lab)).toHaveText('RIF 1/16 against RIF 1 at Nrm 256 (two-source WAN) (edited)')
   const changes = page.getByTestId('edited-changes')
   await expect(changes).toContainText('not the library file fahmy-rif.json')
@@ -87,40 +97,63 @@ test('2: an edited run says so in its title, its About panel and its share link'
   await expect.poll(() => page.url()).toContain('#lab=')
   const other = await context.newPage()
   await other.goto(page.url())
-  await expect(other.locator('header h1')).toHaveText('RIF 1/16 against RIF 1 at Nrm 256 (two-source WAN) (edited)')
+  await expect(other.locator('header h1')).toHaveText(
+    'RIF 1/16 against RIF 1 at Nrm 256 (two-source WAN) (edited)',
+  )
   await other.close()
 })
 
-test('3: heatmaps use a fixed labelled scale by default, a relative one on request, values in a table', async ({ lab, page }) => {
+test('3: heatmaps use a fixed labelled scale by default, a relative one on request, values in a table', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await page.getByRole('tab', { name: 'Sweep' }).click()
-  await page.getByLabel('First parameter', { exact: true }).selectOption({ label: 'every VC · RIF' })
+  await page
+    .getByLabel('First parameter', { exact: true })
+    .selectOption({ label: 'every VC · RIF' })
   await page.getByLabel('First parameter values').fill('1/64, 1/8, 1')
   await page.getByLabel('Second parameter', { exact: true }).selectOption('')
   await page.getByRole('button', { name: 'Run 3 points' }).click()
-  await expect(page.getByTestId('sweep-status')).toHaveAttribute('data-state', 'done', { timeout: 90_000 })
+  await expect(page.getByTestId('sweep-status')).toHaveAttribute('data-state', 'done', {
+    timeout: 90_000,
+  })
 
   const fairness = page.getByTestId('sweep-heatmap-fairness')
-  await expect(fairness.getByTestId('heatmap-scale')).toContainText('fixed scale: dark 0.000 → light 1.000')
-  const values = await fairness.locator('g.cell').evaluateAll((gs) => gs.map((g) => Number(g.getAttribute('data-value'))))
+  await expect(fairness.getByTestId('heatmap-scale')).toContainText(
+    'fixed scale: dark 0.000 → light 1.000',
+  )
+  const values = await fairness
+    .locator('g.cell')
+    .evaluateAll((gs) => gs.map((g) => Number(g.getAttribute('data-value'))))
   const spread = Math.max(...values) - Math.min(...values)
   expect(spread).toBeLessThan(0.1)
   // On the fixed scale, fairness values this close are (nearly) one colour: every cell's
   // luminance within a few per cent of the others.
-  const fills = await fairness.locator('g.cell rect').evaluateAll((rs) => rs.map((r) => r.getAttribute('fill') ?? ''))
+  const fills = await fairness
+    .locator('g.cell rect')
+    .evaluateAll((rs) => rs.map((r) => r.getAttribute('fill') ?? ''))
   const lum = (c: string) => {
     const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(c)
     const rgb = /rgb\((\d+), (\d+), (\d+)\)/.exec(c)
     if (!hex && !rgb) throw new Error(`not a colour: ${c}`)
-    const [r, g, b] = hex ? [hex[1], hex[2], hex[3]].map((h) => parseInt(h, 16)) : [rgb![1], rgb![2], rgb![3]].map(Number)
+    const [r, g, b] = hex
+      ? hex.slice(1, 4).map((h) => parseInt(h, 16))
+      : (rgb ?? []).slice(1, 4).map(Number)
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
   }
   expect(Math.max(...fills.map(lum)) - Math.min(...fills.map(lum))).toBeLessThan(0.15)
   const utilisation = page.getByTestId('sweep-heatmap-utilization')
-  await expect(utilisation.getByTestId('heatmap-scale')).toContainText('fixed scale: dark 0.000 → light 1.000')
-  await expect(page.getByTestId('sweep-heatmap-max_queue').getByTestId('heatmap-scale')).toContainText('fixed scale: dark 0 →')
-  await expect(page.getByTestId('sweep-heatmap-cells_lost').getByTestId('heatmap-scale')).toContainText('fixed scale: dark 0 →')
+  await expect(utilisation.getByTestId('heatmap-scale')).toContainText(
+    'fixed scale: dark 0.000 → light 1.000',
+  )
+  await expect(
+    page.getByTestId('sweep-heatmap-max_queue').getByTestId('heatmap-scale'),
+  ).toContainText('fixed scale: dark 0 →')
+  await expect(
+    page.getByTestId('sweep-heatmap-cells_lost').getByTestId('heatmap-scale'),
+  ).toContainText('fixed scale: dark 0 →')
   await page.locator('.heatmaps').scrollIntoViewIfNeeded()
   await page.screenshot({ path: `${artifacts}heatmap-fixed.png` })
 
@@ -128,7 +161,9 @@ test('3: heatmaps use a fixed labelled scale by default, a relative one on reque
   await page.getByLabel(/relative colour scale/).check()
   await expect(fairness.getByTestId('heatmap-scale')).toContainText('relative scale')
   if (spread > 0) {
-    const relFills = await fairness.locator('g.cell rect').evaluateAll((rs) => rs.map((r) => r.getAttribute('fill') ?? ''))
+    const relFills = await fairness
+      .locator('g.cell rect')
+      .evaluateAll((rs) => rs.map((r) => r.getAttribute('fill') ?? ''))
     expect(Math.max(...relFills.map(lum)) - Math.min(...relFills.map(lum))).toBeGreaterThan(0.3)
   }
   await page.screenshot({ path: `${artifacts}heatmap-relative.png` })
@@ -138,10 +173,14 @@ test('3: heatmaps use a fixed labelled scale by default, a relative one on reque
   await fairness.getByText('Values as a table').click()
   const cells = await page.getByTestId('sweep-table-fairness').locator('td').allTextContents()
   expect(cells.map(Number)).toHaveLength(3)
-  for (const [i, text] of cells.entries()) expect(Math.abs(Number(text) - values[i])).toBeLessThan(0.001)
+  for (const [i, text] of cells.entries())
+    expect(Math.abs(Number(text) - values[i])).toBeLessThan(0.001)
 })
 
-test('4 and the timeline: hovering or scrubbing shows one time everywhere — charts, queue bars and labels', async ({ lab, page }) => {
+test('4 and the timeline: hovering or scrubbing shows one time everywhere — charts, queue bars and labels', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await runToEnd(lab)
@@ -181,7 +220,10 @@ test('4 and the timeline: hovering or scrubbing shows one time everywhere — ch
   await expect(label).toHaveText(`vc1 ${acr[at(held)].toFixed(1)} Mbit/s`)
   const canvas = page.getByTestId('animation-layer')
   await expect(canvas).toHaveAttribute('data-hover-time', String(held))
-  await expect(canvas).toHaveAttribute('data-queues', new RegExp(`(^| )${port}:${Math.round(queue[at(held)])}( |$)`))
+  await expect(canvas).toHaveAttribute(
+    'data-queues',
+    new RegExp(`(^| )${port}:${Math.round(queue[at(held)])}( |$)`),
+  )
   // At 150 ms S2 is on: vc1 holds about half the link, not the 140 Mbit/s it ends at.
   expect(acr[at(held)]).toBeLessThan(100)
   expect(acr[acr.length - 1]).toBeGreaterThan(120)
@@ -198,7 +240,10 @@ test('4 and the timeline: hovering or scrubbing shows one time everywhere — ch
   await expect(live).not.toHaveAttribute('data-held', 'true')
 })
 
-test('timeline: a live parameter change leaves a marker that says what changed; Play resumes from the live end', async ({ lab, page }) => {
+test('timeline: a live parameter change leaves a marker that says what changed; Play resumes from the live end', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   // Slowly (10 ms per second), so the change lands well inside the 300 ms run.
@@ -227,7 +272,10 @@ test('timeline: a live parameter change leaves a marker that says what changed; 
   await page.screenshot({ path: `${artifacts}timeline-mark.png` })
 })
 
-test('things to try: one click pins the current run and plays the suggested change, overlaid', async ({ lab, page }) => {
+test('things to try: one click pins the current run and plays the suggested change, overlaid', async ({
+  lab,
+  page,
+}) => {
   await lab.open('#scenario=fahmy-rif')
   await lab.waitUntilLoaded()
   await runToEnd(lab)
@@ -247,7 +295,10 @@ test('things to try: one click pins the current run and plays the suggested chan
   await page.screenshot({ path: `${artifacts}things-to-try-overlay.png` })
 })
 
-test('5: shortcuts still work after touching a slider, except the arrows the slider needs', async ({ lab, page }) => {
+test('5: shortcuts still work after touching a slider, except the arrows the slider needs', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   const speed = lab.speedSlider
@@ -264,7 +315,10 @@ test('5: shortcuts still work after touching a slider, except the arrows the sli
   await expect.poll(() => lab.nowMs()).toBe(0)
 })
 
-test('6: a value out of range names what was typed and the power-of-two rule, without paths', async ({ lab, page }) => {
+test('6: a value out of range names what was typed and the power-of-two rule, without paths', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await lab.selectVc('vc1')
@@ -280,17 +334,24 @@ test('6: a value out of range names what was typed and the power-of-two rule, wi
   await page.screenshot({ path: `${artifacts}rif-out-of-range.png` })
 })
 
-test('7: the library groups by the topics the files are tagged with, not by their keys', async ({ lab, page }) => {
+test('7: the library groups by the topics the files are tagged with, not by their keys', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await page.getByRole('button', { name: 'Library' }).click()
   await page.getByRole('radio', { name: 'topic' }).check()
   const headings = await page.locator('.library-group > h3').allTextContents()
-  for (const key of ['d', 'enabled', 'r_ref', 'f_min_mbps', 'Other']) expect(headings).not.toContain(key)
+  for (const key of ['d', 'enabled', 'r_ref', 'f_min_mbps', 'Other'])
+    expect(headings).not.toContain(key)
   for (const topic of ['ERICA', 'RIF', 'Satellite links', 'CLCC']) expect(headings).toContain(topic)
 })
 
-test('8: the queue chart opens on the bottleneck the topology implies, before Play and after Reset', async ({ lab, page }) => {
+test('8: the queue chart opens on the bottleneck the topology implies, before Play and after Reset', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   const legend = page.getByRole('list', { name: /queue.*legend/i })
@@ -320,7 +381,12 @@ test('9: papers are cited by authors and title, never as seeds', async ({ lab, p
 
 test('10: npm start takes its port from PORT and refuses one that is not a port', () => {
   const root = fileURLToPath(new URL('../', import.meta.url))
-  const result = spawnSync('bash', ['scripts/start.sh'], { cwd: root, env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8', timeout: 20_000 })
+  const result = spawnSync('bash', ['scripts/start.sh'], {
+    cwd: root,
+    env: { ...process.env, PORT: 'eighty' },
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
   expect(result.status).toBe(2)
   expect(result.stderr).toContain("PORT must be a port number from 1 to 65535, not 'eighty'")
 })

@@ -55,7 +55,7 @@ const DRAW_WINDOW = 30
 const MAX_EXTRAPOLATION_WALL_MS = 250
 
 function valueAt(store: SampleStore | null, name: string, t: number): number {
-  if (!store || !store.has(name)) return Number.NaN
+  if (!store?.has(name)) return Number.NaN
   const i = sampleIndexAt(store.series(column.time), t)
   return i < 0 ? Number.NaN : store.series(name)[i]
 }
@@ -83,6 +83,7 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
   modeRef.current = { cellMode, degraded }
 
   // A new pace or topology gets a fresh chance to draw cells.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the deps are the triggers that reset it
   useEffect(() => setDegraded(false), [speed, layout.ports.length, layout.vcs.length])
   useEffect(() => onCellsWanted(anyCells ? MAX_CELLS : 0), [anyCells, onCellsWanted])
   useEffect(() => props.cursor.subscribe(() => (dirtyRef.current = true)), [props.cursor])

@@ -120,7 +120,10 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
     const brms = new Map<string, number[]>()
     const push = (groups: Map<string, number[]>, color: string, ...values: number[]) => {
       let list = groups.get(color)
-      if (!list) groups.set(color, (list = []))
+      if (!list) {
+        list = []
+        groups.set(color, list)
+      }
       list.push(...values)
     }
     const rmRows: number[] = []

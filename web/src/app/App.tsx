@@ -50,6 +50,7 @@ export function App() {
   const cursor = useMemo(() => new TimeCursor(), [])
   // A new run starts live, nothing held.
   useEffect(() => {
+    if (!layout) return
     cursor.setScrub(null)
     cursor.set(null)
   }, [layout, cursor])
@@ -178,6 +179,7 @@ export function App() {
     onCellsWanted: sim.setAnimationCells,
   }
   const overlay = (viewLayout: Layout, fit: Fit) => <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
+// biome-ignore lint/correctness/useExhaustiveDependencies: sim.revision says the store gained rows
   const started = useMemo(
     () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
     [layout, store, sim.revision],

@@ -36,7 +36,11 @@ export function Timeline({ cursor, nowMs, stepMs, marks }: TimelineProps) {
           value={value}
           disabled={nowMs <= 0}
           aria-label="Time in the run"
-          aria-valuetext={held === null ? `live, t = ${formatTime(nowMs)}` : `t = ${formatTime(held)} of ${formatTime(nowMs)}`}
+          aria-valuetext={
+            held === null
+              ? `live, t = ${formatTime(nowMs)}`
+              : `t = ${formatTime(held)} of ${formatTime(nowMs)}`
+          }
           onChange={(e) => hold(Number(e.target.value))}
         />
         <div className="timeline-marks" aria-hidden={marks.length === 0}>

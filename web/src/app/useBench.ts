@@ -369,6 +369,7 @@ export function useBench(options: BenchOptions = {}): Bench {
   }, [selection, tab])
 
   // Once edited, the URL carries the scenario as edited, so a reload or a bookmark keeps it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new speed is carried in the URL too
   useEffect(() => {
     if (!options.trackUrl || !edited || !scenario) return
     let cancelled = false

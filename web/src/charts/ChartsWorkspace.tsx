@@ -80,6 +80,7 @@ export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabe
   // Rebuilt only when rows have arrived (the engine also sends frames without any), so in slow
   // motion the charts stay still while the animation moves.
   const receivedRows = store.receivedRows
+// biome-ignore lint/correctness/useExhaustiveDependencies: receivedRows says the store gained rows; layout is read through ctx
   const models = useMemo(
     () => chartKinds(layout).map((kind) => ({ kind, model: chartModel(kind, ctx) })),
     [ctx, receivedRows],

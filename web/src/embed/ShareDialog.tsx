@@ -21,6 +21,7 @@ function pageBase(): string {
 function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle')
   const fieldRef = useRef<HTMLTextAreaElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new value resets the copy state
   useEffect(() => setState('idle'), [value])
   const copy = async () => {
     try {

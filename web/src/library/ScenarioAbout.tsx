@@ -29,7 +29,7 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
   const explanation = text('explanation')
   /** Long explanations start folded to a few lines, so the variants and things to try stay in view. */
   const long = explanation.length > 420
-  const useVariant = (id: string, label: string) => {
+  const chooseVariant = (id: string, label: string) => {
     let edit: Edit
     try {
       edit = { ok: true, scenario: applyVariant(scenario, id), label: `Variant “${label}”` }
@@ -71,7 +71,7 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
               const id = String(v.id)
               const label = typeof v.label === 'string' ? v.label : id
               return (
-                <button key={id} type="button" onClick={() => useVariant(id, label)}>
+                <button key={id} type="button" onClick={() => chooseVariant(id, label)}>
                   {label}
                 </button>
               )

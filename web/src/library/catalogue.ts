@@ -30,7 +30,7 @@ export interface CatalogueGroup {
 
 /** Splits "Authors, “Title”, venue, §4.2.1, Figure 4" at the section mark (§ or "slide"). */
 export function splitPaper(text: string): { paper: string; section: string } {
-  const mark = text.search(/\s(§|slide\b)/)
+  const mark = text.search(/\s(§|slides?\b)/)
   if (mark >= 0) return { paper: text.slice(0, mark).replace(/,\s*$/, '').trim(), section: text.slice(mark + 1).trim() }
   return { paper: text.trim() || 'Other scenarios', section: '' }
 }

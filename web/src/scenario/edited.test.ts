@@ -28,7 +28,9 @@ describe('edited state against the library file', () => {
   it('applies a thing to try as its variant or its paths', () => {
     const things = thingsToTry(rif)
     expect(things[0].text).toMatch(/RIF = 1\/512/)
-    expect(editedState(applyThing(rif, things[0]))?.changes).toEqual([{ path: 'defaults.vc.rif', before: '0.0625', after: '0.001953125' }])
+    expect(editedState(applyThing(rif, things[0]))?.changes).toEqual([
+      { path: 'defaults.vc.rif', before: '0.0625', after: '0.001953125' },
+    ])
   })
 })
 

@@ -39,7 +39,12 @@ function keyOf(item: Json, index: number): string {
   return isObject(item) && typeof item.id === 'string' ? item.id : String(index)
 }
 
-function diff(before: Json | undefined, after: Json | undefined, path: string, out: EditedChange[]): void {
+function diff(
+  before: Json | undefined,
+  after: Json | undefined,
+  path: string,
+  out: EditedChange[],
+): void {
   if (IGNORED.some((re) => re.test(path))) return
   if (Array.isArray(before) && Array.isArray(after)) {
     const keyed = (list: Json[]) => new Map(list.map((item, i) => [keyOf(item, i), item]))
@@ -50,13 +55,16 @@ function diff(before: Json | undefined, after: Json | undefined, path: string, o
     return
   }
   if (isObject(before) && isObject(after)) {
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) diff(before[key], after[key], path === '' ? key : `${path}.${key}`, out)
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
+      diff(before[key], after[key], path === '' ? key : `${path}.${key}`, out)
     return
   }
   if (JSON.stringify(before) === JSON.stringify(after)) return
   // A whole element added or removed reads better as one line than as its leaves.
-  if (before === undefined && (isObject(after) || Array.isArray(after))) out.push({ path, before: '—', after: 'added' })
-  else if (after === undefined && (isObject(before) || Array.isArray(before))) out.push({ path, before: 'present', after: 'removed' })
+  if (before === undefined && (isObject(after) || Array.isArray(after)))
+    out.push({ path, before: '—', after: 'added' })
+  else if (after === undefined && (isObject(before) || Array.isArray(before)))
+    out.push({ path, before: 'present', after: 'removed' })
   else out.push({ path, before: show(before), after: show(after) })
 }
 
@@ -71,7 +79,10 @@ export function scenarioChanges(before: JsonObject, after: JsonObject): EditedCh
  * The open document against the library file of its id: null when the library has no such file
  * (nothing to compare with), else the changes (empty: unedited).
  */
-export function editedState(scenario: JsonObject, files: ReadonlyMap<string, string> = library): EditedState | null {
+export function editedState(
+  scenario: JsonObject,
+  files: ReadonlyMap<string, string> = library,
+): EditedState | null {
   const id = typeof scenario.id === 'string' ? scenario.id : ''
   const text = files.get(id)
   if (text === undefined) return null

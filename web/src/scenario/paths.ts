@@ -52,7 +52,7 @@ export function getPath(root: Json, path: string): Json | undefined {
       const i = elementIndex(here, segment)
       here = i >= 0 ? here[i] : undefined
     } else if (isObject(here)) {
-      here = Object.prototype.hasOwnProperty.call(here, segment) ? here[segment] : undefined
+      here = Object.hasOwn(here, segment) ? here[segment] : undefined
     } else {
       return undefined
     }
@@ -81,7 +81,7 @@ export function setPath(root: Json, path: string, value: Json): void {
       if (last) {
         here[segment] = value
       } else {
-        if (!Object.prototype.hasOwnProperty.call(here, segment)) {
+        if (!Object.hasOwn(here, segment)) {
           if (!CREATABLE.has(segment)) throw new PathError(at, 'does not exist')
           here[segment] = {}
         }

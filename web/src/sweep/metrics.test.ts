@@ -21,7 +21,7 @@ function browserSummary(overrides: { path: string; raw: string }[], window: [num
   const replies: SweepReply[] = []
   runPoint(realEngine(), { type: 'run', job: 0, scenarioJson: applied.json, window }, (r) => replies.push(r))
   const done = replies.find((r) => r.type === 'done')
-  if (!done || done.type !== 'done') throw new Error(JSON.stringify(replies.at(-1)))
+  if (done?.type !== 'done') throw new Error(JSON.stringify(replies.at(-1)))
   return done.summary
 }
 

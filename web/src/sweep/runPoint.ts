@@ -15,7 +15,7 @@ const PROGRESS_EVERY_MS = 100
 
 export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply: SweepReply) => void, now: () => number = () => performance.now()): void {
   const { job } = request
-  let engine
+  let engine: InstanceType<EngineModule['Engine']>
   try {
     engine = new mod.Engine(request.scenarioJson)
   } catch (cause) {

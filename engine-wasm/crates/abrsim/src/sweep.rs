@@ -25,6 +25,7 @@
 //! Rows are printed as JSON lines in grid order (the first `--param` varies slowest), each as soon
 //! as it and every row before it are done; the output does not depend on `--jobs`.
 
+use crate::cli;
 use serde_json::{json, Map, Value};
 use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
 use sim_core::scenario::set::parse_value;
@@ -36,8 +37,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
-
-pub const USAGE: &str = "usage: abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
 
 /// One swept parameter: a path (possibly with `*`) and its values as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,72 +55,52 @@ pub struct SweepArgs {
     pub jobs: usize,
 }
 
-/// Parses the arguments after `sweep`.
-pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
-    let mut it = args.iter();
-    let mut scenario = None;
-    let mut axes = Vec::new();
-    let mut until_ms = None;
-    let mut window = None;
-    let mut jobs = None;
-    while let Some(arg) = it.next() {
-        let mut value =
-            |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
-        match arg.as_str() {
-            "-h" | "--help" => return Err(USAGE.into()),
-            "--param" => {
-                let v = value("--param")?;
-                let (path, list) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("--param: '{v}' is not PATH=V1,V2,..."))?;
-                let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
-                if path.trim().is_empty() || values.iter().any(String::is_empty) {
-                    return Err(format!(
-                        "--param: '{v}' is not PATH=V1,V2,... (an empty path or value)"
-                    ));
-                }
-                axes.push(Axis { path: path.trim().to_string(), values });
-            }
-            "--until" => {
-                let v = value("--until")?;
-                until_ms = Some(
-                    v.parse()
-                        .map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?,
-                );
-            }
-            "--window" => {
-                let v = value("--window")?;
-                let parsed = v
-                    .split_once(':')
-                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-                window =
-                    Some(parsed.ok_or_else(|| {
-                        format!("--window: '{v}' is not FROM:TO in milliseconds")
-                    })?);
-            }
-            "--jobs" => {
-                let v = value("--jobs")?;
-                let n: usize =
-                    v.parse().map_err(|_| format!("--jobs: '{v}' is not a whole number"))?;
-                if n == 0 {
-                    return Err("--jobs: must be at least 1".into());
-                }
-                jobs = Some(n);
-            }
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option '{flag}'\n{USAGE}"))
-            }
-            path if scenario.is_none() => scenario = Some(PathBuf::from(path)),
-            extra => return Err(format!("unexpected argument '{extra}'\n{USAGE}")),
-        }
+/// What `abrsim sweep` takes, as typed.
+#[derive(clap::Args, Debug)]
+pub struct SweepCli {
+    /// The scenario file (JSON, either model).
+    scenario: PathBuf,
+    /// A swept parameter: a dotted path (`*` for every element of an array) and its values
+    /// (repeatable; the first varies slowest).
+    #[arg(long = "param", value_name = "PATH=V1,V2,...", required = true, value_parser = axis)]
+    params: Vec<Axis>,
+    /// Run each point until this simulated time instead of the scenario's `run.until_ms`.
+    #[arg(long, value_name = "MS", value_parser = cli::millis)]
+    until: Option<f64>,
+    /// Summarise over [FROM, TO] in ms instead of the whole run.
+    #[arg(long, value_name = "FROM:TO", value_parser = cli::window)]
+    window: Option<(f64, f64)>,
+    /// Points run at once (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+}
+
+/// `--param PATH=V1,V2,...`.
+fn axis(v: &str) -> Result<Axis, String> {
+    let (path, list) = v.split_once('=').ok_or_else(|| format!("'{v}' is not PATH=V1,V2,..."))?;
+    let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+    if path.trim().is_empty() || values.iter().any(String::is_empty) {
+        return Err(format!("'{v}' is not PATH=V1,V2,... (an empty path or value)"));
     }
-    let scenario = scenario.ok_or_else(|| format!("no scenario file given\n{USAGE}"))?;
-    if axes.is_empty() {
-        return Err(format!("give at least one --param PATH=V1,V2,...\n{USAGE}"));
+    Ok(Axis { path: path.trim().to_string(), values })
+}
+
+impl TryFrom<SweepCli> for SweepArgs {
+    type Error = String;
+
+    fn try_from(cli: SweepCli) -> Result<SweepArgs, String> {
+        let jobs = match cli.jobs {
+            Some(n) => usize::try_from(n).map_err(|_| format!("--jobs: {n} is too many"))?,
+            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        };
+        Ok(SweepArgs {
+            scenario: cli.scenario,
+            axes: cli.params,
+            until_ms: cli.until,
+            window: cli.window,
+            jobs,
+        })
     }
-    let jobs =
-        jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    Ok(SweepArgs { scenario, axes, until_ms, window, jobs })
 }
 
 /// Every combination of the axes' values, the first axis varying slowest.
@@ -404,12 +383,11 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     }
 }
 
-/// `abrsim sweep ...`: parse, run, print.
-pub fn main(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args)?;
+/// `abrsim sweep ...`: run, print.
+pub fn main(args: &SweepArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    run(&args, &mut out)
+    run(args, &mut out)
 }
 
 #[cfg(test)]
@@ -418,6 +396,18 @@ mod tests {
 
     fn strings(args: &[&str]) -> Vec<String> {
         args.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The arguments after `sweep`, through clap as `abrsim sweep` parses them.
+    fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
+        #[derive(clap::Parser)]
+        struct Sweep {
+            #[command(flatten)]
+            cli: SweepCli,
+        }
+        let argv = std::iter::once("sweep".to_string()).chain(args.iter().cloned());
+        let cli = <Sweep as clap::Parser>::try_parse_from(argv).map_err(|e| e.to_string())?.cli;
+        SweepArgs::try_from(cli)
     }
 
     #[test]
@@ -458,8 +448,8 @@ mod tests {
             .contains("empty"));
         assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--jobs", "0"]))
             .unwrap_err()
-            .contains("at least 1"));
-        assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("no scenario"));
+            .contains("--jobs"));
+        assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("<SCENARIO>"));
         assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--bogus"]))
             .unwrap_err()
             .contains("--bogus"));

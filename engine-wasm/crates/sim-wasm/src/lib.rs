@@ -6,13 +6,23 @@
 //! poisoning instead of touching state that may be half-updated, and the
 //! worker rebuilds from the last good scenario. Natively (tests) the panic is
 //! caught here; on wasm32 a panic aborts, which JS sees as a `RuntimeError`
-//! thrown from the call — the worker treats that exception the same way.
+//! thrown from the call — the worker treats that exception the same way, and
+//! the panic hook installed by [`start`] writes the panic's message to the
+//! console first.
 
 use sim_core::scenario::{self, registry, ScenarioError};
 use sim_core::time::SimTime;
 use sim_core::{Applied, Model, RunOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: a panic's message and location go to the browser
+/// console (`console.error`) before the wasm aborts, so an internal error is never anonymous.
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(target_arch = "wasm32")]
+    console_error_panic_hook::set_once();
+}
 
 fn errors_json(errors: &[ScenarioError]) -> String {
     let list: Vec<_> =

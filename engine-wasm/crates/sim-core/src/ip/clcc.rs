@@ -80,9 +80,9 @@ pub struct ClccConfig {
 
 impl ClccConfig {
     /// Reads a `clcc` object; absent keys take their defaults.
-    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors) -> ClccConfig {
+    pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> ClccConfig {
         let d = |k| spec(S, k).default;
-        let mut num = |k: &'static str, obj: &mut Obj| obj.param(S, k, errors).unwrap_or(d(k));
+        let mut num = |k: &'static str, obj: &mut Obj<'_>| obj.param(S, k, errors).unwrap_or(d(k));
         let sample_ms = num("sample_ms", obj);
         let interval_ms = num("interval_ms", obj);
         let config = ClccConfig {

@@ -373,7 +373,7 @@ fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     errors: &mut Errors,
 ) -> Vec<IpLinkSpec> {
     let builtin =
@@ -456,7 +456,7 @@ impl FlowSettings {
     }
 
     /// Reads the keys a flow of `class` may carry over `self`.
-    fn read_over(mut self, obj: &mut Obj, class: &str, errors: &mut Errors) -> FlowSettings {
+    fn read_over(mut self, obj: &mut Obj<'_>, class: &str, errors: &mut Errors) -> FlowSettings {
         if let Some(x) = obj.param(F, "count", errors) {
             self.count = x as u32;
         }
@@ -539,7 +539,7 @@ fn read_flows(
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     seed: u64,
     errors: &mut Errors,
 ) -> Vec<IpFlowSpec> {
@@ -672,7 +672,7 @@ fn read_flows(
 
 /// A flow's path: host, routers…, host, each consecutive pair joined by a link.
 fn read_route(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],

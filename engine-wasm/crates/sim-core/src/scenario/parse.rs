@@ -108,7 +108,7 @@ pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Error
 }
 
 pub(crate) fn read_id(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     seen: &mut HashMap<String, usize>,
     index: usize,
     errors: &mut Errors,
@@ -197,7 +197,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
 /// a broken variant is reported when the file loads, not when someone picks it.
 pub(crate) fn read_variants_checked(
     whole: &Value,
-    root: &mut Obj,
+    root: &mut Obj<'_>,
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<Variant> {
@@ -239,7 +239,7 @@ pub(crate) fn read_variants_checked(
 
 /// `tags`: topics a person would look a scenario up by ("RIF", "Satellite
 /// links"), for the library's topic list. Short non-empty strings.
-pub(crate) fn read_tags(root: &mut Obj, errors: &mut Errors) {
+pub(crate) fn read_tags(root: &mut Obj<'_>, errors: &mut Errors) {
     let at = root.at("tags");
     for (i, tag) in read_strings(root, "tags", errors).iter().enumerate() {
         let len = tag.trim().chars().count();
@@ -259,7 +259,7 @@ pub(crate) fn read_tags(root: &mut Obj, errors: &mut Errors) {
 /// is reported when the file loads. Returns the sentences.
 pub(crate) fn read_things_to_try(
     whole: &Value,
-    root: &mut Obj,
+    root: &mut Obj<'_>,
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<String> {
@@ -344,7 +344,11 @@ fn check_applied(
     }
 }
 
-pub(crate) fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
+pub(crate) fn read_strings(
+    obj: &mut Obj<'_>,
+    key: &'static str,
+    errors: &mut Errors,
+) -> Vec<String> {
     match obj.get(key) {
         None => Vec::new(),
         Some(Value::Array(items)) => items
@@ -506,11 +510,11 @@ pub(crate) struct LinkBasics {
 
 /// Reads [`LinkBasics`] from a link object, recording every problem.
 pub(crate) fn read_link_basics(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     errors: &mut Errors,
 ) -> LinkBasics {
-    let mut end = |key: &'static str, obj: &mut Obj| -> Option<usize> {
+    let mut end = |key: &'static str, obj: &mut Obj<'_>| -> Option<usize> {
         let name = obj.required_string(key, errors)?;
         match node_index.get(name.as_str()) {
             Some(&n) => Some(n),
@@ -556,7 +560,7 @@ pub(crate) fn read_link_basics(
 fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     nodes: &[NodeSpec],
     errors: &mut Errors,
 ) -> Vec<LinkSpec> {
@@ -594,7 +598,7 @@ fn read_links(
 }
 
 fn read_vc_params(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     base: &VcParams,
     icr_given: &mut bool,
     errors: &mut Errors,
@@ -694,7 +698,7 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
             ));
         }
     }
-    let mut num = |key: &'static str, obj: &mut Obj| {
+    let mut num = |key: &'static str, obj: &mut Obj<'_>| {
         obj.param(Scope::Traffic, key, errors)
             .unwrap_or(registry::spec(Scope::Traffic, key).default)
     };
@@ -731,7 +735,7 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
 }
 
 /// A VC's start-up option; `base` when absent (`defaults.vc.startup`, else ATM Forum).
-fn read_startup(obj: &mut Obj, base: Startup, errors: &mut Errors) -> Startup {
+fn read_startup(obj: &mut Obj<'_>, base: Startup, errors: &mut Errors) -> Startup {
     match obj.get("startup").map(|v| v.as_str()) {
         None => base,
         Some(Some("atm_forum")) => Startup::AtmForum,
@@ -805,7 +809,7 @@ fn read_vcs(
     node_index: &HashMap<&str, usize>,
     nodes: &[NodeSpec],
     links: &[LinkSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     errors: &mut Errors,
 ) -> Vec<VcSpec> {
     let mut base = builtin_vc_params();
@@ -865,7 +869,7 @@ fn read_vcs(
 
 /// A VC's path: host, switches…, host, each consecutive pair joined by a link.
 pub(crate) fn read_path(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     nodes: &[NodeSpec],
     links: &[LinkSpec],
@@ -905,9 +909,9 @@ pub(crate) struct PathTopology<'a> {
 /// A path of node ids, in either model: 2 to 64 known nodes, hosts at both
 /// ends and only there, no node twice, each consecutive pair joined by a link.
 pub(crate) fn read_node_path(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
-    t: &PathTopology,
+    t: &PathTopology<'_>,
     errors: &mut Errors,
 ) -> Option<Vec<usize>> {
     let at = obj.at("path");

@@ -41,26 +41,26 @@ pub enum Scope {
 impl Scope {
     pub fn as_str(self) -> &'static str {
         match self {
-            Scope::Vc => "vc",
-            Scope::Traffic => "traffic",
-            Scope::Background => "background",
-            Scope::Port => "port",
-            Scope::Erica => "erica",
-            Scope::Efci => "efci",
-            Scope::ExplicitMaxMin => "explicit_maxmin",
-            Scope::Link => "link",
-            Scope::Run => "run",
-            Scope::IpFlow => "ip_flow",
-            Scope::Tcp => "tcp",
-            Scope::IpPort => "ip_port",
-            Scope::Bat => "bat",
-            Scope::Clcc => "clcc",
+            Vc => "vc",
+            Traffic => "traffic",
+            Background => "background",
+            Port => "port",
+            Erica => "erica",
+            Efci => "efci",
+            ExplicitMaxMin => "explicit_maxmin",
+            Link => "link",
+            Run => "run",
+            IpFlow => "ip_flow",
+            Tcp => "tcp",
+            IpPort => "ip_port",
+            Bat => "bat",
+            Clcc => "clcc",
         }
     }
 
     /// Whether the scope belongs to the packet model (Pletka et al.) rather than the cell model.
     pub fn is_packet_model(self) -> bool {
-        matches!(self, Scope::IpFlow | Scope::Tcp | Scope::IpPort | Scope::Bat | Scope::Clcc)
+        matches!(self, IpFlow | Tcp | IpPort | Bat | Clcc)
     }
 }
 
@@ -80,11 +80,11 @@ pub enum Kind {
 impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Real => "real",
-            Kind::Integer => "integer",
-            Kind::PowerOfTwo => "pow2",
-            Kind::ZeroOrPowerOfTwo => "zero_or_pow2",
-            Kind::Bool => "bool",
+            Real => "real",
+            Integer => "integer",
+            PowerOfTwo => "pow2",
+            ZeroOrPowerOfTwo => "zero_or_pow2",
+            Bool => "bool",
         }
     }
 }
@@ -108,6 +108,10 @@ pub struct ParamSpec {
 /// 16,777,215 cells/s, Table 1's ceiling for rates, in Mbit/s.
 const MAX_RATE_MBPS: f64 = 16_777_215.0 * 424.0 / 1e6;
 
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one positional row of the const parameter table per call"
+)]
 pub const fn p(
     key: &'static str,
     scope: Scope,

@@ -1,6 +1,6 @@
 //! Helpers shared by the scenario tests: load a file from `scenarios/` and run
 //! it through the runner exactly as `abrsim run` does.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses its own subset of these helpers")]
 
 use serde_json::Value;
 use sim_core::runner::{run_report, RunOptions};
