@@ -318,7 +318,7 @@ test('the library lists every scenario by paper and topic, opens one in a click,
   await expect(dialog).toBeVisible()
   const ids = await page.evaluate(() => [...document.querySelectorAll('.library-entry')].map((e) => e.getAttribute('data-scenario')))
   expect(new Set(ids).size).toBeGreaterThanOrEqual(6)
-  await expect(dialog.getByRole('region', { name: /seed 001/ })).toBeVisible()
+  await expect(dialog.getByRole('region', { name: /ABR Engineering: Roles and Guidelines/ })).toBeVisible()
   await dialog.getByText('topic', { exact: true }).click()
   await expect(dialog.getByRole('region', { name: 'RIF' })).toBeVisible()
   await page.screenshot({ path: `${artifacts}library.png` })

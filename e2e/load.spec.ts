@@ -62,7 +62,7 @@ test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its p
   await expect(indicator).toHaveCount(0)
 })
 
-test('500 VCs from the library (seed 000): the page keeps its frame rate in slow motion', async ({ lab, page }) => {
+test('500 VCs from the library (Ma & Ramakrishnan): the page keeps its frame rate in slow motion', async ({ lab, page }) => {
   await lab.open('#scenario=ma-500-vcs')
   await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
   await lab.chooseSpeed('1 ms per second')

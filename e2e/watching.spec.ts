@@ -259,7 +259,7 @@ test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario
   expect(all[0]).toEqual(await lab.columns())
 })
 
-test('parameter guide: seed 001’s figures for the satellite link, with a warning for CRM 32', async ({ lab, page }) => {
+test('parameter guide: Fahmy et al.’s figures for the satellite link, with a warning for CRM 32', async ({ lab, page }) => {
   await lab.open('#scenario=fahmy-satellite-crm')
   await lab.waitUntilLoaded()
   await page.getByRole('tab', { name: 'Parameter guide' }).click()
@@ -275,7 +275,7 @@ test('parameter guide: seed 001’s figures for the satellite link, with a warni
   await page.screenshot({ path: `${artifacts}parameter-guide.png` })
 })
 
-test('packet level (seed 002): class throughputs, the UDP/TCP ratio and D_UDP, router queues and the weighted index', async ({ lab, page }) => {
+test('packet level (Pletka et al.): class throughputs, the UDP/TCP ratio and D_UDP, router queues and the weighted index', async ({ lab, page }) => {
   await lab.open('#scenario=pletka-clcc-tcp-udp')
   await lab.waitUntilLoaded()
   await runToEnd(lab)

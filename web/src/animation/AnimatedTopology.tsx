@@ -145,6 +145,7 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
       if (store) for (const port of ports) if (store.has(column.queue(port.id))) queueScale = Math.max(queueScale, store.max(column.queue(port.id)))
       const maxLink = Math.max(1, ...p.layout.links.map((l) => l.rate_mbps))
       const { cellMode: mode } = modeRef.current
+      const queueAt = (i: number) => (hoverT !== null ? valueAt(store, column.queue(ports[i].id), hoverT) : (p.frame?.queueCells.get(ports[i].id) ?? 0))
       const stats = drawAnimation(ctx, {
         scene,
         layout: p.layout,
@@ -152,7 +153,7 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
         cells: snapshot?.rows ?? null,
         cellsAgeMs,
         cellMode: mode,
-        queue: (i) => (hoverT !== null ? valueAt(store, column.queue(ports[i].id), hoverT) : (p.frame?.queueCells.get(ports[i].id) ?? 0)),
+        queue: queueAt,
         queueScale,
         util: (i) => (store ? valueAt(store, column.util(ports[i].id), hoverT ?? Infinity) : 0),
         acr: (vc: LayoutVc) => (hoverT !== null ? valueAt(store, column.acr(vc.id), hoverT) : (p.frame?.acrMbps.get(vc.id) ?? Number.NaN)),
@@ -171,6 +172,8 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
       canvas.dataset.flowPorts = String(stats.flowPorts)
       canvas.dataset.mode = stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
+      // The queue bars' values as drawn ("port:cells …"), for a test or a tour to read.
+      canvas.dataset.queues = ports.map((port, i) => `${port.id}:${Math.round(queueAt(i))}`).join(' ')
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')
       canvas.dataset.rmAt = rm ? `${(rm.x * fit.scale + fit.dx).toFixed(1)},${(rm.y * fit.scale + fit.dy).toFixed(1)}` : ''

@@ -10,6 +10,7 @@ import { TimeCursor } from '../charts/cursor'
 import type { PinnedRun } from '../charts/models'
 import { colorMap } from '../charts/palette'
 import { ComparePanel } from '../compare/ComparePanel'
+import { snapshotStore } from '../compare/snapshot'
 import { EditorCanvas } from '../editor/EditorCanvas'
 import { removeSelected } from '../editor/ops'
 import { fullPageUrl, readEmbedOptions } from '../embed/embed'
@@ -23,13 +24,16 @@ import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
+import { editedTitle } from '../scenario/edited'
 import type { JsonObject } from '../scenario/paths'
+import { applyThing, type ThingToTry } from '../scenario/things'
 import { SweepPanel } from '../sweep/SweepPanel'
 import type { Fit } from '../topology/geometry'
 import { TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { ErrorPanel, errorText } from './ErrorPanel'
 import { installTestApi, type TestApiSource } from './testApi'
+import { Timeline } from './Timeline'
 import { nextSpeed, Transport } from './Transport'
 import { useBench } from './useBench'
 
@@ -43,6 +47,14 @@ export function App() {
 
   /** Simulated time one press of Step advances: one sample interval, one new point on the charts. */
   const stepMs = layout?.sample_interval_ms ?? 0.5
+  /** The linked time of every chart and the drawing (hovered, or held on the timeline). */
+  const cursor = useMemo(() => new TimeCursor(), [])
+  // A new run starts live, nothing held.
+  useEffect(() => {
+    if (!layout) return
+    cursor.setScrub(null)
+    cursor.set(null)
+  }, [layout, cursor])
 
   const actions: Action[] = useMemo(() => {
     const running = status === 'running'
@@ -53,7 +65,13 @@ export function App() {
         keys: [' '],
         shortcut: 'Space',
         enabled: running || status === 'paused',
-        perform: running ? sim.pause : sim.play,
+        // Playing resumes from the live end, whatever the timeline held.
+        perform: running
+          ? sim.pause
+          : () => {
+              cursor.setScrub(null)
+              sim.play()
+            },
       },
       {
         name: 'step',
@@ -61,7 +79,10 @@ export function App() {
         keys: ['s'],
         shortcut: 'S',
         enabled: running || status === 'paused',
-        perform: () => sim.step(stepMs),
+        perform: () => {
+          cursor.setScrub(null)
+          sim.step(stepMs)
+        },
       },
       {
         name: 'reset',
@@ -91,7 +112,7 @@ export function App() {
       )
     }
     return list
-  }, [status, sim, stepMs, embed, bench, selection, scenario])
+  }, [status, sim, stepMs, embed, bench, selection, scenario, cursor])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -110,36 +131,39 @@ export function App() {
   useEffect(() => installTestApi(() => testSource.current), [])
 
   const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
-  const cursor = useMemo(() => new TimeCursor(), [])
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
-  const [pinned, setPinned] = useState<PinnedRun | null>(null)
+  const { pinned, setPinned } = bench
   // Names of runs opened from the compare and sweep panels, by their scenario document.
   const runLabels = useRef(new WeakMap<JsonObject, string>())
-  // The run to play once it is built: its document, and the layout it replaces.
-  const autoPlay = useRef<{ scenario: JsonObject; replaces: Layout | null } | null>(null)
   const runLabel = (scenario && runLabels.current.get(scenario)) ?? layout?.scenario.title ?? ''
-  const layoutRef = useRef(layout)
-  layoutRef.current = layout
-  const { open: openScenario, origin } = bench
+  const { replace } = bench
+  /** A run opened to compare or from a sweep: validated, one undo step, playing once built. */
   const openRun = useCallback(
-    (json: string, label: string) => {
+    (json: string, label: string, pin?: PinnedRun | null): string | null => {
       const next = JSON.parse(json) as JsonObject
       runLabels.current.set(next, label)
-      autoPlay.current = { scenario: next, replaces: layoutRef.current }
-      setView('charts')
-      openScenario(next, origin ?? { kind: 'link' }, {}, true)
+      const refused = replace(next, label, { play: true, pinned: pin })
+      if (refused === null) setView('charts')
+      return refused
     },
-    [openScenario, origin],
+    [replace],
   )
-  // A run opened to compare or from a sweep starts playing as soon as it is built.
-  useEffect(() => {
-    const pending = autoPlay.current
-    if (pending && layout && layout !== pending.replaces && scenario === pending.scenario && status === 'paused' && sim.nowMs === 0) {
-      autoPlay.current = null
-      sim.play()
+  /** A thing to try: the current run pinned, the suggested change run beside it. */
+  const tryThing = (thing: ThingToTry): string | null => {
+    if (!scenario || !layout || !store) return 'the scenario is still loading'
+    let next: JsonObject
+    try {
+      next = applyThing(scenario, thing)
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error)
     }
-  }, [layout, scenario, status, sim])
+    const sentence = thing.text.replace(/[.:]\s*$/, '')
+    const short = sentence.length > 48 ? `${sentence.slice(0, 47)}…` : sentence
+    const pin: PinnedRun | null =
+      store.rowCount > 0 ? { label: status === 'finished' ? runLabel : `${runLabel} (to ${sim.nowMs.toFixed(1)} ms)`, layout, store: snapshotStore(store) } : pinned
+    return openRun(JSON.stringify(next), short, pin)
+  }
   useTask(!layout && !pageError, 'Building the scenario…')
   useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
   const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
@@ -162,7 +186,7 @@ export function App() {
     [layout, store, sim.revision],
   )
 
-  const title = layout?.scenario.title ?? (pageError ? 'No scenario running' : 'Loading…')
+  const title = layout ? editedTitle(layout.scenario.title, bench.edited) : pageError ? 'No scenario running' : 'Loading…'
   const announcement = bench.announcement
 
   return (
@@ -207,6 +231,7 @@ export function App() {
           onSpeed={sim.setSpeed}
           compact={embed}
         />
+        {layout && !embed && <Timeline cursor={cursor} nowMs={sim.nowMs} stepMs={stepMs} marks={bench.liveMarks.filter((m) => m.run === layout)} />}
       </header>
       {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
       <ProgressIndicator />
@@ -215,7 +240,7 @@ export function App() {
           <aside className="side">
             {embed || !scenario || !info ? (
               <AnimatedTopology layout={layout} {...animationProps}>
-                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
+                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} cursor={cursor} store={store} />
               </AnimatedTopology>
             ) : (
               <>
@@ -230,6 +255,8 @@ export function App() {
                   onSelect={bench.select}
                   onApply={bench.apply}
                   overlay={overlay}
+                  cursor={cursor}
+                  store={store}
                 />
                 <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} packets={layout.model === 'ip'} />
                 <div className="tabs" role="tablist" aria-label="Side panel">
@@ -256,6 +283,8 @@ export function App() {
                       scenario={scenario}
                       warnings={sim.warnings}
                       onApply={bench.apply}
+                      edited={bench.edited}
+                      onTry={tryThing}
                       claims={<ClaimsTable scenario={scenario} store={sim.store} nowMs={sim.nowMs} revision={sim.revision} />}
                     />
                   )}
@@ -280,7 +309,7 @@ export function App() {
                     {label}
                   </button>
                 ))}
-                <RunExports store={store} scenarioId={layout.scenario.id} />
+                <RunExports store={store} scenarioId={layout.scenario.id} edited={(bench.edited?.changes.length ?? 0) > 0} />
               </div>
             )}
             <div className="view-panel" role="tabpanel" id="view-panel-charts" aria-labelledby="view-charts" hidden={view !== 'charts'}>
@@ -331,12 +360,15 @@ export function App() {
           currentId={bench.origin?.kind === 'library' ? bench.origin.id : null}
           onClose={() => setLibraryOpen(false)}
           onOpen={(next, origin) => {
+            const label = origin.kind === 'file' ? `Load ${origin.name}` : `Open “${typeof next.title === 'string' ? next.title : 'a scenario'}”`
+            const refused = bench.replace(next, label, { origin, pinned: null, edited: origin.kind !== 'library' || origin.variant !== undefined })
+            if (refused !== null) return refused
             setLibraryOpen(false)
             const hash = origin.kind === 'library' ? `#scenario=${origin.id}` : ''
             // A history entry per scenario opened, so Back returns to the previous one.
             window.history.pushState(null, '', hash || window.location.pathname + window.location.search)
             bench.dismissNotice()
-            bench.open(next, origin, {}, origin.kind !== 'library' || origin.variant !== undefined)
+            return null
           }}
         />
       )}

@@ -8,13 +8,13 @@ function actions(): Action[] {
   ]
 }
 
-const key = (k: string, tagName = 'BODY', mods: Partial<KeyboardEvent> = {}) => ({
+const key = (k: string, tagName = 'BODY', mods: Partial<KeyboardEvent> = {}, type?: string) => ({
   key: k,
   ctrlKey: false,
   metaKey: false,
   altKey: false,
   ...mods,
-  target: { tagName } as unknown as EventTarget,
+  target: { tagName, getAttribute: (name: string) => (name === 'type' ? (type ?? null) : null) } as unknown as EventTarget,
 })
 
 describe('actionForKey', () => {
@@ -56,5 +56,18 @@ describe('actionForKey', () => {
     expect(actionForKey(list, key('z'))).toBeUndefined()
     // Text fields keep their own undo.
     expect(actionForKey(list, key('z', 'INPUT', { ctrlKey: true }))).toBeUndefined()
+  })
+
+  it('works on a focused slider or checkbox except for the keys the control needs', () => {
+    const list = actions()
+    list[1].enabled = true
+    expect(actionForKey(list, key(' ', 'INPUT', {}, 'range'))?.name).toBe('togglePlay')
+    expect(actionForKey(list, key('r', 'INPUT', {}, 'range'))?.name).toBe('reset')
+    expect(actionForKey(list, key('ArrowLeft', 'INPUT', {}, 'range'))).toBeUndefined()
+    expect(actionForKey(list, key(' ', 'INPUT', {}, 'checkbox'))).toBeUndefined()
+    expect(actionForKey(list, key('r', 'INPUT', {}, 'checkbox'))?.name).toBe('reset')
+    // A text field keeps every key.
+    expect(actionForKey(list, key('r', 'INPUT', {}, 'text'))).toBeUndefined()
+    expect(actionForKey(list, key('r', 'INPUT'))).toBeUndefined()
   })
 })

@@ -23,6 +23,20 @@ export interface Action {
 
 /** Elements that take typed keys: every shortcut stands aside while one has focus. */
 const TEXT_ENTRY = new Set(['INPUT', 'TEXTAREA', 'SELECT'])
+/**
+ * Inputs that take no text: a slider needs only its arrows and paging keys, a checkbox or radio
+ * only Space, so every other shortcut still works while one has focus (after a slider is touched).
+ */
+const KEYS_OF_INPUT: Record<string, ReadonlySet<string>> = {
+  range: new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']),
+  checkbox: new Set([' ']),
+  radio: new Set([' ', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']),
+  button: new Set([' ', 'Enter']),
+  submit: new Set([' ', 'Enter']),
+  reset: new Set([' ', 'Enter']),
+  file: new Set([' ', 'Enter']),
+  color: new Set([' ', 'Enter']),
+}
 /** Elements that a focused Space or Enter activates: those keys stay theirs. */
 const ACTIVATABLE = new Set(['BUTTON', 'A', 'SUMMARY'])
 
@@ -35,7 +49,11 @@ export function actionForKey(
   if (event.altKey) return undefined
   const target = event.target as { tagName?: string; isContentEditable?: boolean; getAttribute?: (name: string) => string | null } | null
   const tag = target?.tagName ?? ''
-  if (TEXT_ENTRY.has(tag) || target?.isContentEditable) return undefined
+  const inputType = tag === 'INPUT' ? (target?.getAttribute?.('type') ?? 'text').toLowerCase() : ''
+  const ownKeys = KEYS_OF_INPUT[inputType]
+  if (ownKeys) {
+    if (ownKeys.has(event.key)) return undefined
+  } else if (TEXT_ENTRY.has(tag) || target?.isContentEditable) return undefined
   const activatable = ACTIVATABLE.has(tag) || target?.getAttribute?.('role') === 'button'
   if (activatable && (event.key === ' ' || event.key === 'Enter')) return undefined
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key

@@ -13,9 +13,11 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatScenarioError } from '../engine/protocol'
-import { emptyHistory, record, redo as redoStep, undo as undoStep, type History } from '../editor/history'
+import type { PinnedRun } from '../charts/models'
+import { emptyHistory, record, redo as redoStep, undo as undoStep, type History, type RunState } from '../editor/history'
 import type { Edit } from '../editor/ops'
 import { docNodes, docVcs, docLinks } from '../scenario/doc'
+import { editedState, type EditedState } from '../scenario/edited'
 import { loadEngineInfo, type EngineInfo } from '../scenario/engineInfo'
 import { isObject, leafChanges, type Json, type JsonObject } from '../scenario/paths'
 import { restoreFromHash, type Notice, type Origin } from '../scenario/restore'
@@ -57,8 +59,40 @@ export interface Bench {
    * differing from what the URL names (a library file with a variant applied).
    */
   open(scenario: JsonObject, origin: Origin, view?: ViewState, edited?: boolean): void
+  /**
+   * Replaces the run with another scenario (change & run again, a sweep cell, a library file, a
+   * loaded file): validated first — on refusal nothing changes and the engine's words come back —
+   * then one undo step that restores the previous scenario, its run (to the same time) and pin.
+   */
+  replace(next: JsonObject, label: string, options?: ReplaceOptions): string | null
+  /** The run drawn faint behind the current one on every chart. */
+  pinned: PinnedRun | null
+  setPinned(pinned: PinnedRun | null): void
+  /** Changes the running simulation took live, with when (for the timeline's markers). */
+  liveMarks: LiveMark[]
+  /** The document against the library file it names (null: none to compare with). */
+  edited: EditedState | null
   /** The share link's hash for the scenario and view as they are now. */
   shareHash(): Promise<string>
+}
+
+export interface ReplaceOptions {
+  /** Where the new document comes from (default: where the current one came from). */
+  origin?: Origin
+  /** Play the new run as soon as it is built. */
+  play?: boolean
+  /** The new document differs from what the URL names (default true; false for a library file as it is). */
+  edited?: boolean
+  /** The run to pin beside the new one (default: the pin stays). */
+  pinned?: PinnedRun | null
+}
+
+/** A parameter the running simulation took without restarting. */
+export interface LiveMark {
+  atMs: number
+  text: string
+  /** The run it belongs to (a mark disappears when the run is rebuilt). */
+  run: object | null
 }
 
 export interface BenchOptions {
@@ -108,6 +142,12 @@ export function useBench(options: BenchOptions = {}): Bench {
   const [tab, setTab] = useState<'params' | 'about'>('about')
   const [announcement, setAnnouncement] = useState<Announcement | null>(null)
   const [edited, setEdited] = useState(false)
+  const [pinned, setPinned] = useState<PinnedRun | null>(null)
+  const [liveMarks, setLiveMarks] = useState<LiveMark[]>([])
+  const pinnedRef = useRef(pinned)
+  pinnedRef.current = pinned
+  const originRef = useRef(origin)
+  originRef.current = origin
 
   const scenarioRef = useRef<JsonObject | null>(null)
   scenarioRef.current = scenario
@@ -156,6 +196,8 @@ export function useBench(options: BenchOptions = {}): Bench {
         }
         if (!restart) {
           engineDocRef.current = next
+          const run = simRef.current.layout
+          setLiveMarks((marks) => [...marks.filter((m) => m.run === run), { atMs: at, text: label, run }])
           announce(`${label}: applied live at t = ${at.toFixed(1)} ms, the run goes on.`, 'live')
           return
         }
@@ -200,6 +242,7 @@ export function useBench(options: BenchOptions = {}): Bench {
       setOrigin(nextOrigin)
       setHistory(emptyHistory)
       setEdited(isEdited)
+      setPinned(null)
       setSelection(validSelection(next, view.selection))
       if (view.tab) setTab(view.tab)
       if (view.speed !== undefined) simRef.current.setSpeed(view.speed)
@@ -235,6 +278,30 @@ export function useBench(options: BenchOptions = {}): Bench {
     }
   }, [open])
 
+  const replace = useCallback(
+    (next: JsonObject, label: string, replaceOptions: ReplaceOptions = {}): string | null => {
+      const current = scenarioRef.current
+      const engineInfo = infoRef.current
+      if (!current || !engineInfo) return 'the scenario is still loading'
+      const verdict = engineInfo.validate(JSON.stringify(next))
+      if (!verdict.ok) return verdict.errors.map(formatScenarioError).join('; ')
+      const before: RunState = { origin: originRef.current, nowMs: simRef.current.nowMs, pinned: pinnedRef.current }
+      setHistory((h) => record(h, current, label, null, performance.now(), before))
+      pendingRef.current = null
+      epochRef.current += 1
+      setScenario(next)
+      if (replaceOptions.origin) setOrigin(replaceOptions.origin)
+      if (replaceOptions.pinned !== undefined) setPinned(replaceOptions.pinned)
+      setEdited(replaceOptions.edited ?? true)
+      setSelection((sel) => validSelection(next, sel))
+      engineDocRef.current = next
+      void simRef.current.load(JSON.stringify(next), { play: replaceOptions.play })
+      announce(`${label}: a new run replaced the previous one (Undo brings it back).`, 'restart')
+      return null
+    },
+    [announce],
+  )
+
   const apply = useCallback(
     (edit: Edit, key?: string): string | null => {
       const current = scenarioRef.current
@@ -261,15 +328,31 @@ export function useBench(options: BenchOptions = {}): Bench {
     (step: typeof undoStep, verb: string) => {
       const current = scenarioRef.current
       if (!current) return
-      const result = step(historyRef.current, current)
+      const now: RunState = { origin: originRef.current, nowMs: simRef.current.nowMs, pinned: pinnedRef.current }
+      const result = step(historyRef.current, current, now)
       if (!result) return
       setHistory(result.history)
       setScenario(result.scenario)
       setEdited(true)
       setSelection((sel) => validSelection(result.scenario, sel))
-      requestSync(result.scenario, `${verb} ${lowerFirst(result.label)}`)
+      const text = `${verb} ${lowerFirst(result.label)}`
+      const run = result.run
+      if (!run) {
+        requestSync(result.scenario, text)
+        return
+      }
+      // The whole run was replaced: rebuild the one it replaced, to the time it had reached.
+      pendingRef.current = null
+      epochRef.current += 1
+      setOrigin(run.origin)
+      setPinned(run.pinned)
+      engineDocRef.current = result.scenario
+      void simRef.current.load(JSON.stringify(result.scenario)).then((loaded) => {
+        if (loaded?.ok && run.nowMs > 0) simRef.current.step(run.nowMs)
+      })
+      announce(run.nowMs > 0 ? `${text}: the previous run is back, rebuilt to t = ${run.nowMs.toFixed(1)} ms.` : `${text}: the previous run is back.`, 'restart')
     },
-    [requestSync],
+    [requestSync, announce],
   )
   const undo = useCallback(() => travel(undoStep, 'Undo:'), [travel])
   const redo = useCallback(() => travel(redoStep, 'Redo:'), [travel])
@@ -303,6 +386,7 @@ export function useBench(options: BenchOptions = {}): Bench {
     }
   }, [options.trackUrl, edited, scenario, makeShareHash, sim.speed])
 
+  const editedDoc = useMemo(() => (scenario ? editedState(scenario) : null), [scenario])
   const undoLabel = history.past.length > 0 ? history.past[history.past.length - 1].label : null
   const redoLabel = history.future.length > 0 ? history.future[history.future.length - 1].label : null
 
@@ -325,9 +409,14 @@ export function useBench(options: BenchOptions = {}): Bench {
       undoLabel,
       redoLabel,
       open,
+      replace,
+      pinned,
+      setPinned,
+      liveMarks,
+      edited: editedDoc,
       shareHash: makeShareHash,
     }),
-    [info, sim, scenario, origin, notice, announcement, selection, select, tab, apply, undo, redo, undoLabel, redoLabel, open, makeShareHash],
+    [info, sim, scenario, origin, notice, announcement, selection, select, tab, apply, undo, redo, undoLabel, redoLabel, open, replace, pinned, liveMarks, editedDoc, makeShareHash],
   )
 }
 

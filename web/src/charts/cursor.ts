@@ -8,18 +8,40 @@
 export type CursorListener = (timeMs: number | null) => void
 
 export class TimeCursor {
-  private timeMs: number | null = null
+  private hover: number | null = null
+  private scrub: number | null = null
+  private shown: number | null = null
   private readonly listeners = new Set<CursorListener>()
 
-  /** The hovered time in ms, or null when nothing is hovered. */
+  /**
+   * The time every view shows its values at: the hovered time while something is hovered, else
+   * the time the timeline was scrubbed to, else null (the live end).
+   */
   get(): number | null {
-    return this.timeMs
+    return this.shown
   }
 
+  /** Sets the hovered time (null when the pointer leaves). */
   set(timeMs: number | null): void {
-    const next = timeMs !== null && Number.isFinite(timeMs) ? timeMs : null
-    if (next === this.timeMs) return
-    this.timeMs = next
+    this.hover = finite(timeMs)
+    this.update()
+  }
+
+  /** The time the timeline holds, or null at the live end. */
+  getScrub(): number | null {
+    return this.scrub
+  }
+
+  /** Holds every view at `timeMs` until hovered elsewhere or released (null: back to live). */
+  setScrub(timeMs: number | null): void {
+    this.scrub = finite(timeMs)
+    this.update()
+  }
+
+  private update(): void {
+    const next = this.hover ?? this.scrub
+    if (next === this.shown) return
+    this.shown = next
     for (const listener of this.listeners) listener(next)
   }
 
@@ -28,6 +50,10 @@ export class TimeCursor {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
   }
+}
+
+function finite(timeMs: number | null): number | null {
+  return timeMs !== null && Number.isFinite(timeMs) ? timeMs : null
 }
 
 /** A time window of the charts' x axis in ms, or null for the whole run. */

@@ -102,7 +102,7 @@ describe('snapshotStore', () => {
   })
 })
 
-describe('packet-level charts (seed 002)', () => {
+describe('packet-level charts (Pletka et al.)', () => {
   it('draw the class throughputs with the BAT references, the ratio and D_UDP, router queues, the weighted index', () => {
     const ip = run(scenarioText('pletka-clcc-tcp-udp'), 2000)
     expect(chartKinds(ip.layout)).toEqual(['classes', 'ratio', 'queue', 'util', 'lost', 'fairness'])

@@ -119,7 +119,7 @@ export function utilChartModel(ctx: ChartContext): ChartModel {
 
 /**
  * Cumulative data cells received at each chosen VC's destination: the slope is the throughput
- * (seed 001 Figure 10b).
+ * (Fahmy et al. Figure 10b).
  */
 export function receivedChartModel(ctx: ChartContext): ChartModel {
   const t = ctx.store.series(column.time)
@@ -167,7 +167,7 @@ export function lostChartModel(ctx: ChartContext): ChartModel {
 
 /**
  * The fairness index (engine column): Jain's index of the active VCs' mean ACR over their max-min
- * shares, or in the packet model seed 002's weighted index (equation 2) of the classes' serviced
+ * shares, or in the packet model Pletka et al.'s weighted index (equation 2) of the classes' serviced
  * rates against the BAT's references.
  */
 export function fairnessChartModel(ctx: ChartContext): ChartModel {
@@ -177,7 +177,7 @@ export function fairnessChartModel(ctx: ChartContext): ChartModel {
   const series: LineSeries[] = ctx.store.has(column.fairness)
     ? [{ key: column.fairness, label: name, color: '#009E73', x: t, y: ctx.store.series(column.fairness), strokeWidth: 2 }]
     : []
-  const explained = ip ? 'weighted fairness index (seed 002 eq. 2), serviced rate ÷ reference' : 'Jain’s index of ACR ÷ max-min share, active VCs'
+  const explained = ip ? 'weighted fairness index (Pletka et al. eq. 2), serviced rate ÷ reference' : 'Jain’s index of ACR ÷ max-min share, active VCs'
   const legend = series.length ? [{ label: explained, color: '#009E73' }] : []
   const model = lineModel(ctx, series, legend, 'fairness index', '', 1, ip ? 'Weighted fairness index of the traffic classes against their references' : 'Jain’s fairness index of the active VCs against their max-min shares')
   model.yDomain = [0, 1.05]

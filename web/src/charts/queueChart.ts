@@ -32,9 +32,37 @@ export function bottleneckPorts(layout: Layout, store: SampleStore): LayoutPort[
   const threshold = Math.max(MIN_PEAK_CELLS, largest * SIGNIFICANT_PEAK)
   const queued = switchPorts.filter((p) => peak(p) >= threshold).sort((a, b) => peak(b) - peak(a))
   if (queued.length > 0) return queued.slice(0, MAX_QUEUE_PORTS)
-  const util = (p: LayoutPort) => (store.has(column.util(p.id)) ? store.max(column.util(p.id)) : -Infinity)
+  const util = (p: LayoutPort) => (store.has(column.util(p.id)) && store.rowCount > 0 ? store.max(column.util(p.id)) : 0)
   const busiest = [...switchPorts].sort((a, b) => util(b) - util(a))[0]
-  return busiest ? [busiest] : []
+  // Nothing measured yet (before Play, after Reset): the bottleneck the topology implies.
+  if (!busiest || util(busiest) <= 0) {
+    const implied = topologyBottleneck(layout)
+    return implied ? [implied] : busiest ? [busiest] : []
+  }
+  return [busiest]
+}
+
+/**
+ * The port the topology makes the bottleneck before anything runs: among the network's ports,
+ * the one whose link offers the least rate per source crossing it (VCs, flows and background
+ * sources along their paths), most sources first on a tie. Null when no path crosses a port.
+ */
+export function topologyBottleneck(layout: Layout): LayoutPort | null {
+  const paths: string[][] = [
+    ...layout.vcs.filter((v) => !v.reverse_of).map((v) => v.path),
+    ...(layout.background ?? []).map((b) => b.path),
+    ...(layout.flows ?? []).map((f) => f.path),
+  ]
+  const rate = new Map(layout.links.map((l) => [l.id, l.rate_mbps]))
+  let best: { port: LayoutPort; share: number; count: number } | null = null
+  for (const port of layout.ports) {
+    if (port.from_kind === 'host') continue
+    const count = paths.filter((path) => path.some((node, i) => node === port.from && path[i + 1] === port.to)).length
+    if (count === 0) continue
+    const share = (rate.get(port.link) ?? Infinity) / count
+    if (!best || share < best.share - 1e-9 || (Math.abs(share - best.share) <= 1e-9 && count > best.count)) best = { port, share, count }
+  }
+  return best?.port ?? null
 }
 
 /** A port's colour, from its place in the layout, so it keeps it as other ports join a chart. */

@@ -22,8 +22,8 @@ interface ComparePanelProps {
   runLabel: string
   pinned: PinnedRun | null
   onPin(pinned: PinnedRun | null): void
-  /** Loads a changed scenario as the page's run and plays it. */
-  onRunChanged(scenarioJson: string, label: string): void
+  /** Loads a changed scenario as the page's run and plays it; returns null, or why it was refused. */
+  onRunChanged(scenarioJson: string, label: string): string | null
 }
 
 export function ComparePanel({ layout, store, status, nowMs, scenarioJson, runLabel, pinned, onPin, onRunChanged }: ComparePanelProps) {
@@ -80,8 +80,10 @@ export function ComparePanel({ layout, store, status, nowMs, scenarioJson, runLa
       setProblem(formatScenarioError(applied.error))
       return
     }
-    setOpen(false)
-    onRunChanged(applied.json, label)
+    // Refused: the form stays open with what was typed and the engine's words beside it.
+    const refused = onRunChanged(applied.json, label)
+    if (refused !== null) setProblem(`Not run: ${refused}`)
+    else setOpen(false)
   }
 
   return (
@@ -141,7 +143,7 @@ export function ComparePanel({ layout, store, status, nowMs, scenarioJson, runLa
           </button>
           {target && <p className="muted">{target.label}: {target.spec.doc}</p>}
           {problem && (
-            <p className="sweep-problem" role="status">
+            <p className="sweep-problem" role="alert" data-testid="compare-problem">
               {problem}
             </p>
           )}

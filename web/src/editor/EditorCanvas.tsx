@@ -10,7 +10,9 @@
  */
 import './editor.css'
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
+import type { TimeCursor } from '../charts/cursor'
 import type { LiveFrame } from '../engine/frame'
+import type { SampleStore } from '../engine/samples'
 import type { Layout } from '../engine/layout'
 import { docLinks, docNodes, type DocNode } from '../scenario/doc'
 import type { EngineInfo } from '../scenario/engineInfo'
@@ -37,6 +39,9 @@ interface EditorCanvasProps {
   info: EngineInfo
   colors: ReadonlyMap<string, string>
   frame: LiveFrame | null
+  /** The linked time cursor and the samples, for the drawing's labels at a hovered or held time. */
+  cursor?: TimeCursor
+  store?: SampleStore | null
   started: ReadonlySet<string>
   selection: Selection | null
   onSelect(selection: Selection | null): void
@@ -91,7 +96,7 @@ function modeHint(mode: Mode): string {
   }
 }
 
-export function EditorCanvas({ layout, scenario, info, colors, frame, started, selection, onSelect, onApply, overlay }: EditorCanvasProps) {
+export function EditorCanvas({ layout, scenario, info, colors, frame, started, selection, onSelect, onApply, overlay, cursor, store }: EditorCanvasProps) {
   const svgRef = useRef<SVGSVGElement>(null)
   const [mode, setMode] = useState<Mode>({ kind: 'select' })
   const [callout, setCallout] = useState<Callout | null>(null)
@@ -324,7 +329,7 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
         {modeHint(mode)}
       </p>
       <div className="canvas" data-mode={mode.kind}>
-        <TopologyView layout={viewLayout} colors={colors} frame={frame} started={started} fit={fit} />
+        <TopologyView layout={viewLayout} colors={colors} frame={frame} started={started} fit={fit} cursor={cursor} store={store} />
         {overlay?.(viewLayout, fit)}
         <svg
           ref={svgRef}

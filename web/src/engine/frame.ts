@@ -28,3 +28,28 @@ export function parseFrame(frame: Float64Array, layout: Pick<Layout, 'vcs' | 'po
   })
   return { nowMs: frame[0], acrMbps, queueCells }
 }
+
+/**
+ * The frame at simulated time `t`, read from the samples (the last sample at or before `t`), so a
+ * drawing held at a past time shows the same values as the charts there. Null before any sample.
+ */
+export function frameFromSamples(
+  store: { series(name: string): ArrayLike<number>; has(name: string): boolean; rowCount: number },
+  layout: Pick<Layout, 'vcs' | 'ports'>,
+  t: number,
+): LiveFrame | null {
+  const times = store.series('t_ms')
+  if (store.rowCount === 0) return null
+  let lo = 0
+  let hi = times.length - 1
+  if (times[0] > t) return null
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (times[mid] <= t) lo = mid
+    else hi = mid - 1
+  }
+  const at = (name: string) => (store.has(name) ? store.series(name)[lo] : Number.NaN)
+  const acrMbps = new Map(layout.vcs.map((vc) => [vc.id, at(`vc.${vc.id}.acr`)]))
+  const queueCells = new Map(layout.ports.map((port) => [port.id, at(`port.${port.id}.queue`)]))
+  return { nowMs: times[lo], acrMbps, queueCells }
+}

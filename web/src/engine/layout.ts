@@ -73,7 +73,7 @@ export interface LayoutFlow {
 }
 
 export interface Layout {
-  /** Which model runs: ABR cells (absent in older engines) or IP packets (seed 002). */
+  /** Which model runs: ABR cells (absent in older engines) or IP packets (Pletka et al.). */
   model?: 'cell' | 'ip'
   /** Packet model: the flows, the traffic classes (`tcp`, `udp`) and the port with the BAT AQM. */
   flows?: LayoutFlow[]
@@ -107,7 +107,7 @@ export const column = {
   lost: (port: string) => `port.${port}.lost`,
   /** 1 while the VC's source has data to send, else 0. */
   active: (vc: string) => `vc.${vc}.active`,
-  /** Jain's index of the active VCs' mean ACR over their max-min shares, 0..1 (packet model: seed 002's weighted index). */
+  /** Jain's index of the active VCs' mean ACR over their max-min shares, 0..1 (packet model: Pletka et al.'s weighted index). */
   fairness: 'fairness',
   /** Packet model: a traffic class's throughput, Mbit/s. */
   classThroughput: (c: string) => `class.${c}.throughput_mbps`,

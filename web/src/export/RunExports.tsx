@@ -8,11 +8,13 @@ import { samplesCsv } from './series'
 
 interface RunExportsProps {
   scenarioId: string
+  /** The scenario differs from its library file: the file names say so. */
+  edited?: boolean
   store: SampleStore | null
 }
 
-export function RunExports({ scenarioId, store }: RunExportsProps) {
-  const stem = slug(scenarioId || 'scenario')
+export function RunExports({ scenarioId, store, edited = false }: RunExportsProps) {
+  const stem = `${slug(scenarioId || 'scenario')}${edited ? '-edited' : ''}`
   return (
     <details className="export-menu run-exports">
       <summary>Export run</summary>

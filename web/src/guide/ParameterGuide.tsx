@@ -1,4 +1,4 @@
-/** The parameter guide (seed 001) for the current topology, with a warning for each broken guideline. */
+/** The parameter guide (Fahmy et al.) for the current topology, with a warning for each broken guideline. */
 import { useEffect, useMemo, useState } from 'react'
 import type { Layout } from '../engine/layout'
 import { loadRegistry, type ParamSpec } from '../sweep/targets'
@@ -53,7 +53,7 @@ function GuideGroup({ guide }: { guide: VcGuide }) {
         </tbody>
       </table>
       <table className="guide-interrm">
-        <caption>Time between forward RM cells at PCR, for each Nrm (seed 001 Table 2)</caption>
+        <caption>Time between forward RM cells at PCR, for each Nrm (Fahmy et al. Table 2)</caption>
         <thead>
           <tr>
             <th scope="row">Nrm</th>
@@ -99,12 +99,12 @@ export function ParameterGuide({ layout, scenarioJson }: ParameterGuideProps) {
     <section className="parameter-guide" aria-labelledby="guide-title">
       <h2 id="guide-title">Parameter guide</h2>
       <p className="muted">
-        Seed 001 (Fahmy, Jain, Goyal &amp; Vandalore, “ABR Engineering”) gives rules of thumb for ABR parameters from the link speeds and round-trip time.
+        Fahmy, Jain, Goyal &amp; Vandalore, “ABR Engineering: Roles and Guidelines for Setting ABR Parameters”, give rules of thumb for ABR parameters from the link speeds and round-trip time.
         Here they are for this topology, against what the scenario sets; FRTT is twice the propagation delay along each VC’s path.
       </p>
       {problem && <p className="sweep-problem">The guide could not be computed: {problem}</p>}
       {guides?.length === 0 && (
-        <p className="guide-none">This scenario has no ABR virtual circuits (it runs at packet level, or has no VC yet), so none of seed 001’s ABR guidelines applies.</p>
+        <p className="guide-none">This scenario has no ABR virtual circuits (it runs at packet level, or has no VC yet), so none of Fahmy et al.’s ABR guidelines applies.</p>
       )}
       {guides?.map((g) => <GuideGroup key={g.vcs.join(',')} guide={g} />)}
     </section>

@@ -20,7 +20,7 @@ beforeAll(() => {
 
 const oc3: VcParams = { pcrMbps: 155.52, icrMbps: 140, nrm: 32, trmMs: 100, adtfS: 0.5, tbeCells: 16_777_215, cdf: 1 / 16, crm: null }
 
-describe('seed 001 guidelines', () => {
+describe('Fahmy et al. guidelines', () => {
   it('gives Trm = 100 ms at OC-3 and the inter-RM times of Table 2', () => {
     const g = guideFor(oc3, 30, 0)
     const pcr = (155.52e6) / 424
@@ -32,7 +32,7 @@ describe('seed 001 guidelines', () => {
     expect(nrm32?.ms).toBeCloseTo(0.0872, 4)
   })
 
-  it('flags the satellite link’s CRM of 32 and asks for about 6,300 (seed 001 §6.2.1: “6144”)', () => {
+  it('flags the satellite link’s CRM of 32 and asks for about 6,300 (Fahmy et al. §6.2.1: “6144”)', () => {
     const text = scenarioText('fahmy-satellite-crm')
     const [guide] = parameterGuide(text, layoutOf(text), registry)
     expect(guide.frttMs).toBeCloseTo(2 * (275 + 2 * 0.005), 6)

@@ -1,6 +1,6 @@
 /**
- * The parameter guide of seed 001 (Fahmy, Jain, Goyal & Vandalore, "ABR Engineering: Roles and
- * Guidelines for Setting ABR Parameters") computed for the current topology, VC by VC:
+ * The parameter guide of Fahmy, Jain, Goyal & Vandalore, "ABR Engineering: Roles and
+ * Guidelines for Setting ABR Parameters", computed for the current topology, VC by VC:
  *
  * - inter-RM cell time Nrm/PCR for each allowed Nrm (§4.2.1, Table 2);
  * - Trm ≈ c/PCR with c = 10⁶/27, i.e. 100 ms at OC-3's 2.7 µs per cell (§4.2.2);
@@ -16,7 +16,7 @@ import type { Layout, LayoutVc } from '../engine/layout'
 
 /** 424 bits per cell. */
 const CELL_BITS = 424
-/** Seed 001 §4.2.2: c = 1,000,000/27, chosen so that Trm = 100 ms at OC-3. */
+/** Fahmy et al. §4.2.2: c = 1,000,000/27, chosen so that Trm = 100 ms at OC-3. */
 export const TRM_C = 1_000_000 / 27
 /** TM 4.0's ceiling on Trm (Table 1: 100 × 2^k ms, k = −7..0). */
 export const TRM_MAX_MS = 100
@@ -169,7 +169,7 @@ export function guideFor(params: VcParams, frtt: number, buffers: number): Omit<
         ? 'CDF is 0, so rule 6 is off and CRM does not matter.'
         : crm >= crmNeeded
           ? 'Enough RM cells may be out for the whole round trip: rule 6 only cuts when feedback really stops.'
-          : `Fewer RM cells than a round trip holds: rule 6 will cut ACR by CDF while the feedback is merely on its way (seed 001 Figure 10). Raise CRM (or TBE) to ${formatCount(crmNeeded)}.`,
+          : `Fewer RM cells than a round trip holds: rule 6 will cut ACR by CDF while the feedback is merely on its way (Fahmy et al. Figure 10). Raise CRM (or TBE) to ${formatCount(crmNeeded)}.`,
   })
 
   // §6.1.2: ICR ≤ TBE/FRTT.
@@ -201,7 +201,7 @@ export function guideFor(params: VcParams, frtt: number, buffers: number): Omit<
     note: trmOk
       ? 'A low-rate source still senses the network often enough, without needless RM cells.'
       : ratio > 1
-        ? `Trm is ${ratio.toFixed(1)}× the guideline: a source held at a low rate waits long for its next FRM and reacts late when capacity frees up (seed 001 Figure 6).`
+        ? `Trm is ${ratio.toFixed(1)}× the guideline: a source held at a low rate waits long for its next FRM and reacts late when capacity frees up (Fahmy et al. Figure 6).`
         : `Trm is ${(1 / ratio).toFixed(1)}× below the guideline: low-rate sources spend much of their rate on RM cells.`,
   })
 

@@ -17,8 +17,8 @@ interface LibraryDialogProps {
   info: EngineInfo
   currentId: string | null
   onClose(): void
-  /** Opens a scenario; the dialog closes. */
-  onOpen(scenario: JsonObject, origin: Origin): void
+  /** Opens a scenario; returns null, or why the engine refused it (the dialog stays open). */
+  onOpen(scenario: JsonObject, origin: Origin): string | null
 }
 
 function Entry({ entry, current, onOpen }: { entry: CatalogueEntry; current: boolean; onOpen(scenario: JsonObject, origin: Origin): void }) {
@@ -83,7 +83,11 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
 
   const choose = (scenario: JsonObject, origin: Origin) => {
     setLoadErrors(null)
-    onOpen(scenario, origin)
+    const refused = onOpen(scenario, origin)
+    if (refused !== null) {
+      const name = origin.kind === 'file' ? origin.name : origin.kind === 'library' ? `${origin.id}.json` : 'The scenario'
+      setLoadErrors({ name, errors: [{ path: '', message: refused }] })
+    }
   }
 
   return (

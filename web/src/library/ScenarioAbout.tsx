@@ -6,19 +6,26 @@
 import { memo, useState, type ReactNode } from 'react'
 import type { Edit } from '../editor/ops'
 import { formatScenarioError, type ScenarioError } from '../engine/protocol'
+import type { EditedState } from '../scenario/edited'
 import { applyVariant, isObject, PathError, type JsonObject } from '../scenario/paths'
+import { hasChange, thingsToTry, type ThingToTry } from '../scenario/things'
 
 interface ScenarioAboutProps {
   scenario: JsonObject
   warnings: readonly ScenarioError[]
   onApply(edit: Edit, key?: string): string | null
+  /** The document against its library file: listed when it differs. */
+  edited?: EditedState | null
+  /** Pins the current run and runs the one a thing to try suggests; null, or why it was refused. */
+  onTry?(thing: ThingToTry): string | null
   /** The paper-claims table of the run (ClaimsTable), shown below the explanation. */
   claims?: ReactNode
 }
 
-export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply, claims }: ScenarioAboutProps) {
+export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply, edited = null, onTry, claims }: ScenarioAboutProps) {
   const text = (key: string) => (typeof scenario[key] === 'string' ? (scenario[key] as string) : '')
-  const things = Array.isArray(scenario.things_to_try) ? scenario.things_to_try.filter((t): t is string => typeof t === 'string') : []
+  const things = thingsToTry(scenario)
+  const [tryProblem, setTryProblem] = useState<{ index: number; message: string } | null>(null)
   const variants = Array.isArray(scenario.variants) ? scenario.variants.filter(isObject) : []
   const [whole, setWhole] = useState(false)
   const explanation = text('explanation')
@@ -36,6 +43,20 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
   return (
     <section className="about" aria-label="About this scenario">
       {text('paper') && <p className="paper">{text('paper')}</p>}
+      {edited && edited.changes.length > 0 && (
+        <section className="edited-changes" aria-label="Changed from the library file" data-testid="edited-changes">
+          <h2>Edited: not the library file {edited.base}.json</h2>
+          <p className="muted">The explanation below is about the library file; this run differs from it in:</p>
+          <ul>
+            {edited.changes.slice(0, 12).map((c) => (
+              <li key={c.path}>
+                <code>{c.path}</code>: {c.before} → {c.after}
+              </li>
+            ))}
+            {edited.changes.length > 12 && <li>… and {edited.changes.length - 12} more</li>}
+          </ul>
+        </section>
+      )}
       <p className={`explanation${long && !whole ? ' folded' : ''}`} id="scenario-explanation">
         {explanation}
       </p>
@@ -75,8 +96,32 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
         <section className="things-to-try">
           <h2>Things to try</h2>
           <ul>
-            {things.map((thing) => (
-              <li key={thing}>{thing}</li>
+            {things.map((thing, i) => (
+              <li key={i}>
+                {thing.text}
+                {onTry && hasChange(thing) && (
+                  <>
+                    {' '}
+                    <button
+                      type="button"
+                      className="try-it"
+                      title="Pin the current run and run this change, to see both on the charts"
+                      onClick={() => {
+                        const refused = onTry(thing)
+                        setTryProblem(refused === null ? null : { index: i, message: refused })
+                      }}
+                    >
+                      Try it
+                    </button>
+                  </>
+                )}
+                {tryProblem?.index === i && (
+                  <span className="sweep-problem" role="alert">
+                    {' '}
+                    {tryProblem.message}
+                  </span>
+                )}
+              </li>
             ))}
           </ul>
         </section>

@@ -17,24 +17,26 @@ describe('scenario catalogue', () => {
   })
 
   it('splits a paper reference at its section', () => {
-    expect(splitPaper('Fahmy, Jain, Goyal & Vandalore, ABR Engineering (seed 001) §4.2.1, Figure 4')).toEqual({
-      paper: 'Fahmy, Jain, Goyal & Vandalore, ABR Engineering (seed 001)',
+    expect(splitPaper('Fahmy, Jain, Goyal & Vandalore, “ABR Engineering: Roles and Guidelines for Setting ABR Parameters”, §4.2.1, Figure 4')).toEqual({
+      paper: 'Fahmy, Jain, Goyal & Vandalore, “ABR Engineering: Roles and Guidelines for Setting ABR Parameters”',
       section: '§4.2.1, Figure 4',
     })
-    expect(splitPaper("Jain et al., Switch Algorithm Testing (seed 004), slide 'Transient'")).toEqual({
-      paper: 'Jain et al., Switch Algorithm Testing (seed 004)',
+    expect(splitPaper("Jain et al., “ABR Switch Algorithm Testing: A Case Study with ERICA”, ATM Forum contribution 96-1267, slide 'Transient'")).toEqual({
+      paper: 'Jain et al., “ABR Switch Algorithm Testing: A Case Study with ERICA”, ATM Forum contribution 96-1267',
       section: "slide 'Transient'",
     })
     expect(splitPaper('')).toEqual({ paper: 'Other scenarios', section: '' })
   })
 
-  it('reads topics from what a file does', () => {
+  it('reads topics from the files’ tags, never from their keys', () => {
     const entries = buildCatalogue(info)
     const nrm = entries.find((e) => e.id === 'fahmy-nrm')
     expect(nrm?.topics).toContain('Nrm')
-    expect(nrm?.topics).toContain('ERICA switches')
-    const trm = entries.find((e) => e.id === 'fahmy-trm')
-    expect(trm?.topics).toContain('Background CBR/VBR')
+    expect(nrm?.topics).toContain('ERICA')
+    const topics = byTopic(entries).map((g) => g.title)
+    for (const key of ['d', 'enabled', 'r_ref', 'f_min_mbps', 'Other']) expect(topics).not.toContain(key)
+    // Every paper is cited by title, never as a "seed".
+    for (const e of entries) expect(e.paper).not.toMatch(/seed/i)
   })
 
   it('groups by paper and by topic, and filters', () => {

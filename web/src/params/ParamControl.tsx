@@ -67,7 +67,7 @@ export function NumberControl({
   const apply = (edit: Edit, value: number, note?: string, all = false) => {
     const refusal = onApply(edit, all ? undefined : field.id)
     if (refusal) {
-      setMessage({ text: refusal, tone: 'error' })
+      setMessage({ text: withoutPaths(refusal), tone: 'error' })
       return false
     }
     setMessage(note ? { text: note, tone: 'note' } : null)
@@ -92,6 +92,8 @@ export function NumberControl({
     }
     const parsed = valueFromText(text, spec)
     if ('error' in parsed) {
+      // What was typed stays in the field beside the message saying what is wrong with it.
+      setEditing(true)
       setMessage({ text: parsed.error, tone: 'error' })
       return
     }
@@ -244,7 +246,7 @@ export function ChoiceControl({
         onChange={(e) => {
           const value = e.target.value
           const refusal = onApply({ ok: true, scenario: field.write(scenario, value), label: `${field.label} of ${subject} = ${value}` })
-          setMessage(refusal ? { text: refusal, tone: 'error' } : null)
+          setMessage(refusal ? { text: withoutPaths(refusal), tone: 'error' } : null)
         }}
       >
         {options.map((option) => (
@@ -259,4 +261,14 @@ export function ChoiceControl({
       <FieldMessage id={`${id}-message`} message={message} />
     </div>
   )
+}
+
+/**
+ * The engine's refusal without the scenario paths it starts each problem with ("vcs.vc1.rif: …"):
+ * beside the field, the path is the field itself.
+ */
+export function withoutPaths(text: string): string {
+  const parts = text.split('; ').map((part) => part.replace(/^[A-Za-z0-9_.\-[\]]+: (?=\S)/, ''))
+  const joined = parts.join('; ')
+  return joined.charAt(0).toUpperCase() + joined.slice(1)
 }

@@ -128,7 +128,7 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
     type: 'choice',
     id: `vc-${safeId(vcId)}-startup`,
     label: 'Start-up option',
-    doc: 'How the source picks its initial rate (seed 000 §3): ATM Forum uses the static ICR; RATE takes the max-min share computed as set-up crosses the switches; RM also has the switches allocate at set-up.',
+    doc: 'How the source picks its initial rate (Ma & Ramakrishnan §3): ATM Forum uses the static ICR; RATE takes the max-min share computed as set-up crosses the switches; RM also has the switches allocate at set-up.',
     options: startupOptions,
     value: typeof vc.startup === 'string' ? vc.startup : startupOptions.includes('atm_forum') ? 'atm_forum' : startupOptions[0],
     live: false,

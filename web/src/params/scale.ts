@@ -2,7 +2,7 @@
  * Sliders over registry parameters: how a slider position maps to a value, how values are written
  * and read back, and power-of-two snapping.
  *
- * - `pow2` and `zero_or_pow2` parameters (Nrm, RIF, RDF, CDF — seed 001 Table 1) move in whole
+ * - `pow2` and `zero_or_pow2` parameters (Nrm, RIF, RDF, CDF — Fahmy et al. Table 1) move in whole
  *   powers of two; `zero_or_pow2` has one more stop, 0, at the bottom.
  * - A range spanning more than three decades moves logarithmically (PCR from 1 kbit/s to
  *   7 Gbit/s), starting at 0 through log(1 + x) when the minimum is zero (TBE, start times).
@@ -110,9 +110,21 @@ export function parseValue(text: string): number {
  * Turns typed text into the value to set: parsed, rounded for integers and snapped to a power of
  * two where the spec demands one. `note` says when the value was changed on the way.
  */
-export function valueFromText(text: string, spec: Pick<ParamSpec, 'kind' | 'label'>): { value: number; note?: string } | { error: string } {
+export function valueFromText(
+  text: string,
+  spec: Pick<ParamSpec, 'kind' | 'label'> & Partial<Pick<ParamSpec, 'min' | 'max' | 'unit'>>,
+): { value: number; note?: string } | { error: string } {
   const value = parseValue(text)
-  if (Number.isNaN(value)) return { error: `"${text}" is not a number (fractions such as 1/16 are fine)` }
+  const typed = text.trim()
+  if (Number.isNaN(value)) return { error: `"${typed}" is not a number (fractions such as 1/16 are fine)` }
+  // Out of range is said about what was typed, before any snapping changes it.
+  const zeroOk = spec.kind === 'zero_or_pow2' && value === 0
+  if (!zeroOk && spec.min !== undefined && spec.max !== undefined && (value < spec.min || value > spec.max)) {
+    const pow2 = spec.kind === 'pow2' || spec.kind === 'zero_or_pow2'
+    const range = `${formatValue(spec.min, spec.kind)} to ${formatValue(spec.max, spec.kind)}${spec.unit ? ` ${spec.unit}` : ''}`
+    const rule = pow2 ? `${spec.label} is ${spec.kind === 'zero_or_pow2' ? '0 or ' : ''}a power of two from ${range}` : `${spec.label} goes from ${range}`
+    return { error: `${typed} is out of range: ${rule}` }
+  }
   if (spec.kind === 'pow2' || spec.kind === 'zero_or_pow2') {
     const snapped = snapPow2(value, spec.kind === 'zero_or_pow2')
     if (snapped !== value && value > 0) {

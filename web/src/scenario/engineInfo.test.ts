@@ -19,7 +19,7 @@ describe('engine info', () => {
     expect(info.choices.trafficKeys.on_off).not.toContain('rate_mbps')
   })
 
-  it('has the registry, with every ABR parameter of seed 001 Table 1', () => {
+  it('has the registry, with every ABR parameter of Fahmy et al. Table 1', () => {
     const vc = info.params('vc').map((p) => p.key)
     for (const key of ['pcr_mbps', 'mcr_mbps', 'icr_mbps', 'tcr_cps', 'nrm', 'mrm', 'trm_ms', 'rif', 'rdf', 'adtf_s', 'tbe_cells', 'cdf']) {
       expect(vc).toContain(key)

@@ -8,7 +8,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { formatScenarioError, parseEngineErrors, type ScenarioError } from '../engine/protocol'
 import { isPacketModel, type Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'
-import { heatmapHeight, renderHeatmap, valueRange, type HeatmapCell } from './heatmap'
+import { heatmapDomain, heatmapHeight, renderHeatmap, valueRange, type HeatmapCell, type HeatmapScale } from './heatmap'
 import { METRIC_LABELS, SUMMARY_METRICS, type SummaryMetric } from './metrics'
 import { applyOverrides, formatParamValue, parseValue, type Override } from './paths'
 import { createSweepWorker, defaultWorkerCount, runSweep, type PointOutcome, type SweepHandle } from './pool'
@@ -17,8 +17,8 @@ import { loadRegistry, parseValueList, suggestValues, sweepTargets, type ParamSp
 interface SweepPanelProps {
   layout: Layout
   scenarioJson: string
-  /** Opens one grid point's scenario as the page's run. */
-  onOpenRun(scenarioJson: string, label: string): void
+  /** Opens a sweep point as the page's run; returns null, or why it was refused. */
+  onOpenRun(scenarioJson: string, label: string): string | null
 }
 
 interface AxisInput {
@@ -59,7 +59,7 @@ function pathLabel(targets: readonly SweepTarget[], path: string): string {
   return targets.find((t) => t.path === path)?.label ?? path
 }
 
-function Heatmap({ run, metric, targets, onOpen }: { run: SweepRun; metric: SummaryMetric; targets: readonly SweepTarget[]; onOpen(i: number): void }) {
+function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metric: SummaryMetric; targets: readonly SweepTarget[]; scale: HeatmapScale; onOpen(i: number): void }) {
   const ref = useRef<SVGSVGElement>(null)
   const boxRef = useRef<HTMLDivElement>(null)
   const [width, setWidth] = useState(320)
@@ -96,12 +96,20 @@ function Heatmap({ run, metric, targets, onOpen }: { run: SweepRun; metric: Summ
     return { index, column: p.column, row: p.row, value, description: `${p.label}: ${what}` }
   })
   const range = valueRange(cells)
+  const domain = heatmapDomain(
+    cells.flatMap((c) => (c.value === null ? [] : [c.value])),
+    scale,
+    labels.scale,
+  )
+  const columns = run.xValues.map(shortValue)
+  const rows = run.yPath ? run.yValues.map(shortValue) : ['']
   useLayoutEffect(() => {
     if (!ref.current) return
     renderHeatmap(ref.current, {
       width,
-      columns: run.xValues.map(shortValue),
-      rows: run.yPath ? run.yValues.map(shortValue) : [''],
+      columns,
+      rows,
+      domain,
       xLabel: pathLabel(targets, run.xPath),
       yLabel: run.yPath ? pathLabel(targets, run.yPath) : '',
       unit,
@@ -115,21 +123,47 @@ function Heatmap({ run, metric, targets, onOpen }: { run: SweepRun; metric: Summ
       <figcaption>
         {title}
         {unit ? ` (${unit})` : ''}
-        <span className="heatmap-key">
-          {range === null
-            ? ''
-            : range[0] === range[1]
-              ? `all ${format(range[0])}`
-              : (
-                  <>
-                    <span className="ramp" aria-hidden="true" /> dark {format(range[0])} → light {format(range[1])}
-                  </>
-                )}
+        <span className="heatmap-key" data-testid="heatmap-scale">
+          <span className="ramp" aria-hidden="true" /> {scale === 'fixed' ? 'fixed scale' : 'relative scale'}: dark {(scale === 'fixed' ? baseFormat : format)(domain[0])} → light{' '}
+          {(scale === 'fixed' ? baseFormat : format)(domain[1])}
+          {range !== null && (range[0] === range[1] ? ` · all ${format(range[0])}` : ` · values ${format(range[0])} to ${format(range[1])}`)}
         </span>
       </figcaption>
       <div ref={boxRef}>
         <svg ref={ref} role="group" aria-label={`${title} over the sweep grid`} height={heatmapHeight(run.yValues.length || 1, width, run.xValues.length)} />
       </div>
+      <details className="heatmap-table">
+        <summary>Values as a table</summary>
+        <table data-testid={`sweep-table-${metric}`}>
+          <caption>
+            {title}
+            {unit ? ` (${unit})` : ''}: {run.yPath ? `${pathLabel(targets, run.yPath)} down, ` : ''}
+            {pathLabel(targets, run.xPath)} across
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{run.yPath ? '' : pathLabel(targets, run.xPath)}</th>
+              {columns.map((c, i) => (
+                <th key={i} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, row) => (
+              <tr key={row}>
+                <th scope="row">{r}</th>
+                {columns.map((_, column) => {
+                  const cell = cells.find((c) => c.row === row && c.column === column)
+                  const v = cell?.value
+                  return <td key={column}>{v === null || v === undefined ? '…' : Number.isFinite(v) ? format(v) : '×'}</td>
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
     </figure>
   )
 }
@@ -151,7 +185,14 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
   const [untilMs, setUntilMs] = useState(String(layout.until_ms))
   const [windowText, setWindowText] = useState({ from: '', to: '' })
   const [problems, setProblems] = useState<string[]>([])
+  const [scale, setScale] = useState<HeatmapScale>('fixed')
+  const [openProblem, setOpenProblem] = useState<string | null>(null)
   const [run, setRun] = useState<SweepRun | null>(null)
+  const openPoint = (i: number) => {
+    if (!run?.outcomes[i]?.ok) return
+    const refused = onOpenRun(run.points[i].json, run.points[i].label)
+    setOpenProblem(refused === null ? null : `${run.points[i].label} was not opened: ${refused}`)
+  }
   const handleRef = useRef<SweepHandle | null>(null)
   const taskRef = useRef<TaskHandle | null>(null)
 
@@ -386,10 +427,21 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
       )}
       {run && (
         <>
-          <p className="muted">Click a cell (or focus it and press Enter) to open that run on the page.</p>
+          <p className="muted">
+            Click a cell (or focus it and press Enter) to open that run on the page.{' '}
+            <label>
+              <input type="checkbox" checked={scale === 'relative'} onChange={(e) => setScale(e.target.checked ? 'relative' : 'fixed')} /> relative colour scale (lowest to highest of this
+              sweep)
+            </label>
+          </p>
+          {openProblem && (
+            <p className="sweep-problem" role="alert">
+              {openProblem}
+            </p>
+          )}
           <div className="heatmaps">
             {SUMMARY_METRICS.map((metric) => (
-              <Heatmap key={metric} run={run} metric={metric} targets={targets} onOpen={(i) => run.outcomes[i]?.ok && onOpenRun(run.points[i].json, run.points[i].label)} />
+              <Heatmap key={metric} run={run} metric={metric} targets={targets} scale={scale} onOpen={openPoint} />
             ))}
           </div>
         </>

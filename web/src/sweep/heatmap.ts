@@ -3,6 +3,10 @@
  * (one row for a one-parameter sweep), each cell coloured by value on the viridis scale (readable
  * in colour blindness and in greyscale) and labelled with it. Cells are buttons: click or Enter
  * opens that run.
+ *
+ * The colour scale is fixed per figure by default (fairness and utilisation 0–1, queue and losses
+ * from 0), so 0.99252 and 0.99274 look the same, as they are; a relative scale (lowest to highest
+ * value of this sweep) is there on request, with its range always written beside the map.
  */
 import { interpolateViridis, scaleSequential, select } from 'd3'
 
@@ -27,7 +31,25 @@ export interface HeatmapOptions {
   /** Writes a value in a cell. */
   format(value: number): string
   cells: readonly HeatmapCell[]
+  /** The values at the dark and the light end of the colour scale (see `heatmapDomain`). */
+  domain: readonly [number, number]
   onOpen(index: number): void
+}
+
+/** How a heatmap maps values to colour: the figure's own fixed range, or this sweep's spread. */
+export type HeatmapScale = 'fixed' | 'relative'
+
+/**
+ * The colour scale's range. Fixed: `[lo, hi]` of the figure when it has a natural top (a ratio:
+ * 0–1), else from 0 to the largest value (queues, losses; at least 1 so all-zero is dark).
+ * Relative: the lowest to the highest value, widened by one either side when all are equal.
+ */
+export function heatmapDomain(values: readonly number[], scale: HeatmapScale, fixed: { lo: number; hi: number | null }): [number, number] {
+  const finite = values.filter((v) => Number.isFinite(v))
+  const lo = finite.length ? Math.min(...finite) : 0
+  const hi = finite.length ? Math.max(...finite) : 1
+  if (scale === 'relative') return lo === hi ? [lo - 1, hi + 1] : [lo, hi]
+  return [fixed.lo, fixed.hi ?? Math.max(1, hi)]
 }
 
 const MARGIN = { top: 6, right: 8, bottom: 36, left: 64 }
@@ -54,13 +76,9 @@ export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions
   const cellW = Math.min(MAX_CELL * 2, (width - MARGIN.left - MARGIN.right) / Math.max(1, columns.length))
   const cellH = Math.min(MAX_CELL, cellW)
   const height = MARGIN.top + MARGIN.bottom + cellH * Math.max(1, rows.length)
-  const values = options.cells.map((c) => c.value).filter((v): v is number => v !== null && Number.isFinite(v))
-  const lo = values.length ? Math.min(...values) : 0
-  const hi = values.length ? Math.max(...values) : 1
-  // Equal values all take the middle of the scale: no cell looks better than another.
-  const domain: [number, number] = lo === hi ? [lo - 1, hi + 1] : [lo, hi]
-  const color = scaleSequential(interpolateViridis).domain(domain)
-  const position = (v: number) => (v - domain[0]) / (domain[1] - domain[0])
+  const domain: [number, number] = [options.domain[0], options.domain[1]]
+  const color = scaleSequential(interpolateViridis).domain(domain).clamp(true)
+  const position = (v: number) => Math.min(1, Math.max(0, (v - domain[0]) / (domain[1] - domain[0])))
   const svg = select(svgElement).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`)
 
   svg
@@ -92,6 +110,7 @@ export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions
         .attr('height', Math.max(1, cellH - 2))
         .attr('rx', 3)
         .attr('fill', (d) => (d.value === null ? '#eef1f4' : Number.isFinite(d.value) ? color(d.value) : '#fff1f2'))
+        .attr('data-fill', (d) => (d.value !== null && Number.isFinite(d.value) ? color(d.value) : null))
         .attr('stroke', (d) => (d.value !== null && !Number.isFinite(d.value) ? '#a40e26' : 'none')),
     )
     .call((g) =>

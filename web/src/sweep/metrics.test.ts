@@ -62,7 +62,7 @@ describe('browser sweep figures match abrsim sweep', () => {
 })
 
 describe('browser sweep figures match abrsim sweep at packet level', () => {
-  it.skipIf(!existsSync(abrsim))('for a BAT scenario of seed 002', () => {
+  it.skipIf(!existsSync(abrsim))('for a BAT scenario of Pletka et al.', () => {
     const file = fileURLToPath(new URL('../../../scenarios/pletka-fmin-fairness.json', import.meta.url))
     const path = 'links.bottleneck.a_to_b.aqm.flows.cbr2.f_min_mbps'
     const native = spawnSync(abrsim, ['sweep', file, '--param', `${path}=25`, '--until', '3000', '--jobs', '1'], { encoding: 'utf8' })

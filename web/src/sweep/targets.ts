@@ -69,7 +69,7 @@ type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
- * The packet model's targets (seed 002): each link's rate and delay, each flow's numbers, the BAT's
+ * The packet model's targets (Pletka et al.): each link's rate and delay, each flow's numbers, the BAT's
  * knobs and per-group guarantees where the scenario has a BAT, the CLCC's where it has one, and the
  * seed (TCP's randomness).
  */

@@ -6,8 +6,11 @@
  * The static drawing depends only on the layout and is memoised; the live overlay is the only
  * part that changes while the simulation runs.
  */
-import { memo, useMemo } from 'react'
-import type { LiveFrame } from '../engine/frame'
+import { memo, useMemo, useSyncExternalStore } from 'react'
+import type { TimeCursor } from '../charts/cursor'
+import { sampleIndexAt } from '../charts/timeSeries'
+import { frameFromSamples, type LiveFrame } from '../engine/frame'
+import type { SampleStore } from '../engine/samples'
 import { portLabel, type Layout } from '../engine/layout'
 import { along, centroid, commonLinkCaption, fitNodes, linkCaption, linkLabelPlacement, stepFrom, type Fit, type Point } from './geometry'
 
@@ -30,7 +33,16 @@ interface TopologyViewProps {
   started: ReadonlySet<string>
   /** Placement of scenario positions in the drawing; by default fitted to the nodes. */
   fit?: Fit
+  /**
+   * The linked time cursor and the samples: while a time is hovered or scrubbed, the labels show
+   * the values at that time (as the charts do), not the live ones.
+   */
+  cursor?: TimeCursor
+  store?: SampleStore | null
 }
+
+const noCursor = () => () => undefined
+const noTime = () => null
 
 interface Placement {
   pos: Map<string, Point>
@@ -116,11 +128,18 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, fit }: Pic
   )
 })
 
-function LiveOverlay({ layout, colors, frame, started, fit }: TopologyViewProps) {
+function LiveOverlay({ layout, colors, frame: live, started: liveStarted, fit, cursor, store }: TopologyViewProps) {
   const { pos, middle } = usePlacement(layout, fit)
+  const held = useSyncExternalStore(cursor ? (fn) => cursor.subscribe(fn) : noCursor, cursor ? () => cursor.get() : noTime)
+  const past = held !== null && store ? frameFromSamples(store, layout, held) : null
+  const frame = past ?? live
+  const started =
+    past && store
+      ? new Set(layout.vcs.filter((vc) => (frameFromSamplesValue(store, `vc.${vc.id}.sent`, past.nowMs) ?? 0) > 0).map((vc) => vc.id))
+      : liveStarted
   if (!frame) return null
   return (
-    <g className="live">
+    <g className="live" data-time={past ? past.nowMs : frame.nowMs} data-held={past ? 'true' : undefined}>
       {layout.vcs.map((vc) => {
         const p = pos.get(vc.source)
         const acr = frame.acrMbps.get(vc.id)
@@ -170,7 +189,14 @@ function LiveOverlay({ layout, colors, frame, started, fit }: TopologyViewProps)
   )
 }
 
-export function TopologyView({ layout, colors, frame, started, fit }: TopologyViewProps) {
+/** A column's value at the last sample at or before `t`, or null. */
+function frameFromSamplesValue(store: SampleStore, name: string, t: number): number | null {
+  if (!store.has(name)) return null
+  const i = sampleIndexAt(store.series('t_ms'), t)
+  return i < 0 ? null : store.series(name)[i]
+}
+
+export function TopologyView({ layout, colors, frame, started, fit, cursor, store }: TopologyViewProps) {
   return (
     <svg
       className="topology"
@@ -179,7 +205,7 @@ export function TopologyView({ layout, colors, frame, started, fit }: TopologyVi
       aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
     >
       <StaticTopology layout={layout} colors={colors} fit={fit} />
-      <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} fit={fit} />
+      <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} fit={fit} cursor={cursor} store={store} />
     </svg>
   )
 }

@@ -1,6 +1,6 @@
 //! `abrsim sweep`: run one scenario over a grid of parameter values on every
 //! core and print one summary row per grid point (SPEC §9 "Comparing and
-//! sweeping": the question of seed 003's Figures 2–3, answered by simulation).
+//! sweeping": the question of Ohsaki et al.'s Figures 2–3, answered by simulation).
 //!
 //! ```text
 //! abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]
@@ -16,7 +16,7 @@
 //!   (packets in the packet model);
 //! - `utilization`: the bottleneck's utilisation — the highest mean utilisation of any such port;
 //! - `fairness`: the mean of the `fairness` sample column (Jain's index of the active VCs' mean ACR
-//!   over their max-min shares; in the packet model seed 002's weighted index);
+//!   over their max-min shares; in the packet model Pletka et al.'s weighted index);
 //! - `cells_lost` (packet model: `packets_lost`): what all ports dropped.
 //!
 //! Both models sweep alike: a scenario with `"model": "ip"` runs at packet level.

@@ -1,6 +1,6 @@
 //! One face for the two models a scenario may ask for with its `"model"` key:
 //! the ATM cell model (`"cell"`, the default) and the IP packet model
-//! (`"ip"`, seed 002). The wasm layer holds a [`Model`]; the runner
+//! (`"ip"`, Pletka et al.). The wasm layer holds a [`Model`]; the runner
 //! dispatches on [`ModelKind`].
 
 use crate::cell::sim::{Applied, Simulation};

@@ -1,4 +1,4 @@
-//! Seed 004 (Jain, Fahmy, Kalyanaraman & Goyal, "Switch Algorithm Testing: A
+//! Jain et al. (Jain, Fahmy, Kalyanaraman & Goyal, "Switch Algorithm Testing: A
 //! Case Study with ERICA"): the test suite — efficiency, minimal delay,
 //! transient, parking-lot fairness, the fairness fix, variable capacity,
 //! bursty traffic and ACR retention — each with ERICA and ERICA+, checked

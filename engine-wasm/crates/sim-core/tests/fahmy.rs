@@ -1,4 +1,4 @@
-//! Seed 001 (Fahmy, Jain, Goyal & Vandalore, "ABR Engineering"): the Nrm, RIF,
+//! Fahmy, Jain, Goyal & Vandalore ( "ABR Engineering"): the Nrm, RIF,
 //! Trm, satellite-CRM and TBE experiments, each checked against what the paper
 //! reports, through the runner `abrsim` uses.
 
@@ -79,7 +79,7 @@ fn satellite_small_crm_starves_the_source_and_6144_gives_full_throughput() {
     let r32 = report("fahmy-satellite-crm.json", &variant("crm-32", None, &windows, &[]));
     let r6144 = report("fahmy-satellite-crm.json", &variant("crm-6144", None, &windows, &[]));
     let thr = |r: &serde_json::Value, w| vc_stat(r, w, "vc1", "throughput_mbps");
-    // CRM ≥ FRTT·PCR/Nrm = 6144 (seed 001 §6.2.1): the source keeps its rate.
+    // CRM ≥ FRTT·PCR/Nrm = 6144 (Fahmy et al. §6.2.1): the source keeps its rate.
     assert!(
         thr(&r6144, 0) > 125.0 && thr(&r6144, 1) > 125.0,
         "{} {}",
@@ -115,7 +115,7 @@ fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
         };
         let (on, off) = (q("on"), q("off"));
         // Queue length = (sources − 1) × min(TBE, burst) holds only at start-up;
-        // in closed loop the queue grows well past TBE (seed 001 §6.2.1, which
+        // in closed loop the queue grows well past TBE (Fahmy et al. §6.2.1, which
         // reports about 2,500–3,000 cells). Since ERICA pairs its overload with
         // the CCRs of the same interval the peaks are 4,000–9,000 cells (they
         // were 13,000–23,300).

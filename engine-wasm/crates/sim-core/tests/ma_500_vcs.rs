@@ -1,4 +1,4 @@
-//! Seed 000 (Ma & Ramakrishnan) §3.4 and §5.3: 500 VCs through two switches,
+//! Ma & Ramakrishnan (Ma & Ramakrishnan) §3.4 and §5.3: 500 VCs through two switches,
 //! 250 long ones (8 ms) then 250 short ones (0.8 µs), one every 20 ms, 11 s
 //! in all — the engine's scale test. Queue management off: the queue reaches
 //! hundreds of thousands of cells; on: it stays near the 600-cell set-point.

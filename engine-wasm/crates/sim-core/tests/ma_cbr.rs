@@ -1,4 +1,4 @@
-//! Seed 000 (Ma & Ramakrishnan) §3.3 and §5.2: four ABR VCs (two long, two
+//! Ma & Ramakrishnan (Ma & Ramakrishnan) §3.3 and §5.2: four ABR VCs (two long, two
 //! short) through two switches, then a CBR VC taking half the link 500 ms on /
 //! 500 ms off from 2 s — queue management off and on, checked against the
 //! queue sizes the paper reports.

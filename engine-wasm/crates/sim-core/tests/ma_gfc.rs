@@ -1,4 +1,4 @@
-//! Seed 000 (Ma & Ramakrishnan) §5.4: a general topology with two
+//! Ma & Ramakrishnan (Ma & Ramakrishnan) §5.4: a general topology with two
 //! bottlenecks (switch 3 → 4 and switch 6 → 7, 50 Mbit/s each), three
 //! long-delay and five short-delay sources starting one after another. The
 //! VCs' rates must follow the max-min oracle's shares — VC 1 about 20K cells/s

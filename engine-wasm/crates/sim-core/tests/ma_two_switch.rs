@@ -1,4 +1,4 @@
-//! Seed 000 (Ma & Ramakrishnan) §3.1, §3.2 and §5.1: one long VC (8 ms first
+//! Ma & Ramakrishnan (Ma & Ramakrishnan) §3.1, §3.2 and §5.1: one long VC (8 ms first
 //! link) and two short ones (0.8 µs) through two switches, started at 0, 400
 //! and 800 ms, with the start-up options, RIF values, FIFO and per-VC queues,
 //! queue management off and on — checked against the queue sizes the paper

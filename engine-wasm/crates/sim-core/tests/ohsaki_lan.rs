@@ -1,4 +1,4 @@
-//! Seed 003 (Ohsaki, Murata & Miyahara) §III-A: the parking lot with binary
+//! Ohsaki et al. (Ohsaki, Murata & Miyahara) §III-A: the parking lot with binary
 //! (EFCI) switches in a LAN (0.01 ms between switches), for the RIF/RDF pairs
 //! of Table 1, checked through the same code path `abrsim run` uses.
 

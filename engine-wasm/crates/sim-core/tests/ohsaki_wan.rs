@@ -1,4 +1,4 @@
-//! Seed 003 (Ohsaki, Murata & Miyahara) §III-B: the parking lot with binary
+//! Ohsaki et al. (Ohsaki, Murata & Miyahara) §III-B: the parking lot with binary
 //! (EFCI) switches in a WAN (1 ms between switches), for the RIF/RDF pairs of
 //! Table 2, checked through the same code path `abrsim run` uses.
 

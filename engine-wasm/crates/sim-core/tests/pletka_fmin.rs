@@ -1,4 +1,4 @@
-//! Seed 002 §III-B, Figure 1 (Pletka et al.): two CBR flows of 100 Mbit/s on a
+//! Pletka et al. §III-B, Figure 1 (Pletka et al.): two CBR flows of 100 Mbit/s on a
 //! 100 Mbit/s BAT link, each with its own minimum guarantee f_min (0–50
 //! Mbit/s) and f_max = 100 Mbit/s; the weighted fairness index of equation 2
 //! over 20 s against max-min with those guarantees. "High fairness is achieved

@@ -1,4 +1,4 @@
-//! The packet model's building blocks under seed 002's scenarios, on small
+//! The packet model's building blocks under Pletka et al.'s scenarios, on small
 //! inline networks: TCP NewReno fills a drop-tail bottleneck with and without
 //! delayed ACKs, a UDP source alternates its rate, and both models answer
 //! through one `Model` face (wasm layer, runner).

@@ -1,4 +1,4 @@
-//! Seed 001 §4.2.1 (Fahmy et al.), the two-source WAN transient, checked
+//! Fahmy et al. §4.2.1 (Fahmy et al.), the two-source WAN transient, checked
 //! through the same code path `abrsim run` uses.
 
 mod common;

@@ -6,7 +6,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// An ABR source reaches a transmission opportunity (SPEC §4 rule 3).
-    /// `generation` invalidates superseded schedules (rescheduling, seed 001 §5.1).
+    /// `generation` invalidates superseded schedules (rescheduling, Fahmy et al. §5.1).
     SourceSend { vc: u32, generation: u32 },
     /// A source's traffic model turns on or off (start/stop times).
     TrafficChange { vc: u32 },

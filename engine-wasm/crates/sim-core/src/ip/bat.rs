@@ -1,5 +1,5 @@
 //! BAT, the Bandwidth Allocation Technology rate-based AQM (Bowen et al.
-//! [10], as seed 002 §III-A states it). Every arriving packet of flow i is
+//! [10], as Pletka et al. §III-A states it). Every arriving packet of flow i is
 //! admitted with probability T_i and dropped otherwise; every Δt = 4 ms the
 //! probabilities move by equation 1:
 //!
@@ -16,7 +16,7 @@
 //! the increase is not, flows with equal parameters settle at equal serviced
 //! rates — max-min fairness, approximated.
 //!
-//! Seed 002 leaves three details to [10], which is not among the seeds; this
+//! Pletka et al. leaves three details to [10], which is not among the seeds; this
 //! model fixes them and says so:
 //! - O_i in the decrease term is a fraction of the link rate (so D_i·O_i is a
 //!   dimensionless fraction below 1); f_i is compared with f_min and f_max in
@@ -32,10 +32,10 @@
 //!   link stays 97–100 % busy in every library run.
 //! - B̄(t) = (1 − k)·B̄(t − Δt) + k·B(t), with k = `ewma_weight`.
 //!
-//! Flows are grouped as seed 002 §III-C does: "Traffic is divided into two
+//! Flows are grouped as Pletka et al. §III-C does: "Traffic is divided into two
 //! flows: … a non-responsive CBR flow, and … responsive TCP connections" —
 //! one BAT flow per class (`grouping: "class"`), or one per IP flow
-//! (`grouping: "flow"`, seed 002 §III-B's two CBR flows with their own
+//! (`grouping: "flow"`, Pletka et al. §III-B's two CBR flows with their own
 //! f_min). TCP acknowledgements are never dropped by BAT.
 
 use super::clcc::{Clcc, ClccConfig, ClccStep};
@@ -50,7 +50,7 @@ use serde_json::Value;
 /// `f_max_mbps` appear per class (`tcp`, `udp`) and per flow (`flows.<id>`).
 pub static PARAMS: &[ParamSpec] = &[
     p("interval_ms", S, "Δt", "ms", 4.0, 0.1, 1000.0, Real, false,
-      "BAT updates the transmit probabilities every Δt (seed 002 §III-B: 4 ms)."),
+      "BAT updates the transmit probabilities every Δt (Pletka et al. §III-B: 4 ms)."),
     p("w", S, "w", "", 0.05, 0.0001, 0.9999, Real, true,
       "Constant of the coarse AIMD level that brings f_i within [f_min, f_max] (equation 1, 0 < w < 1)."),
     p("ewma_weight", S, "B̄ weight", "", 1.0 / 16.0, 0.0001, 1.0, Real, true,
@@ -294,7 +294,7 @@ impl Bat {
             id,
             responsive,
             params,
-            t: 1.0, // seed 002 §III-A: T_i(0) = 1
+            t: 1.0, // Pletka et al. §III-A: T_i(0) = 1
             offered_bps: 0.0,
             offered_dt: 0,
             sample_offered: 0,

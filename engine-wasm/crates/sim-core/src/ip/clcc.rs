@@ -1,4 +1,4 @@
-//! CLCC, the closed-loop congestion control of seed 002 §IV: an integral
+//! CLCC, the closed-loop congestion control of Pletka et al. §IV: an integral
 //! controller on top of BAT that adapts only the non-responsive class's
 //! decrease constant D_UDP.
 //!
@@ -40,19 +40,19 @@ use crate::time::SimTime;
 /// CLCC's knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
     p("enabled", S, "CLCC on", "", 1.0, 0.0, 1.0, Bool, false,
-      "Run the controller. Off, r_ref still sets the reference the fairness index is measured against (BAT alone, seed 002 Fig. 6a)."),
+      "Run the controller. Off, r_ref still sets the reference the fairness index is measured against (BAT alone, Pletka et al. Fig. 6a)."),
     p("r_ref", S, "r_ref", "", 30.0 / 70.0, 0.001, 1000.0, Real, true,
-      "Desired ratio of serviced UDP to TCP rate (seed 002 §IV; 30/70 in §V)."),
+      "Desired ratio of serviced UDP to TCP rate (Pletka et al. §IV; 30/70 in §V)."),
     p("sample_ms", S, "Ratio sample", "ms", 100.0, 1.0, 10_000.0, Real, false,
-      "How often the UDP/TCP ratio r_k is measured (seed 002 §IV: 100 ms)."),
+      "How often the UDP/TCP ratio r_k is measured (Pletka et al. §IV: 100 ms)."),
     p("interval_ms", S, "Control interval", "ms", 1000.0, 1.0, 100_000.0, Real, false,
-      "How often D_UDP is adapted, from the mean of the ratio samples since the last time (seed 002 §IV: 1 s)."),
+      "How often D_UDP is adapted, from the mean of the ratio samples since the last time (Pletka et al. §IV: 1 s)."),
     p("d_min", S, "D_UDP min", "", 1e-4, 1e-6, 1.0, Real, true,
-      "Lower bound of D_UDP (seed 002 Fig. 5, lost; chosen)."),
+      "Lower bound of D_UDP (Pletka et al. Fig. 5, lost; chosen)."),
     p("d_max", S, "D_UDP max", "", 0.8, 1e-6, 1.0, Real, true,
-      "Upper bound of D_UDP (seed 002 Fig. 5, lost; chosen so D·O_UDP < 1 up to 1.25× the link rate)."),
+      "Upper bound of D_UDP (Pletka et al. Fig. 5, lost; chosen so D·O_UDP < 1 up to 1.25× the link rate)."),
     p("beta_small", S, "β small", "", -0.2, -0.999, -0.0001, Real, true,
-      "β while |x_d| ≤ x_small (seed 002 Fig. 5, lost; chosen)."),
+      "β while |x_d| ≤ x_small (Pletka et al. Fig. 5, lost; chosen)."),
     p("beta_medium", S, "β medium", "", -0.4, -0.999, -0.0001, Real, true,
       "β while x_small < |x_d| ≤ x_large (chosen)."),
     p("beta_large", S, "β large", "", -0.6, -0.999, -0.0001, Real, true,
@@ -62,7 +62,7 @@ pub static PARAMS: &[ParamSpec] = &[
     p("x_large", S, "|x_d| large", "", 1.0, 0.0, 100.0, Real, true,
       "Boundary between the medium and large β cases."),
     p("preemption", S, "Control pre-emption", "", 1.0, 0.0, 1.0, Bool, true,
-      "Hold D_UDP while the offered UDP load is below f_UDP,ref = C·r_ref/(1+r_ref) (seed 002 §IV)."),
+      "Hold D_UDP while the offered UDP load is below f_UDP,ref = C·r_ref/(1+r_ref) (Pletka et al. §IV)."),
 ];
 
 /// CLCC's configuration.
@@ -131,7 +131,7 @@ impl ClccConfig {
         capacity_bps * self.r_ref / (1.0 + self.r_ref)
     }
 
-    /// β for a control error `x` (the three cases of seed 002 Fig. 5).
+    /// β for a control error `x` (the three cases of Pletka et al. Fig. 5).
     pub fn beta_for(&self, x: f64) -> f64 {
         let a = x.abs();
         if a <= self.x_small {

@@ -1,4 +1,4 @@
-//! The fairness measure of seed 002 §III-B: the weighted fairness index of
+//! The fairness measure of Pletka et al. §III-B: the weighted fairness index of
 //! equation 2 (Jain's index of x_i / w_i, [18]) against a reference
 //! allocation w_i, and that reference — max-min fairness with minimum and
 //! maximum bandwidth guarantees.
@@ -6,11 +6,11 @@
 //! The reference gives every flow its minimum guarantee f_min first and
 //! shares the rest by water-filling in proportion to a weight, each flow
 //! capped at min(demand, f_max) ("MCR plus fair share", ATM Forum TM 4.0
-//! appendix). Seed 002 does not spell the reference out; this reading is the
+//! appendix). Pletka et al. does not spell the reference out; this reading is the
 //! one under which its Figure 1 statement holds — fairness falls as the two
 //! f_min drift apart — since BAT itself shares the excess equally whatever
 //! the guarantees are. With equal weights and no guarantees it is plain
-//! max-min. CLCC's r_ref (seed 002 §IV) enters as the class weights.
+//! max-min. CLCC's r_ref (Pletka et al. §IV) enters as the class weights.
 
 /// One flow's claim on a resource.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,7 +54,7 @@ pub fn reference_allocation(capacity: f64, claims: &[Claim]) -> Vec<f64> {
     x
 }
 
-/// Seed 002 equation 2: (Σ x_i/w_i)² / (n Σ (x_i/w_i)²) over the flows with a
+/// Pletka et al. equation 2: (Σ x_i/w_i)² / (n Σ (x_i/w_i)²) over the flows with a
 /// positive reference. 1 when everyone gets exactly its reference; `None`
 /// when there is nothing to judge.
 pub fn weighted_fairness_index(measured: &[f64], reference: &[f64]) -> Option<f64> {

@@ -1,4 +1,4 @@
-//! The packet-level model of seed 002 (Pletka, Kind, Waldvogel & Mannel, "AQM
+//! The packet-level model of Pletka et al. (Pletka, Kind, Waldvogel & Mannel, "AQM
 //! for Fair Bandwidth Allocation of Mixed Responsive and Non-Responsive
 //! Traffic Using a Closed-Loop Congestion Control Scheme"; SPEC §6): IP
 //! packets through router output ports running the BAT rate-based AQM, with

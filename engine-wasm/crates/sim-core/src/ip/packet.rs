@@ -1,6 +1,6 @@
 //! IP packets as the packet-level model moves them: small and `Copy`, so they
 //! live in port queues and on wires by value. Sizes are whole bytes on the
-//! wire (headers included), as ns's packet sizes are (seed 002 Table I: 1500
+//! wire (headers included), as ns's packet sizes are (Pletka et al. Table I: 1500
 //! or 500 bytes).
 
 /// Bytes of a pure TCP acknowledgement on the wire (20 IP + 20 TCP header).

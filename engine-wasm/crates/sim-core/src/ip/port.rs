@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 pub enum AqmConfig {
     /// Drop-tail: packets are lost only when the buffer is full.
     DropTail,
-    /// BAT (seed 002 §III-A), optionally with CLCC (§IV).
+    /// BAT (Pletka et al. §III-A), optionally with CLCC (§IV).
     Bat(BatConfig),
 }
 

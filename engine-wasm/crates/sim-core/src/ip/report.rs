@@ -1,6 +1,6 @@
 //! The headless run of a packet-level scenario: SPEC §10's report shape with
 //! `classes`, `flows` and `aqm` in place of the cell model's `vcs`, plus the
-//! measures of seed 002: per-class throughput, the UDP/TCP ratio, D_UDP and
+//! measures of Pletka et al.: per-class throughput, the UDP/TCP ratio, D_UDP and
 //! the weighted fairness index (issue 6 item 6). Like the cell runner, it
 //! aggregates the sample rows — what is reported is what is plotted.
 

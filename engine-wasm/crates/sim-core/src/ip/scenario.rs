@@ -23,15 +23,15 @@
 //! from the run's random stream) and their starts spread over
 //! [start_ms, start_ms + start_spread_ms]. A flow's round-trip time is made up
 //! of the links' propagation both ways plus a fixed delay in front of its
-//! receiver — the DummyNet emulator of seed 002's testbed (§III-C).
+//! receiver — the DummyNet emulator of Pletka et al.'s testbed (§III-C).
 
 use super::bat::Grouping;
 use super::port::AqmConfig;
 use super::tcp::TcpParams;
 use crate::kernel::Rng;
 use crate::scenario::parse::{
-    array, check_run_limits, element_path, finish, read_id, read_node_entries, read_run,
-    read_strings, read_variants_checked, refuse_oversized,
+    array, check_run_limits, element_path, finish, read_id, read_node_entries, read_run, read_tags,
+    read_things_to_try, read_variants_checked, refuse_oversized,
 };
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope};
@@ -50,7 +50,7 @@ pub static FLOW_PARAMS: &[ParamSpec] = &[
     p("count", F, "Count", "flows", 1.0, 1.0, 2000.0, Integer, false,
       "How many identical flows this entry stands for (ids <id>-1 … <id>-N)."),
     p("packet_bytes", F, "Packet size", "bytes", 1500.0, 64.0, 9000.0, Integer, false,
-      "Size of a data packet on the wire (seed 002 Table I: 1500 or 500 bytes)."),
+      "Size of a data packet on the wire (Pletka et al. Table I: 1500 or 500 bytes)."),
     p("start_ms", F, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
       "When the flow starts sending."),
     p("start_spread_ms", F, "Start spread", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
@@ -58,17 +58,17 @@ pub static FLOW_PARAMS: &[ParamSpec] = &[
     p("stop_ms", F, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
       "When the flow stops sending new data; absent means never."),
     p("rtt_ms", F, "RTT", "ms", f64::NAN, 0.0, 100_000.0, Real, false,
-      "Round-trip propagation time of the flow; the part the links do not provide is a fixed delay before the receiver (DummyNet, seed 002 §III-C). Absent: the links' own."),
+      "Round-trip propagation time of the flow; the part the links do not provide is a fixed delay before the receiver (DummyNet, Pletka et al. §III-C). Absent: the links' own."),
     p("rtt_min_ms", F, "RTT min", "ms", f64::NAN, 0.0, 100_000.0, Real, false,
-      "Smallest RTT of a group of flows (seed 002 §V: 2 ms)."),
+      "Smallest RTT of a group of flows (Pletka et al. §V: 2 ms)."),
     p("rtt_max_ms", F, "RTT max", "ms", f64::NAN, 0.0, 100_000.0, Real, false,
-      "Largest RTT of a group of flows (seed 002 §V: 200 ms)."),
+      "Largest RTT of a group of flows (Pletka et al. §V: 200 ms)."),
     p("rate_mbps", F, "UDP rate", "Mbit/s", 10.0, 0.0, 100_000.0, Real, true,
-      "Constant bit rate of a UDP flow (seed 002 §V: 90 Mbit/s)."),
+      "Constant bit rate of a UDP flow (Pletka et al. §V: 90 Mbit/s)."),
     p("alt_rate_mbps", F, "Alternate rate", "Mbit/s", f64::NAN, 0.0, 100_000.0, Real, true,
-      "If given, the UDP flow alternates between rate_mbps and this every alt_period_ms (seed 002 §V: 50 / 120 Mbit/s)."),
+      "If given, the UDP flow alternates between rate_mbps and this every alt_period_ms (Pletka et al. §V: 50 / 120 Mbit/s)."),
     p("alt_period_ms", F, "Alternation period", "ms", 5000.0, 1.0, 36_000_000.0, Real, false,
-      "How long each rate of an alternating UDP flow lasts (seed 002 §V: 5 s)."),
+      "How long each rate of an alternating UDP flow lasts (Pletka et al. §V: 5 s)."),
 ];
 
 /// TCP keys in the parameter registry.
@@ -240,9 +240,9 @@ pub fn ip_scenario_from_value_with(
         // Variants last, and only checked when the scenario itself is sound: a
         // broken base would otherwise be reported once more under every variant.
         if errors.is_empty() {
-            crate::scenario::parse::validate_variants(value, &mut errors, &|v| {
-                ip_scenario_from_value_with(v, limits).map(|_| ())
-            });
+            let check = |v: &Value| ip_scenario_from_value_with(v, limits).map(|_| ());
+            crate::scenario::parse::validate_variants(value, &mut errors, &check);
+            crate::scenario::parse::validate_things_to_try(value, &mut errors, &check);
         }
     }
     finish(scenario, errors)
@@ -282,9 +282,10 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
         title: root.string("title", errors).unwrap_or_default(),
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
-        things_to_try: read_strings(&mut root, "things_to_try", errors),
+        things_to_try: Vec::new(),
         variants: Vec::new(),
     };
+    read_tags(&mut root, errors);
     let run = read_run(root.get("run"), errors);
     let mut defaults = Defaults { tcp: None, udp: None, router_port: None, host_port: None };
     if let Some(v) = root.get("defaults") {
@@ -315,6 +316,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     check_bat_overrides(&links, &flows, errors);
     // Each variant is validated once the whole base is (ip_scenario_from_value_with).
     let mut meta = meta;
+    meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
     meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
     crate::claims::read_root_claims(
         &mut root,

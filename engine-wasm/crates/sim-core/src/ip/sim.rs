@@ -48,7 +48,7 @@ pub enum IpEvent {
     Sample,
 }
 
-/// The traffic class of a flow (seed 002: responsive TCP, non-responsive UDP).
+/// The traffic class of a flow (Pletka et al.: responsive TCP, non-responsive UDP).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowClass {
     Tcp,
@@ -633,7 +633,7 @@ impl IpSimulation {
     }
 
     /// The reference allocation (bit/s) of the BAT flows at `bat`, given the
-    /// bytes each offered over `span_s` (seed 002 §III-B, §IV).
+    /// bytes each offered over `span_s` (Pletka et al. §III-B, §IV).
     pub fn reference_bps(bat: &Bat, offered_bytes: &[u64], span_s: f64) -> Vec<f64> {
         let clcc: Option<&ClccConfig> = bat.config.clcc.as_ref();
         let n_tcp = bat.flows.iter().filter(|f| f.responsive).count().max(1) as f64;

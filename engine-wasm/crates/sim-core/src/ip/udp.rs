@@ -1,6 +1,6 @@
-//! A UDP constant-bit-rate source (seed 002 §III-B, §V): one datagram every
+//! A UDP constant-bit-rate source (Pletka et al. §III-B, §V): one datagram every
 //! size/rate seconds, optionally alternating between two rates on a fixed
-//! period (seed 002 §V, Figure 7: 50 and 120 Mbit/s every 5 s). It never
+//! period (Pletka et al. §V, Figure 7: 50 and 120 Mbit/s every 5 s). It never
 //! reacts to loss — the non-responsive class.
 
 use crate::time::{SimTime, PS_PER_S};

@@ -68,7 +68,7 @@ pub fn max_min_fair(capacity: &[f64], flows: &[Flow]) -> Vec<f64> {
 }
 
 /// Jain's fairness index (Σx)²/(n·Σx²) of `rates` normalised by their fair
-/// shares (seed 004 "Fairness: max-min allocation and fairness index").
+/// shares (Jain et al. "Fairness: max-min allocation and fairness index").
 pub fn jain_index(rates: &[f64], fair: &[f64]) -> f64 {
     let xs: Vec<f64> =
         rates.iter().zip(fair).filter(|(_, f)| **f > 0.0).map(|(r, f)| r / f).collect();

@@ -257,7 +257,7 @@ impl TrafficSpec {
     }
 }
 
-/// How a source picks its initial rate (seed 000 §3).
+/// How a source picks its initial rate (Ma & Ramakrishnan §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Startup {
     /// A statically chosen ICR.

@@ -53,9 +53,9 @@ pub fn scenario_from_value_with(
         // The base is sound: each variant is applied and validated in turn (a
         // broken base is reported once, not once more under every variant).
         if errors.is_empty() {
-            validate_variants(value, &mut errors, &|v| {
-                scenario_from_value_with(v, limits).map(|_| ())
-            });
+            let check = |v: &Value| scenario_from_value_with(v, limits).map(|_| ());
+            validate_variants(value, &mut errors, &check);
+            validate_things_to_try(value, &mut errors, &check);
         }
     }
     finish(scenario, errors)
@@ -88,6 +88,32 @@ pub(crate) fn refuse_long_paths(
 
 /// Applies each variant to the whole file and validates the result with the
 /// model's own `validate`, reporting a failure under `variants.ID.set`.
+/// Checks each thing to try's change (a variant or a set of paths) once the base
+/// is sound, as [`validate_variants`] does for variants: the change applied, and
+/// the result validated without its own variants, things to try and claims,
+/// which the base has already had checked.
+pub(crate) fn validate_things_to_try(
+    whole: &Value,
+    errors: &mut Errors,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+) {
+    if whole.get("things_to_try").is_none() {
+        return;
+    }
+    let stripped = |applied: &Value| {
+        let mut applied = applied.clone();
+        if let Some(map) = applied.as_object_mut() {
+            for key in ["variants", "things_to_try", "claims"] {
+                map.remove(key);
+            }
+        }
+        validate(&applied)
+    };
+    let mut scratch = Errors::new();
+    let Some(mut root) = Obj::new(whole, "", &mut scratch) else { return };
+    read_things_to_try(whole, &mut root, errors, &stripped);
+}
+
 pub(crate) fn validate_variants(
     whole: &Value,
     errors: &mut Errors,
@@ -96,7 +122,10 @@ pub(crate) fn validate_variants(
     let Some(items) = whole.get("variants").and_then(Value::as_array) else { return };
     let mut base = whole.clone();
     if let Some(map) = base.as_object_mut() {
+        // A variant's document is checked as a scenario of its own: the
+        // variants and things to try are the base's, checked once.
         map.remove("variants");
+        map.remove("things_to_try");
     }
     for (i, item) in items.iter().enumerate() {
         let at = element_path("variants", i, item);
@@ -216,14 +245,15 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
         Some(_) => errors.push(ScenarioError::new("version", format!("must be {VERSION}"))),
         None => errors.push(ScenarioError::new("version", format!("is required: {VERSION}"))),
     }
-    let meta = Meta {
+    let mut meta = Meta {
         id: root.string("id", errors).unwrap_or_default(),
         title: root.string("title", errors).unwrap_or_default(),
         paper: root.string("paper", errors).unwrap_or_default(),
         explanation: root.string("explanation", errors).unwrap_or_default(),
-        things_to_try: read_strings(&mut root, "things_to_try", errors),
-        variants: read_variants(value, &mut root, errors),
+        things_to_try: Vec::new(),
+        variants: Vec::new(),
     };
+    read_tags(&mut root, errors);
     let run = read_run(root.get("run"), errors);
 
     let defaults = read_defaults(root.get("defaults"), errors);
@@ -248,6 +278,9 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     };
     // Scenarios may carry view state for the UI; the engine ignores it.
     root.get("view");
+    // Things to try are read here and checked with their change applied once the
+    // whole base is sound (see `validate_things_to_try`), like the variants.
+    meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
     crate::claims::read_root_claims(
         &mut root,
         &meta.variants,
@@ -276,17 +309,7 @@ pub(crate) fn read_variants_checked(
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<Variant> {
-    let items = match root.get("variants") {
-        None => return Vec::new(),
-        Some(Value::Array(items)) => items,
-        Some(other) => {
-            errors.push(ScenarioError::new(
-                "variants",
-                format!("expected an array, found {}", describe(other)),
-            ));
-            return Vec::new();
-        }
-    };
+    let items = optional_array(root, "variants", errors);
     let mut seen = HashMap::new();
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -316,24 +339,119 @@ pub(crate) fn read_variants_checked(
             }
             match apply_variant(&mut applied, &id) {
                 Err(e) => errors.push(e),
-                Ok(()) => {
-                    if let Some(map) = applied.as_object_mut() {
-                        map.remove("variants");
-                    }
-                    if let Err(inner) = validate(&applied) {
-                        for e in inner {
-                            errors.push(ScenarioError::new(
-                                format!("{at}.set"),
-                                format!("makes {}", e),
-                            ));
-                        }
-                    }
-                }
+                Ok(()) => check_applied(applied, &format!("{at}.set"), validate, errors),
             }
         }
         out.push(Variant { label: label.unwrap_or_else(|| id.clone()), id });
     }
     out
+}
+
+/// `tags`: topics a person would look a scenario up by ("RIF", "Satellite
+/// links"), for the library's topic list. Short non-empty strings.
+pub(crate) fn read_tags(root: &mut Obj<'_>, errors: &mut Errors) {
+    let at = root.at("tags");
+    for (i, tag) in read_strings(root, "tags", errors).iter().enumerate() {
+        let len = tag.trim().chars().count();
+        if len == 0 || len > 40 {
+            errors.push(ScenarioError::new(
+                format!("{at}[{i}]"),
+                format!("'{tag}' is not a tag: use 1–40 characters"),
+            ));
+        }
+    }
+}
+
+/// `things_to_try`: each a sentence, or `{text, variant?, set?}` where the
+/// change the sentence suggests is one of the file's variants (by id) or a
+/// map of dotted paths to values (the `--set` grammar). The change is applied
+/// and the result validated, like a variant, so a suggestion that cannot run
+/// is reported when the file loads. Returns the sentences.
+pub(crate) fn read_things_to_try(
+    whole: &Value,
+    root: &mut Obj<'_>,
+    errors: &mut Errors,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+) -> Vec<String> {
+    let items = optional_array(root, "things_to_try", errors);
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("things_to_try[{i}]");
+        if let Some(text) = item.as_str() {
+            out.push(text.to_string());
+            continue;
+        }
+        let Some(mut obj) = Obj::new(item, &at, errors) else { continue };
+        let text = obj.required_string("text", errors);
+        let variant = obj.string("variant", errors);
+        let set = match obj.get("set") {
+            None => None,
+            Some(Value::Object(map)) if !map.is_empty() => Some(map),
+            Some(_) => {
+                errors.push(ScenarioError::new(
+                    obj.at("set"),
+                    "expected a non-empty object of dotted paths to values",
+                ));
+                None
+            }
+        };
+        obj.finish(errors);
+        if variant.is_some() && set.is_some() {
+            errors.push(ScenarioError::new(at.clone(), "give a variant or a set, not both"));
+        } else if variant.is_some() || set.is_some() {
+            let mut applied = whole.clone();
+            let result = match (&variant, set) {
+                (Some(id), _) => apply_variant(&mut applied, id)
+                    .map_err(|e| ScenarioError::new(format!("{at}.variant"), e.message)),
+                (None, Some(map)) => map.iter().try_for_each(|(path, value)| {
+                    apply_set(&mut applied, path, &value.to_string())
+                        .map_err(|e| ScenarioError::new(format!("{at}.set.{path}"), e.message))
+                }),
+                (None, None) => Ok(()),
+            };
+            match result {
+                Err(e) => errors.push(e),
+                Ok(()) => check_applied(applied, &at, validate, errors),
+            }
+        }
+        out.extend(text);
+    }
+    out
+}
+
+/// An optional array at `key`: empty when absent, an error when not an array.
+fn optional_array<'a>(root: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
+    match root.get(key) {
+        None => &[],
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            errors.push(ScenarioError::new(
+                key,
+                format!("expected an array, found {}", describe(other)),
+            ));
+            &[]
+        }
+    }
+}
+
+/// Validates a scenario with a variant or a thing to try applied; each
+/// problem is reported under `at` as "makes …". The variants and things to
+/// try of the result are left out (each is checked on its own).
+fn check_applied(
+    mut applied: Value,
+    at: &str,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+    errors: &mut Errors,
+) {
+    if let Some(map) = applied.as_object_mut() {
+        map.remove("variants");
+        map.remove("things_to_try");
+    }
+    if let Err(inner) = validate(&applied) {
+        for e in inner {
+            errors.push(ScenarioError::new(at, format!("makes {e}")));
+        }
+    }
 }
 
 pub(crate) fn read_strings(
@@ -768,7 +886,7 @@ pub const TRAFFIC_MODELS: &[(&str, &[&str])] = &[
     ("request_response", &["start_ms", "stop_ms", "request_cells", "response_cells"]),
 ];
 
-/// The start-up options a VC may name (seed 000 §3).
+/// The start-up options a VC may name (Ma & Ramakrishnan §3).
 pub const STARTUP_OPTIONS: &[&str] = &["atm_forum", "rate", "rm"];
 
 /// The queue disciplines a port may name (the names of `Discipline::ALL`).
@@ -849,7 +967,7 @@ fn read_startup(obj: &mut Obj<'_>, base: Startup, errors: &mut Errors) -> Startu
         Some(_) => {
             errors.push(ScenarioError::new(
                 obj.at("startup"),
-                "must be \"atm_forum\", \"rate\" or \"rm\" (seed 000 §3)",
+                "must be \"atm_forum\", \"rate\" or \"rm\" (Ma & Ramakrishnan §3)",
             ));
             base
         }
@@ -1195,7 +1313,7 @@ fn check_vcs(
             warnings.push(ScenarioError::new(
                 format!("vcs.{}.pcr_mbps", vc.id),
                 format!(
-                    "PCR {} Mbit/s exceeds the slowest link on the path ({slowest} Mbit/s); it is negotiated down to {slowest} (seed 001 §3.2)",
+                    "PCR {} Mbit/s exceeds the slowest link on the path ({slowest} Mbit/s); it is negotiated down to {slowest} (Fahmy et al. §3.2)",
                     vc.params.pcr_mbps
                 ),
             ));
@@ -1234,6 +1352,57 @@ mod tests {
 
     fn errors_of(v: Value) -> Vec<String> {
         scenario_from_value(&v).unwrap_err().iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn things_to_try_carry_a_checked_change_and_tags_are_read() {
+        let mut v = minimal();
+        v["variants"] = json!([{"id": "nrm8", "label": "Nrm 8", "set": {"defaults.vc.nrm": 8}}]);
+        v["tags"] = json!(["RIF", "Two-source WAN"]);
+        v["things_to_try"] = json!([
+            "Just read this.",
+            {"text": "Use Nrm 8.", "variant": "nrm8"},
+            {"text": "RIF 1/512.", "set": {"vcs.vc1.rif": 0.001953125}}
+        ]);
+        let s = scenario_from_value(&v).unwrap();
+        assert_eq!(s.meta.things_to_try, ["Just read this.", "Use Nrm 8.", "RIF 1/512."]);
+
+        let mut bad_tag = v.clone();
+        bad_tag["tags"] = json!([""]);
+        let errs = errors_of(bad_tag);
+        assert!(errs.iter().any(|e| e.starts_with("tags[0]: '' is not a tag")), "{errs:?}");
+
+        v["things_to_try"] = json!([
+            {"text": "No such variant.", "variant": "nope"},
+            {"text": "A bad value.", "set": {"vcs.vc1.rif": 0.3}},
+            {"text": "Both.", "variant": "nrm8", "set": {"vcs.vc1.rif": 1}},
+            {"set": {"vcs.vc1.rif": 1}}
+        ]);
+        let errs = errors_of(v.clone());
+        assert!(
+            errs.iter().any(|e| e.starts_with("things_to_try[0].variant: no variant 'nope'")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e
+                    .starts_with("things_to_try[1]: makes vcs.vc1.rif: 0.3 is not a power of two")),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e == "things_to_try[2]: give a variant or a set, not both"),
+            "{errs:?}"
+        );
+        assert!(
+            errs.iter().any(|e| e.starts_with("things_to_try[3].text: is required")),
+            "{errs:?}"
+        );
+
+        // A broken base is reported once, not again under every thing to try.
+        v["things_to_try"] = json!([{"text": "RIF 1.", "set": {"vcs.vc1.rif": 1}}]);
+        v["vcs"][0]["nrm"] = json!("banana");
+        let errs = errors_of(v);
+        assert_eq!(errs.len(), 1, "{errs:?}");
     }
 
     #[test]

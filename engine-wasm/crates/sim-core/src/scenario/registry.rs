@@ -1,7 +1,7 @@
 //! The parameter registry: every tunable value's name, unit, default, range,
 //! step kind and meaning, in one place. Validation reads it; the UI builds its
 //! sliders from it (exported as JSON through the wasm layer). Ranges follow
-//! seed 001 Table 1 where the parameter is an ABR one.
+//! Fahmy et al. Table 1 where the parameter is an ABR one.
 
 use serde_json::{json, Value};
 
@@ -21,14 +21,14 @@ pub enum Scope {
     Erica,
     /// The EFCI binary switch's knobs (`…algorithm` with `kind: "efci"`).
     Efci,
-    /// The explicit-rate max-min switch's knobs (`kind: "explicit_maxmin"`, seed 000).
+    /// The explicit-rate max-min switch's knobs (`kind: "explicit_maxmin"`, Ma & Ramakrishnan).
     #[cfg_attr(test, ts(rename = "explicit_maxmin"))]
     ExplicitMaxMin,
     /// A link (`links[i]`).
     Link,
     /// The run (`run`).
     Run,
-    /// An IP flow (`flows[i]`, `defaults.tcp`, `defaults.udp`; packet model, seed 002).
+    /// An IP flow (`flows[i]`, `defaults.tcp`, `defaults.udp`; packet model, Pletka et al.).
     IpFlow,
     /// A TCP connection's knobs (`flows[i]` of kind `tcp`, `defaults.tcp`).
     Tcp,
@@ -60,7 +60,7 @@ impl Scope {
         }
     }
 
-    /// Whether the scope belongs to the packet model (seed 002) rather than the cell model.
+    /// Whether the scope belongs to the packet model (Pletka et al.) rather than the cell model.
     pub fn is_packet_model(self) -> bool {
         matches!(self, IpFlow | Tcp | IpPort | Bat | Clcc)
     }
@@ -142,7 +142,7 @@ use Scope::*;
 /// beside its code (see [`all`]).
 pub static CORE_PARAMS: &[ParamSpec] = &[
     p("pcr_mbps", Vc, "PCR", "Mbit/s", 155.52, 0.001, MAX_RATE_MBPS, Real, true,
-      "Peak cell rate: ACR never exceeds it (rule 1). Negotiated down to the slowest link on the path (seed 001 §3.2)."),
+      "Peak cell rate: ACR never exceeds it (rule 1). Negotiated down to the slowest link on the path (Fahmy et al. §3.2)."),
     p("mcr_mbps", Vc, "MCR", "Mbit/s", 0.0, 0.0, MAX_RATE_MBPS, Real, true,
       "Minimum cell rate: ACR never falls below it (rule 1)."),
     p("icr_mbps", Vc, "ICR", "Mbit/s", f64::NAN, 0.001, MAX_RATE_MBPS, Real, false,
@@ -154,9 +154,9 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
     p("mrm", Vc, "Mrm", "cells", 2.0, 1.0, 256.0, Integer, true,
       "At least Mrm other cells between FRMs triggered by Trm (rule 3); a constant 2 in TM 4.0."),
     p("trm_ms", Vc, "Trm", "ms", 100.0, 0.78125, 100.0, Real, true,
-      "Upper bound on the time between FRMs (rule 3). TM 4.0 allows 100·2^k ms, k = −7..0; seed 001 §4.2.2's experiment also uses 1 and 10 ms, so any value in the range is accepted."),
+      "Upper bound on the time between FRMs (rule 3). TM 4.0 allows 100·2^k ms, k = −7..0; Fahmy et al. §4.2.2's experiment also uses 1 and 10 ms, so any value in the range is accepted."),
     p("rif", Vc, "RIF", "", 1.0 / 16.0, 1.0 / 32768.0, 1.0, PowerOfTwo, true,
-      "Rate increase factor: at most RIF·PCR more per BRM (rule 9). Power of two, 1/32768..1; 1/16 as in seed 001's experiments."),
+      "Rate increase factor: at most RIF·PCR more per BRM (rule 9). Power of two, 1/32768..1; 1/16 as in Fahmy et al.'s experiments."),
     p("rdf", Vc, "RDF", "", 1.0 / 16.0, 1.0 / 32768.0, 1.0, PowerOfTwo, true,
       "Rate decrease factor: ACR·RDF less per BRM with CI = 1 (rule 8). Power of two, 1/32768..1."),
     p("adtf_s", Vc, "ADTF", "s", 0.5, 0.01, 10.23, Real, true,
@@ -166,17 +166,17 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
     p("cdf", Vc, "CDF", "", 1.0 / 16.0, 1.0 / 64.0, 1.0, ZeroOrPowerOfTwo, true,
       "Cutoff decrease factor of rule 6; 0 disables the rule. Zero or a power of two, 1/64..1."),
     p("crm", Vc, "CRM", "FRMs", f64::NAN, 1.0, 16_777_215.0, Integer, true,
-      "Missing-RM count of rule 6; absent means ⌈TBE/Nrm⌉ (Table 1). Set directly only to reproduce pre-TM 4.0 sources (seed 001 §6.2.1 sets CRM = 32 with ICR = 140 Mbit/s)."),
+      "Missing-RM count of rule 6; absent means ⌈TBE/Nrm⌉ (Table 1). Set directly only to reproduce pre-TM 4.0 sources (Fahmy et al. §6.2.1 sets CRM = 32 with ICR = 140 Mbit/s)."),
     p("switched", Vc, "Switched VC", "", 0.0, 0.0, 1.0, Bool, false,
       "Set up by signalling when its traffic starts: the set-up crosses the path hop by hop, the connect comes back, and data waits for it (SPEC §3; Ma & Ramakrishnan §3). The RATE and RM start-ups always are. Off: a permanent VC, in place before the run, as in the other papers' experiments."),
     p("cdf_every_crm", Vc, "Rule 6 once per CRM", "", 0.0, 0.0, 1.0, Bool, true,
-      "Cut ACR by CDF once per CRM FRMs without a BRM, instead of at every FRM after the CRM-th as TM 4.0 says. Off by default; on reproduces seed 001 Figure 10's source."),
+      "Cut ACR by CDF once per CRM FRMs without a BRM, instead of at every FRM after the CRM-th as TM 4.0 says. Off by default; on reproduces Fahmy et al. Figure 10's source."),
     p("start_ms", Traffic, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
       "When the source starts sending."),
     p("stop_ms", Traffic, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
       "When the source stops sending; absent means never."),
     p("rate_mbps", Traffic, "Source bottleneck", "Mbit/s", 10.0, 0.001, 10_000.0, Real, false,
-      "Bottlenecked traffic: the application supplies at most this rate (seed 004 ACR retention)."),
+      "Bottlenecked traffic: the application supplies at most this rate (Jain et al. ACR retention)."),
     p("for_ms", Traffic, "Bottleneck lasts", "ms", 100.0, 0.0, 36_000_000.0, Real, false,
       "Bottlenecked traffic: how long after start the cap holds."),
     p("on_ms", Traffic, "On", "ms", 10.0, 0.001, 36_000_000.0, Real, false,
@@ -184,9 +184,9 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
     p("off_ms", Traffic, "Off", "ms", 10.0, 0.0, 36_000_000.0, Real, false,
       "On/off traffic: silence between bursts."),
     p("request_cells", Traffic, "Request", "cells", 16.0, 1.0, 100_000_000.0, Integer, false,
-      "Request–response traffic: cells in each request (seed 004 bursty test: 16)."),
+      "Request–response traffic: cells in each request (Jain et al. bursty test: 16)."),
     p("response_cells", Traffic, "Response", "cells", 1024.0, 1.0, 100_000_000.0, Integer, false,
-      "Request–response traffic: cells in each response (seed 004: 128, 1024 or 6144)."),
+      "Request–response traffic: cells in each response (Jain et al.: 128, 1024 or 6144)."),
     p("rate_mbps", Background, "Rate", "Mbit/s", 10.0, 0.001, 10_000.0, Real, false,
       "CBR rate, or the VBR square wave's amplitude."),
     p("on_ms", Background, "On", "ms", f64::INFINITY, 0.001, 36_000_000.0, Real, false,
@@ -194,7 +194,7 @@ pub static CORE_PARAMS: &[ParamSpec] = &[
     p("off_ms", Background, "Off", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
       "Square wave: how long it is silent."),
     p("phase_ms", Background, "Phase", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
-      "When the first pulse starts, after start_ms (seed 001 §6.2.1: the VBR pulse starts at 2 ms)."),
+      "When the first pulse starts, after start_ms (Fahmy et al. §6.2.1: the VBR pulse starts at 2 ms)."),
     p("start_ms", Background, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
       "When the background source starts."),
     p("stop_ms", Background, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,

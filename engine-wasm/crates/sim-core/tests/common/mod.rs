@@ -23,6 +23,11 @@ pub fn library_files() -> Vec<String> {
     files
 }
 
+/// Every file of `scenarios/` (`*.json`), by name, in name order, with its text.
+pub fn library_texts() -> Vec<(String, String)> {
+    library_files().into_iter().map(|n| (scenario_text(&n), n)).map(|(t, n)| (n, t)).collect()
+}
+
 /// The runner's report for `scenarios/<name>` with `opts`.
 pub fn report(name: &str, opts: &RunOptions) -> Value {
     run_report(&scenario_text(name), opts, &|| 0.0, &mut |_, _| {})

@@ -1,4 +1,4 @@
-//! ABR end systems (ATM Forum TM 4.0 as explained in seed 001): the source
+//! ABR end systems (ATM Forum TM 4.0 as explained in Fahmy et al.): the source
 //! rules that use the negotiated parameters, and the destination that turns
 //! forward RM cells around.
 

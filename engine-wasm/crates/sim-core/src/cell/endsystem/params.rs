@@ -1,4 +1,4 @@
-//! The negotiated ABR parameters of one VC (seed 001 Table 1), in the units the
+//! The negotiated ABR parameters of one VC (Fahmy et al. Table 1), in the units the
 //! source rules use: rates in cells per second, times in simulated time.
 
 use crate::time::SimTime;
@@ -33,7 +33,7 @@ pub struct AbrParams {
     /// Rule 6's count set directly; None means ⌈TBE/Nrm⌉ (Table 1).
     pub crm: Option<u64>,
     /// Rule 6 cuts once per CRM FRMs instead of at every FRM after the
-    /// CRM-th (the behaviour seed 001's Figure 10 shows; TM 4.0 repeats it).
+    /// CRM-th (the behaviour Fahmy et al.'s Figure 10 shows; TM 4.0 repeats it).
     pub cdf_every_crm: bool,
     /// Fixed round-trip time accumulated along the path at set-up.
     pub frtt: SimTime,

@@ -1,4 +1,4 @@
-//! The ABR source end system: the TM 4.0 source rules as seed 001 numbers and
+//! The ABR source end system: the TM 4.0 source rules as Fahmy et al. numbers and
 //! explains them (SPEC §4). Each rule is its own method so that it can be read
 //! against the paper and tested alone. Rates are in cells per second.
 
@@ -270,7 +270,7 @@ impl AbrSource {
         Some(cell)
     }
 
-    /// Rules 8–9 on a backward RM cell, the NI/CI table of seed 001 §5.1:
+    /// Rules 8–9 on a backward RM cell, the NI/CI table of Fahmy et al. §5.1:
     /// CI = 1: ACR ← ACR − ACR·RDF; else NI = 0: ACR ← ACR + RIF·PCR; NI = 1:
     /// no increase; then ACR ← min(ACR, ER, PCR) and ACR ← max(ACR, MCR).
     pub fn on_brm(&mut self, rm: &RmFields) {
@@ -285,7 +285,7 @@ impl AbrSource {
         self.clamp_acr();
     }
 
-    /// Rescheduling (seed 001 §5.1): after ACR rose, the next cell may go
+    /// Rescheduling (Fahmy et al. §5.1): after ACR rose, the next cell may go
     /// earlier than planned — at the last send plus the new interval, never
     /// before `now`. Returns the new time when the pending opportunity moves.
     pub fn reschedule(&mut self, now: SimTime) -> Option<SimTime> {
@@ -435,7 +435,7 @@ mod tests {
         let a = 100_000.0;
         let cut = |x: f64| x - x / 16.0;
         assert_eq!(frm_acrs, vec![a, a, cut(a), cut(cut(a))]);
-        // Once per CRM FRMs instead (seed 001 Figure 10's source).
+        // Once per CRM FRMs instead (Fahmy et al. Figure 10's source).
         let mut periodic = source(AbrParams { cdf_every_crm: true, ..p });
         let mut acrs = vec![];
         let mut t = 0;

@@ -10,7 +10,7 @@ pub enum Traffic {
     /// Always has cells (SPEC §3 "persistent").
     Persistent { start: SimTime, stop: Option<SimTime> },
     /// Source-bottlenecked: the application cannot supply more than
-    /// `rate_cps` until `until` (seed 004 "ACR retention"; the source keeps
+    /// `rate_cps` until `until` (Jain et al. "ACR retention"; the source keeps
     /// telling the network its ACR as CCR while sending less).
     Bottlenecked { start: SimTime, stop: Option<SimTime>, rate_cps: f64, until: SimTime },
     /// Bursty on/off: persistent for `on`, silent for `off`, repeating from `start`.

@@ -1,5 +1,5 @@
 //! An ATM cell as the simulation sees it: which VC, what kind, and the RM-cell
-//! fields that sources, switches and destinations read and write (seed 001 §1).
+//! fields that sources, switches and destinations read and write (Fahmy et al. §1).
 
 /// The kind of a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

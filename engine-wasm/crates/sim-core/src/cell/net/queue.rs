@@ -1,8 +1,8 @@
 //! Queue disciplines of an output port. The port keeps the books (buffer limit,
 //! loss, statistics); a discipline only orders the cells (ns-3 `QueueDisc`).
 //!
-//! Two disciplines, as seed 000 §3 compares them: one common first-in
-//! first-out queue, and per-VC queues served round-robin (seed 000 §3.1.2).
+//! Two disciplines, as Ma & Ramakrishnan §3 compares them: one common first-in
+//! first-out queue, and per-VC queues served round-robin (Ma & Ramakrishnan §3.1.2).
 
 use super::cell::Cell;
 use std::collections::VecDeque;
@@ -13,7 +13,7 @@ pub enum Discipline {
     /// One first-in first-out queue.
     Fifo,
     /// One queue per VC, the non-empty ones served in round-robin order, one
-    /// cell per turn (seed 000 §3.1.2).
+    /// cell per turn (Ma & Ramakrishnan §3.1.2).
     PerVc,
 }
 
@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn a_marked_cell_waits_for_later_arrivals_of_other_vcs() {
-        // Seed 000 §3.1.2: a cell arriving at a non-empty per-VC queue is
+        // Ma & Ramakrishnan §3.1.2: a cell arriving at a non-empty per-VC queue is
         // delayed by cells of other VCs that arrive after it.
         let mut q = PortQueue::new(Discipline::PerVc);
         q.push(Cell::data(0));

@@ -1,9 +1,9 @@
-//! The EFCI binary-mode switch of seed 003 (Ohsaki, Murata & Miyahara,
+//! The EFCI binary-mode switch of Ohsaki et al. (Ohsaki, Murata & Miyahara,
 //! "Performance of Rate-Based Congestion Control Algorithm with Binary-Mode
 //! Switch in ATM Networks", §I and §II) and, as SPEC §5.1 asks, its
 //! relative-rate variant.
 //!
-//! Seed 003 §I: "the congestion is detected by a predefined threshold in the
+//! Ohsaki et al. §I: "the congestion is detected by a predefined threshold in the
 //! switch buffer. If the number of cells in the buffer exceeds this threshold
 //! value, it is recognized as congestion." §II gives two thresholds, Q_H and
 //! Q_L, both at half the buffer; with Q_L < Q_H they form a hysteresis:
@@ -15,7 +15,7 @@
 //! Cells are marked as they leave the queue, so that the mark tells the state
 //! of the queue now rather than when the cell joined it, several milliseconds
 //! earlier at a full buffer: the feedback delay is then the propagation delay,
-//! as in the analysis seed 003 relies on ([10]–[12]).
+//! as in the analysis Ohsaki et al. relies on ([10]–[12]).
 //!
 //! Relative-rate marking (`relative_rate`, ATM Forum TM 4.0's other binary
 //! switch): instead of EFCI in data cells, the switch writes into the backward
@@ -33,9 +33,9 @@ use crate::scenario::ScenarioError;
 /// The binary switch's knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
     p("q_high_cells", S, "Q_H (congestion threshold)", "cells", f64::NAN, 1.0, 4_000_000.0, Integer, true,
-      "Congestion starts when the queue exceeds Q_H. Absent: half the port's buffer (seed 003 §II)."),
+      "Congestion starts when the queue exceeds Q_H. Absent: half the port's buffer (Ohsaki et al. §II)."),
     p("q_low_cells", S, "Q_L (relief threshold)", "cells", f64::NAN, 0.0, 4_000_000.0, Integer, true,
-      "Congestion ends when the queue falls below Q_L (hysteresis). Absent: equal to Q_H, as in seed 003 §II."),
+      "Congestion ends when the queue falls below Q_L (hysteresis). Absent: equal to Q_H, as in Ohsaki et al. §II."),
     p("relative_rate", S, "Relative-rate marking", "", 0.0, 0.0, 1.0, Bool, true,
       "Set CI (congested) or NI (queue above Q_L) in backward RM cells instead of EFCI in data cells."),
 ];
@@ -92,7 +92,7 @@ impl Efci {
         (high, low)
     }
 
-    /// The hysteresis of seed 003 §II with the queue at `queue` cells.
+    /// The hysteresis of Ohsaki et al. §II with the queue at `queue` cells.
     fn update(&mut self, queue: u32, buffer_cells: u32) {
         let (high, low) = self.thresholds(buffer_cells);
         if queue > high {

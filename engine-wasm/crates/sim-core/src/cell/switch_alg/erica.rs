@@ -1,5 +1,5 @@
 //! ERICA, the Explicit Rate Indication for Congestion Avoidance scheme, with
-//! the twelve extensions of seed 004 (Jain, Fahmy, Kalyanaraman & Goyal,
+//! the twelve extensions of Jain et al. (Jain, Fahmy, Kalyanaraman & Goyal,
 //! "Switch Algorithm Testing: A Case Study with ERICA", slides "ERICA Scheme:
 //! Basic" and "ERICA Extensions" 1–12), as SPEC §5.2 and §5.3 state them.
 //!
@@ -73,11 +73,11 @@ use crate::time::SimTime;
 /// ERICA's and ERICA+'s knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
     p("target_utilization", S, "Target utilisation", "", 0.9, 0.05, 1.0, Real, true,
-      "ERICA fills this fraction of the link (seed 004 'ERICA Scheme: Basic'; 95 % LAN, 90 % WAN in its tests). ERICA+ replaces it by f(Tq)."),
+      "ERICA fills this fraction of the link (Jain et al. 'ERICA Scheme: Basic'; 95 % LAN, 90 % WAN in its tests). ERICA+ replaces it by f(Tq)."),
     p("interval_ms", S, "Averaging interval", "ms", 5.0, 0.01, 1000.0, Real, true,
-      "ERICA measures input rate and active VCs over this interval (seed 004 uses 1 ms)."),
+      "ERICA measures input rate and active VCs over this interval (Jain et al. uses 1 ms)."),
     p("forward_ccr", S, "Forward CCR (ext. 1)", "", 0.0, 0.0, 1.0, Bool, true,
-      "Extension 1: read CCR from forward RM cells and give feedback in backward ones, shortening the loop (seed 004)."),
+      "Extension 1: read CCR from forward RM cells and give feedback in backward ones, shortening the loop (Jain et al.)."),
     p("same_feedback", S, "Same feedback in one interval (ext. 2)", "", 0.0, 0.0, 1.0, Bool, true,
       "Extension 2: a VC gets one ER per averaging interval, however many RM cells it sends, against oscillations of high-rate sources."),
     p("fair_share_first", S, "Fair share first (ext. 3)", "", 0.0, 0.0, 1.0, Bool, true,
@@ -87,7 +87,7 @@ pub static PARAMS: &[ParamSpec] = &[
     p("count_averaging", S, "Time + count averaging (ext. 5)", "", 0.0, 0.0, 1.0, Bool, true,
       "Extension 5: end the averaging interval after interval_ms or interval_cells ABR cells, whichever comes first."),
     p("interval_cells", S, "Averaging interval (cells)", "cells", 100.0, 1.0, 1_000_000.0, Integer, true,
-      "With extension 5, the interval also ends after this many ABR cells (seed 004: 50 in LANs, 100 in WANs)."),
+      "With extension 5, the interval also ends after this many ABR cells (Jain et al.: 50 in LANs, 100 in WANs)."),
     p("vbr_aware", S, "ERICA with VBR (ext. 6)", "", 1.0, 0.0, 1.0, Bool, true,
       "Extension 6: ABR capacity = target × link rate − CBR/VBR rate. Off: the switch does not see CBR/VBR cells."),
     p("bidirectional_counting", S, "Bi-directional counting (ext. 7)", "", 0.0, 0.0, 1.0, Bool, true,
@@ -99,29 +99,29 @@ pub static PARAMS: &[ParamSpec] = &[
     p("average_sources", S, "Averaging of number of sources (ext. 9)", "", 0.0, 0.0, 1.0, Bool, true,
       "Extension 9: a VC's activity is 1 when seen and decays by α every interval it is not; the active count is their sum."),
     p("alpha", S, "Activity decay α", "", 0.99, 0.0, 1.0, Real, true,
-      "Extension 9's decay factor per unseen interval (seed 004 gives no value). 0.99 is chosen here: with seed 004's intervals of 50–100 cells, about 0.3 ms at full load, a silent VC still counts half after some 20 ms, a WAN round trip."),
+      "Extension 9's decay factor per unseen interval (Jain et al. gives no value). 0.99 is chosen here: with Jain et al.'s intervals of 50–100 cells, about 0.3 ms at full load, a silent VC still counts half after some 20 ms, a WAN round trip."),
     p("boundary_cases", S, "Boundary cases (ext. 10)", "", 1.0, 0.0, 1.0, Bool, true,
       "Extension 10: zero capacity gives ER 0, zero input gives C/N, and N < 1 counts as 1. Off: the bare formulas (zero input gives the whole capacity)."),
     p("average_load", S, "Averaging of load factor (ext. 11)", "", 0.0, 0.0, 1.0, Bool, true,
       "Extension 11: average the cells seen and the time separately over past intervals, then divide."),
     p("load_decay", S, "Load averaging decay", "", 0.8, 0.0, 0.99, Real, true,
-      "Extension 11's weight of the past per interval (seed 004 gives no value). 0.8 is chosen here: a memory of about five intervals, enough to quiet the per-interval noise of 50–100-cell intervals."),
+      "Extension 11's weight of the past per interval (Jain et al. gives no value). 0.8 is chosen here: a memory of about five intervals, enough to quiet the per-interval noise of 50–100-cell intervals."),
     p("erica_plus", S, "ERICA+ queue control (ext. 12)", "", 0.0, 0.0, 1.0, Bool, true,
       "Extension 12: ABR capacity = (link rate − VBR rate) × f(Tq), Tq the queueing delay; replaces the target utilisation."),
     p("a", S, "ERICA+ a", "", 1.15, 1.0, 4.0, Real, true,
-      "f(Tq) = a·T0/((a−1)·Tq + T0) below T0: the over-allocation with an empty queue (seed 004: 1.15)."),
+      "f(Tq) = a·T0/((a−1)·Tq + T0) below T0: the over-allocation with an empty queue (Jain et al.: 1.15)."),
     p("b", S, "ERICA+ b", "", 1.05, 1.0, 4.0, Real, true,
-      "f(Tq) = max(Fmin, b·T0/((b−1)·Tq + T0)) above T0 (seed 004: 1.05)."),
+      "f(Tq) = max(Fmin, b·T0/((b−1)·Tq + T0)) above T0 (Jain et al.: 1.05)."),
     p("t0_ms", S, "ERICA+ T0", "ms", 0.5, 0.001, 100.0, Real, true,
-      "ERICA+ queueing-delay target (seed 004: 100 µs LAN, 500 µs WAN)."),
+      "ERICA+ queueing-delay target (Jain et al.: 100 µs LAN, 500 µs WAN)."),
     p("f_min", S, "ERICA+ Fmin", "", 0.5, 0.01, 1.0, Real, true,
-      "Lower bound of f(Tq): at least this share of the capacity stays for data while queues drain (seed 004: 0.5)."),
+      "Lower bound of f(Tq): at least this share of the capacity stays for data while queues drain (Jain et al.: 0.5)."),
 ];
 
 /// ERICA's parameters: the basic two and the options of the twelve extensions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EricaConfig {
-    /// Fraction of the link rate ERICA aims to fill (seed 004: "say, at 95 %").
+    /// Fraction of the link rate ERICA aims to fill (Jain et al.: "say, at 95 %").
     pub target_utilization: f64,
     /// Length of the averaging interval.
     pub interval: SimTime,
@@ -254,7 +254,7 @@ impl EricaConfig {
     }
 }
 
-/// ERICA+'s queue-control function f(Tq) (seed 004, "Innovation: Target
+/// ERICA+'s queue-control function f(Tq) (Jain et al., "Innovation: Target
 /// Utilization Function" and SPEC §5.3): a·T0/((a−1)·Tq + T0) up to T0, where
 /// it falls from a to 1; above T0, max(Fmin, b·T0/((b−1)·Tq + T0)).
 pub fn queue_control_factor(tq: f64, a: f64, b: f64, t0: f64, f_min: f64) -> f64 {
@@ -871,7 +871,7 @@ mod tests {
 
     #[test]
     fn extension_8_lifts_vcs_bottlenecked_here_to_the_largest_allocation() {
-        // Seed 004 "Fairness Fix" on a 150 Mbit/s ABR capacity: VCs at
+        // Jain et al. "Fairness Fix" on a 150 Mbit/s ABR capacity: VCs at
         // {10, 60, 80}, load 1, fair share 50. Without the fix ER stays 60
         // for the 60 Mbit/s VC; with it, it gets the 80 given the previous interval.
         let cap = crate::time::mbps_to_cells_per_s(150.0);

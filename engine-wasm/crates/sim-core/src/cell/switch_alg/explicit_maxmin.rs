@@ -1,5 +1,5 @@
 //! The explicit-rate max-min switch with queue management of Ma & Ramakrishnan,
-//! "Queue Management for Explicit Rate Based Congestion Control" (seed 000).
+//! "Queue Management for Explicit Rate Based Congestion Control" (Ma & Ramakrishnan).
 //!
 //! Two parts, one per section of the paper:
 //!
@@ -43,7 +43,7 @@
 //!   reduction is bounded by inc2 alone, and a satisfied VC whose ER the
 //!   bound lowered is booked at that ER rather than its lagging CCR.
 //! * The set-up of the RM start-up option runs the same procedure as an RM
-//!   cell; the RATE option only computes the share (seed 000 §3).
+//!   cell; the RATE option only computes the share (Ma & Ramakrishnan §3).
 //!
 //! All rates are in cells per second, as the source's ACR is.
 
@@ -57,23 +57,23 @@ use std::collections::BTreeSet;
 /// The explicit max-min switch's knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
     p("queue_management", S, "Queue management", "", 1.0, 0.0, 1.0, Bool, true,
-      "Reduce the capacity given to VCs bottlenecked here while the queue is above the set-point (seed 000 §4, Figure 14). Off: plain max-min allocation of the full capacity (seed 000 §3)."),
+      "Reduce the capacity given to VCs bottlenecked here while the queue is above the set-point (Ma & Ramakrishnan §4, Figure 14). Off: plain max-min allocation of the full capacity (Ma & Ramakrishnan §3)."),
     p("set_point_cells", S, "Set-point S", "cells", 600.0, 1.0, 1_000_000.0, Integer, true,
-      "Queue length above which the capacity is reduced; 600 cells (about 2 ms at 155 Mbit/s) in seed 000 §4.2.1."),
+      "Queue length above which the capacity is reduced; 600 cells (about 2 ms at 155 Mbit/s) in Ma & Ramakrishnan §4.2.1."),
     p("max_reduction", S, "Maximum reduction M", "", 0.1, 0.0, 0.5, Real, true,
-      "Ceiling M of the reduction R(x), as a fraction of the ABR capacity; 10 % in seed 000 §4.2.1."),
+      "Ceiling M of the reduction R(x), as a fraction of the ABR capacity; 10 % in Ma & Ramakrishnan §4.2.1."),
     p("max_rtt_ms", S, "Maximum RTT", "ms", 20.0, 0.001, 10_000.0, Real, true,
-      "The longest round trip of the VCs through this port, as known from set-up: capacity is given back over one such RTT (seed 000 §4.2.3, Figure 14 lines 7 and 41)."),
+      "The longest round trip of the VCs through this port, as known from set-up: capacity is given back over one such RTT (Ma & Ramakrishnan §4.2.3, Figure 14 lines 7 and 41)."),
     p("capacity_interval_ms", S, "Capacity interval", "ms", 1.0, 0.01, 1000.0, Real, true,
       "The ABR capacity is the link rate minus the CBR/VBR rate measured over this interval (Figure 14 line 1, ABR_capacity)."),
     p("vc_timeout_ms", S, "Idle VC timeout", "ms", 1000.0, 0.0, 36_000_000.0, Real, true,
-      "A VC that sends no RM cell for this long stops being counted in the max-min share; 0 keeps every VC for ever. Not in seed 000, whose VCs never stop."),
+      "A VC that sends no RM cell for this long stops being counted in the max-min share; 0 keeps every VC for ever. Not in Ma & Ramakrishnan, whose VCs never stop."),
 ];
 
 /// The explicit max-min switch's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExplicitMaxMinConfig {
-    /// Whether Figure 14's rate reduction runs (seed 000 §4) or the full capacity is shared (§3).
+    /// Whether Figure 14's rate reduction runs (Ma & Ramakrishnan §4) or the full capacity is shared (§3).
     pub queue_management: bool,
     /// Set-point S, in cells.
     pub set_point: f64,
@@ -124,7 +124,7 @@ impl Default for ExplicitMaxMinConfig {
 }
 
 /// The quadratic rate reduction of equation 2, `R(x) = a(x−S)² + b(x−S) + c`
-/// through (S, 0), (2S, M/4) and (3S, M) (seed 000 §4.2.1, Figure 8). Those
+/// through (S, 0), (2S, M/4) and (3S, M) (Ma & Ramakrishnan §4.2.1, Figure 8). Those
 /// points give c = 0, b = 0 and a = M/(4S²); R is 0 below S and held at M
 /// above 3S.
 pub fn reduction(queue: f64, set_point: f64, max: f64) -> f64 {
@@ -135,7 +135,7 @@ pub fn reduction(queue: f64, set_point: f64, max: f64) -> f64 {
     (max * over * over / (4.0 * set_point * set_point)).min(max)
 }
 
-/// How a VC stands at this port (seed 000 §2.2).
+/// How a VC stands at this port (Ma & Ramakrishnan §2.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
     /// Not counted: no RM cell yet, or idle past the timeout.
@@ -175,7 +175,7 @@ impl Default for VcState {
     }
 }
 
-/// The local max-min bookkeeping of seed 000 §2.2: each VC's class and
+/// The local max-min bookkeeping of Ma & Ramakrishnan §2.2: each VC's class and
 /// recorded allocation, the number of bottlenecked VCs, the satisfied VCs
 /// ordered by allocation and their sum.
 #[derive(Clone, Debug, Default)]
@@ -333,7 +333,7 @@ pub enum RttClock {
     Since(SimTime),
 }
 
-/// The per-port variables of Figure 14 (seed 000 §4.2.2, "The state
+/// The per-port variables of Figure 14 (Ma & Ramakrishnan §4.2.2, "The state
 /// maintained at each link").
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueControl {
@@ -559,7 +559,7 @@ impl ExplicitMaxMin {
     }
 
     /// The share a VC joining now would get, computed but not allocated
-    /// (the RATE start-up option of seed 000 §3).
+    /// (the RATE start-up option of Ma & Ramakrishnan §3).
     pub fn share_for_newcomer(&self, link_cps: f64, vc: u32) -> f64 {
         let cap = self.abr_capacity(link_cps);
         let new_cap =
@@ -584,7 +584,7 @@ impl SwitchAlgorithm for ExplicitMaxMin {
             CellKind::Background => self.meter.background_cells += 1,
             CellKind::Frm => {
                 // The allocation is computed on the forward RM cell and the
-                // ER field overwritten when lower (seed 000 §2).
+                // ER field overwritten when lower (Ma & Ramakrishnan §2).
                 let er = self.rate_reduction(
                     port.now,
                     port.queue_len,
