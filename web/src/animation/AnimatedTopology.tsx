@@ -29,6 +29,8 @@ export interface CellsSnapshot {
   rows: Float64Array
   nowMs: number
   wallMs: number
+  /** Every cell of the magnified port (see Magnifier), or null. */
+  port?: Float64Array | null
 }
 
 export interface AnimationProps {
@@ -206,7 +208,23 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
 }
 
 /** The key to the animation's marks, and what it is showing at this pace. */
-export function AnimationLegend({ mode, fastestCellPace: fastest, packets = false }: { mode: AnimationMode; fastestCellPace: number; packets?: boolean }) {
+export function AnimationLegend({
+  mode,
+  fastestCellPace: fastest,
+  packets = false,
+  onSlowDown,
+}: {
+  mode: AnimationMode
+  fastestCellPace: number
+  packets?: boolean
+  /** Sets the pace that shows single cells on every link (the legend's advice, as a button). */
+  onSlowDown?(pace: number): void
+}) {
+  const slow = onSlowDown && fastest > 0 && (mode === 'flow' || mode === 'mixed') && (
+    <button type="button" className="slow-to-cells" onClick={() => onSlowDown(fastest)} data-testid="slow-to-cells">
+      Slow down to see every {packets ? 'packet' : 'cell'}
+    </button>
+  )
   if (packets) {
     return (
       <p className="animation-legend" data-testid="animation-legend">
@@ -224,6 +242,7 @@ export function AnimationLegend({ mode, fastestCellPace: fastest, packets = fals
             ? `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single packets.`
             : 'Packets moving at the simulated pace.'}
         </span>
+        {slow}
       </p>
     )
   }
@@ -256,6 +275,7 @@ export function AnimationLegend({ mode, fastestCellPace: fastest, packets = fals
                 ? 'Cells on the long links; the short ones show their flow rate.'
                 : `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single cells.`}
         </span>
+        {slow}
       </p>
   )
 }

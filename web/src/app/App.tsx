@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import './bench.css'
 import { AnimatedTopology, AnimationLayer, AnimationLegend, type AnimationMode } from '../animation/AnimatedTopology'
+import { Magnifier, stopAtOrBelow, useMagnifier } from '../animation/Magnifier'
 import { ChartsWorkspace } from '../charts/ChartsWorkspace'
 import { TimeCursor } from '../charts/cursor'
 import type { PinnedRun } from '../charts/models'
@@ -25,11 +26,13 @@ import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
 import type { JsonObject } from '../scenario/paths'
 import { SweepPanel } from '../sweep/SweepPanel'
 import type { Fit } from '../topology/geometry'
-import { TopologyView } from '../topology/TopologyView'
+import { placedLayout } from '../topology/autoLayout'
+import { BundleToggles } from '../topology/bundles'
+import { TOPOLOGY_BOX, TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { ErrorPanel, errorText } from './ErrorPanel'
 import { installTestApi, type TestApiSource } from './testApi'
-import { nextSpeed, Transport } from './Transport'
+import { nextSpeed, SPEEDS, Transport } from './Transport'
 import { useBench } from './useBench'
 
 export function App() {
@@ -70,7 +73,7 @@ export function App() {
         enabled: status !== 'idle' || sim.error?.title === 'The engine crashed',
         perform: sim.reset,
       },
-      { name: 'slower', label: 'Slower', keys: ['-'], shortcut: '−', enabled: sim.speed !== 0.1, perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)) },
+      { name: 'slower', label: 'Slower', keys: ['-'], shortcut: '−', enabled: sim.speed !== SPEEDS[0], perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)) },
       { name: 'faster', label: 'Faster', keys: ['+', '='], shortcut: '+', enabled: sim.speed !== null, perform: () => sim.setSpeed(nextSpeed(sim.speed, 1)) },
     ]
     if (!embed) {
@@ -108,7 +111,9 @@ export function App() {
   testSource.current = { store, layout, status, nowMs: sim.nowMs, error: errorText(pageError), scenario }
   useEffect(() => installTestApi(() => testSource.current), [])
 
-  const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
+  const placed = useMemo(() => (layout ? placedLayout(layout, TOPOLOGY_BOX) : null), [layout])
+  const [picked, setPicked] = useState<ReadonlySet<string>>()
+  const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? [], picked), [layout, picked])
   const cursor = useMemo(() => new TimeCursor(), [])
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
@@ -143,6 +148,8 @@ export function App() {
   useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
   const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
   const onAnimationMode = useCallback((mode: AnimationMode, fastest: number) => setAnimation({ mode, fastest }), [])
+  const [magnified, setMagnified] = useMagnifier(layout, selection?.kind === 'link' ? selection.id : null, sim.setMagnified)
+  const slowDown = useCallback((pace: number) => sim.setSpeed(stopAtOrBelow(SPEEDS, pace)), [sim])
   const animationProps = {
     store,
     frame: sim.frame,
@@ -212,9 +219,12 @@ export function App() {
         <main className="workspace">
           <aside className="side">
             {embed || !scenario || !info ? (
-              <AnimatedTopology layout={layout} {...animationProps}>
-                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} />
-              </AnimatedTopology>
+              <>
+                <AnimatedTopology layout={placed ?? layout} {...animationProps}>
+                  <TopologyView layout={placed ?? layout} colors={colors} frame={sim.frame} started={started} />
+                </AnimatedTopology>
+                <BundleToggles vcs={layout.vcs} />
+              </>
             ) : (
               <>
                 <EditorCanvas
@@ -229,7 +239,9 @@ export function App() {
                   onApply={bench.apply}
                   overlay={overlay}
                 />
-                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} packets={layout.model === 'ip'} />
+                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} packets={layout.model === 'ip'} onSlowDown={slowDown} />
+                <BundleToggles vcs={layout.vcs} />
+                <Magnifier layout={layout} colors={colors} cells={sim.cells} speed={sim.speed} status={status} revision={sim.revision} port={magnified} onPort={setMagnified} onSpeed={sim.setSpeed} speeds={SPEEDS} />
                 <div className="tabs" role="tablist" aria-label="Side panel">
                   <button type="button" role="tab" id="tab-params" aria-controls="panel-params" aria-selected={bench.tab === 'params'} onClick={() => bench.setTab('params')}>
                     Parameters
@@ -285,6 +297,7 @@ export function App() {
                   cursor={cursor}
                   pinned={pinned}
                   runLabel={runLabel}
+                  onPick={setPicked}
                   toolbar={
                     !embed &&
                     scenarioJson && (

@@ -27,6 +27,8 @@ export interface LiveCells {
   nowMs: number
   /** `performance.now()` when it arrived. */
   wallMs: number
+  /** Every cell of the magnified port, rows of 7 (`samples.portCells`), or null. */
+  port: Float64Array | null
 }
 
 /** Something the page cannot run past, shown as readable text. */
@@ -66,6 +68,8 @@ export interface Simulation {
   setSpeed(speed: Speed): void
   /** Asks the engine for up to `max` cells in flight with every frame (0: none). */
   setAnimationCells(max: number): void
+  /** Asks the engine for every cell of one port (by index) with every frame, for the magnifier (null: none). */
+  setMagnified(port: number | null): void
   /** Changes one parameter of the run by dotted path (`Engine.set_param`). */
   setParam(path: string, valueJson: string): Promise<SetParamResult>
 }
@@ -92,6 +96,7 @@ export function useSimulation(): Simulation {
   const speedRef = useRef<Speed>(DEFAULT_SPEED)
   const cellsRef = useRef<LiveCells | null>(null)
   const animationCellsRef = useRef(0)
+  const magnifiedRef = useRef<number | null>(null)
   /** Counts loads; only the latest one's result is adopted. */
   const generationRef = useRef(0)
 
@@ -159,7 +164,10 @@ export function useSimulation(): Simulation {
           try {
             store.append(event.rows)
             frameRef.current = parseFrame(event.frame, current)
-            if (event.cells) cellsRef.current = { rows: event.cells, nowMs: event.nowMs, wallMs: performance.now() }
+            if (event.cells || event.portCells) {
+              const rows = event.cells ?? new Float64Array(0)
+              cellsRef.current = { rows, port: event.portCells ?? null, nowMs: event.nowMs, wallMs: performance.now() }
+            }
           } catch (cause) {
             acceptingRef.current = false
             void clientRef.current?.pause().catch(() => undefined)
@@ -213,7 +221,7 @@ export function useSimulation(): Simulation {
       try {
         // A fresh worker (first load, or after a crash) starts with default pacing: set the user's.
         await client.setSpeed(speedRef.current)
-        await client.animate(animationCellsRef.current)
+        await client.animate(animationCellsRef.current, magnifiedRef.current)
         const result = await client.load(json)
         // A newer load supersedes this one: its result is not shown.
         if (generation !== generationRef.current) return null
@@ -266,7 +274,7 @@ export function useSimulation(): Simulation {
       .then(async (result) => {
         // A fresh worker (after a crash) starts with default pacing: restore the user's.
         await client.setSpeed(speedRef.current)
-        await client.animate(animationCellsRef.current)
+        await client.animate(animationCellsRef.current, magnifiedRef.current)
         if (generation === generationRef.current) adopt(result)
       })
       .catch((cause: unknown) => {
@@ -289,7 +297,17 @@ export function useSimulation(): Simulation {
       if (animationCellsRef.current === max) return
       animationCellsRef.current = max
       if (max === 0) cellsRef.current = null
-      clientRef.current?.animate(max).catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
+      clientRef.current?.animate(max, magnifiedRef.current).catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
+    },
+    [fail],
+  )
+
+  const setMagnified = useCallback(
+    (port: number | null) => {
+      if (magnifiedRef.current === port) return
+      magnifiedRef.current = port
+      if (port === null && cellsRef.current) cellsRef.current = { ...cellsRef.current, port: null }
+      clientRef.current?.animate(animationCellsRef.current, port).catch((cause: unknown) => fail('The engine could not send cells for the magnifier', cause))
     },
     [fail],
   )
@@ -313,6 +331,7 @@ export function useSimulation(): Simulation {
     reset,
     setSpeed,
     setAnimationCells,
+    setMagnified,
     setParam,
   }
 }

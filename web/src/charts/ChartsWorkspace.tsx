@@ -3,7 +3,7 @@
  * one brushed time window for all of them, one choice of VCs and ports; with a pinned run
  * overlaid when there is one.
  */
-import { useCallback, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
 import './charts.css'
 import type { Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
@@ -22,6 +22,8 @@ interface ChartsWorkspaceProps {
   runLabel: string
   /** Extra controls for the toolbar (the compare panel). */
   toolbar?: ReactNode
+  /** Told the VCs picked for the charts (they take the palette's colours, the rest are grey). */
+  onPick?(vcs: ReadonlySet<string>): void
 }
 
 /** DOM ids of the charts' <svg>s; the first two keep the ids the page has always had. */
@@ -53,7 +55,7 @@ function HoverTime({ cursor }: { cursor: TimeCursor }) {
   )
 }
 
-export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabel, toolbar }: ChartsWorkspaceProps) {
+export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabel, toolbar, onPick }: ChartsWorkspaceProps) {
   const key = topologyKey(layout)
   const [state, setState] = useState<{ key: string; selection: SeriesSelection; window: TimeWindow }>(() => ({
     key,
@@ -84,6 +86,7 @@ export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabe
     () => chartKinds(layout).map((kind) => ({ kind, model: chartModel(kind, ctx) })),
     [ctx, receivedRows],
   )
+  useEffect(() => onPick?.(current.selection.vcs), [current.selection.vcs, onPick])
   const onZoom = useCallback((window: TimeWindow) => setState((s) => ({ ...s, window })), [])
   const onSelect = useCallback((selection: SeriesSelection) => setState((s) => ({ ...s, selection })), [])
   const setWindow = onZoom

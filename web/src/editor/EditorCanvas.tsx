@@ -16,9 +16,10 @@ import { docLinks, docNodes, type DocNode } from '../scenario/doc'
 import type { EngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
-import { along, fitNodes, type Fit, type Point } from '../topology/geometry'
+import { along, fitDrawing, type Fit, type Point } from '../topology/geometry'
 import { TOPOLOGY_BOX, TopologyView } from '../topology/TopologyView'
-import { addLink, addNode, addVc, freeSpot, moveNode, removeSelected, shortestSwitchPath, type Edit } from './ops'
+import { placeNodes, trafficPaths } from '../topology/autoLayout'
+import { addLink, addNode, addVc, adoptPositions, freeSpot, moveNode, removeSelected, shortestSwitchPath, type Edit } from './ops'
 
 /** Validates and applies an edit; null when applied, else why it was refused. */
 export type ApplyEdit = (edit: Edit, key?: string) => string | null
@@ -45,7 +46,7 @@ interface EditorCanvasProps {
   overlay?(layout: Layout, fit: Fit): ReactNode
 }
 
-const { width: W, height: H, padding: PAD } = TOPOLOGY_BOX
+const { width: W, height: BOX_H, padding: PAD } = TOPOLOGY_BOX
 /** Hit radius of a node, and how far from the edge a dragged node may go. */
 const NODE_R = 24
 /** Pixels of drawing an arrow key moves a node (Shift: one pixel). */
@@ -76,7 +77,7 @@ function band(a: Point, b: Point, half: number): string {
 }
 
 const clampX = (x: number) => Math.min(W - NODE_R, Math.max(NODE_R, x))
-const clampY = (y: number) => Math.min(H - NODE_R, Math.max(NODE_R, y))
+const clampY = (y: number, h: number) => Math.min(h - NODE_R, Math.max(NODE_R, y))
 
 function modeHint(mode: Mode): string {
   switch (mode.kind) {
@@ -99,12 +100,18 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
   const [drag, setDrag] = useState<{ id: string; x: number; y: number; fit: Fit; moved: boolean } | null>(null)
   const pressRef = useRef<{ id: string; start: Point; origin: Point; pointerId: number } | null>(null)
 
-  const nodes = useMemo(() => docNodes(scenario), [scenario])
+  // Stored positions that collide are replaced by the automatic layout (topology/autoLayout.ts);
+  // the first move or addition writes that layout into the document.
+  const stored = useMemo(() => docNodes(scenario), [scenario])
+  const nodes = useMemo(() => placeNodes(stored, docLinks(scenario), trafficPaths(layout), TOPOLOGY_BOX), [stored, scenario, layout])
+  const auto = nodes.some((n, i) => n.x !== stored[i]?.x || n.y !== stored[i]?.y)
+  const base = useCallback(() => (auto ? adoptPositions(scenario, new Map(nodes.map((n) => [n.id, n]))) : scenario), [auto, scenario, nodes])
   const positioned = useMemo(
     () => (drag ? nodes.map((n) => (n.id === drag.id ? { ...n, x: drag.x, y: drag.y } : n)) : nodes),
     [nodes, drag],
   )
-  const fit = useMemo(() => drag?.fit ?? fitNodes(nodes, W, H, PAD), [nodes, drag?.fit])
+  const fit = useMemo(() => drag?.fit ?? fitDrawing(nodes, W, BOX_H, PAD), [nodes, drag?.fit])
+  const H = fit.height
   const place = useMemo(() => new Map(positioned.map((n) => [n.id, fit.place(n)])), [positioned, fit])
 
   // The engine's layout, with the nodes where the document (or the drag) has them.
@@ -228,7 +235,7 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
     const dy = p.y - press.start.y
     if (!drag && Math.hypot(dx, dy) < CLICK_SLOP) return
     const held = drag?.fit ?? fit
-    const to = unplace(held, { x: clampX(press.origin.x + dx), y: clampY(press.origin.y + dy) })
+    const to = unplace(held, { x: clampX(press.origin.x + dx), y: clampY(press.origin.y + dy, held.height) })
     setDrag({ id: press.id, x: to.x, y: to.y, fit: held, moved: true })
   }
 
@@ -237,7 +244,7 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
     pressRef.current = null
     if (!press || press.pointerId !== event.pointerId) return
     if (drag?.moved) {
-      applyAt(moveNode(scenario, drag.id, drag.x, drag.y), place.get(drag.id), `move-${drag.id}`)
+      applyAt(moveNode(base(), drag.id, drag.x, drag.y), place.get(drag.id), `move-${drag.id}`)
       setDrag(null)
       return
     }
@@ -256,8 +263,8 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
       const from = place.get(node.id)
       if (!from) return
       const step = event.shiftKey ? 1 : NUDGE
-      const to = unplace(fit, { x: clampX(from.x + dir.x * step), y: clampY(from.y + dir.y * step) })
-      applyAt(moveNode(scenario, node.id, to.x, to.y), from, `move-${node.id}`)
+      const to = unplace(fit, { x: clampX(from.x + dir.x * step), y: clampY(from.y + dir.y * step, fit.height) })
+      applyAt(moveNode(base(), node.id, to.x, to.y), from, `move-${node.id}`)
       return
     }
     if (event.key === 'Enter' || event.key === ' ') {
@@ -283,8 +290,9 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
 
   const addAt = (kind: 'host' | 'switch') => {
     cancelMode()
-    const spot = freeSpot(scenario)
-    applyAt(addNode(scenario, kind, spot), fit.place(spot))
+    const doc = base()
+    const spot = freeSpot(doc)
+    applyAt(addNode(doc, kind, spot), fit.place(spot))
   }
 
   const remove = () => {

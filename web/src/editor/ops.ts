@@ -6,6 +6,7 @@
  * (useBench's commit), so nothing invalid ever reaches the run.
  */
 import { docBackground, docLinks, docNodes, docVcs, freshId, linkBetween, routeUsesLink, type DocNode, type NodeKind } from '../scenario/doc'
+import { segmentDistance } from '../topology/geometry'
 import { cloneJson, isObject, PathError, setPath, type Json, type JsonObject } from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
 
@@ -51,12 +52,32 @@ export function moveNode(doc: JsonObject, id: string, x: number, y: number): Edi
 }
 
 /**
- * A place for a new node: near the middle of the drawing but clear of every node, searched on a
- * spiral in scenario units.
+ * The document with every node at the given position (the drawing's automatic layout, adopted
+ * when the author first moves or adds a node, so that the file's positions stop colliding).
+ */
+export function adoptPositions(doc: JsonObject, at: ReadonlyMap<string, { x: number; y: number }>): JsonObject {
+  const copy = cloneJson(doc)
+  for (const n of array(copy, 'nodes')) {
+    const p = isObject(n) && typeof n.id === 'string' ? at.get(n.id) : undefined
+    if (isObject(n) && p) {
+      n.x = tidy(p.x)
+      n.y = tidy(p.y)
+    }
+  }
+  return copy
+}
+
+/**
+ * A place for a new node: near the middle of the drawing but clear of every node and of every
+ * link (a node dropped on a link would look connected to it), searched on a spiral in scenario units.
  */
 export function freeSpot(doc: JsonObject): { x: number; y: number } {
   const nodes = docNodes(doc)
   if (nodes.length === 0) return { x: 0, y: 0 }
+  const byId = new Map(nodes.map((n) => [n.id, n]))
+  const segments = docLinks(doc)
+    .map((l) => [byId.get(l.a), byId.get(l.b)] as const)
+    .filter((s): s is readonly [DocNode, DocNode] => s[0] !== undefined && s[1] !== undefined)
   const xs = nodes.map((n) => n.x)
   const ys = nodes.map((n) => n.y)
   const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 100)
@@ -67,7 +88,8 @@ export function freeSpot(doc: JsonObject): { x: number; y: number } {
     const angle = k * 2.399963 // the golden angle: an even spread
     const radius = clearance * 0.5 * Math.sqrt(k)
     const p = { x: cx + radius * Math.cos(angle), y: cy + radius * Math.sin(angle) }
-    if (nodes.every((n) => Math.hypot(n.x - p.x, n.y - p.y) >= clearance)) return { x: tidy(p.x), y: tidy(p.y) }
+    if (nodes.every((n) => Math.hypot(n.x - p.x, n.y - p.y) >= clearance) && segments.every(([a, b]) => segmentDistance(p, a, b) >= clearance * 0.6))
+      return { x: tidy(p.x), y: tidy(p.y) }
   }
   return { x: tidy(cx), y: tidy(cy + span * 0.6) }
 }

@@ -95,8 +95,8 @@ export class EngineClient {
   }
 
   /** Asks for up to `maxCells` cells in flight with every samples event (0: none). */
-  async animate(maxCells: number, signal?: AbortSignal): Promise<void> {
-    expectOk(await this.call({ type: 'animate', maxCells }, signal))
+  async animate(maxCells: number, port: number | null = null, signal?: AbortSignal): Promise<void> {
+    expectOk(await this.call(port === null ? { type: 'animate', maxCells } : { type: 'animate', maxCells, port }, signal))
   }
 
   /** Advances `ms` of simulated time and stops there, paused. */

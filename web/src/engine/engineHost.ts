@@ -25,6 +25,8 @@ export interface EngineHandle {
   frame(): Float64Array
   /** Cells on the links, rows of 7 (absent in engines built before the animation API). */
   cells_in_flight?(max: number): Float64Array
+  /** One port's cells on its wire and in its queue (absent in engines before the magnifier). */
+  port_cells?(port: number, max: number): Float64Array
   set_param(path: string, value_json: string): string
   scenario_json(): string
   free(): void
@@ -58,6 +60,8 @@ export const MAX_EVENTS_PER_CALL = 100_000
  * after every slice that catches up, so the charts follow the clock as before.
  */
 export const FLUSH_MS = 32
+/** At most this many cells of the magnified port, on its wire and again in its queue. */
+export const MAGNIFIED_CELLS = 4000
 /** How long to wait when paced play has caught up with the wall clock (about one display frame). */
 const PACED_IDLE_MS = 16
 
@@ -125,6 +129,8 @@ export class EngineHost {
   private lastFlushWall = Number.NEGATIVE_INFINITY
   /** Cells in flight sent with each flush, for the animation; 0 sends none. */
   private maxCells = 0
+  /** The port whose every cell is sent with each flush (the magnifier's), or null. */
+  private magnified: number | null = null
   /** Set when the engine trapped; from then on every request fails (STYLE: "a poisoned flag"). */
   private poisoned: string | null = null
 
@@ -165,7 +171,10 @@ export class EngineHost {
           return
         case 'animate':
           this.maxCells = Math.floor(req.maxCells)
+          this.magnified = req.port ?? null
           this.post({ type: 'ok', id: req.id }, [])
+          // A paused run shows the newly magnified port at once.
+          if (!this.running && this.engine !== null && this.magnified !== null) this.flush()
           return
         case 'step':
           this.step(req.id, req.ms)
@@ -359,10 +368,11 @@ export class EngineHost {
     const rows = ownBuffer(engine.take_samples())
     const frame = ownBuffer(engine.frame())
     const cells = this.maxCells > 0 && engine.cells_in_flight ? ownBuffer(engine.cells_in_flight(this.maxCells)) : undefined
-    this.post(
-      { type: 'samples', rows, frame, cells, nowMs: engine.now_ms(), events: engine.events() },
-      cells ? [rows.buffer, frame.buffer, cells.buffer] : [rows.buffer, frame.buffer],
-    )
+    const portCells = this.magnified !== null && engine.port_cells ? ownBuffer(engine.port_cells(this.magnified, MAGNIFIED_CELLS)) : undefined
+    const transfer: Transferable[] = [rows.buffer, frame.buffer]
+    if (cells) transfer.push(cells.buffer)
+    if (portCells) transfer.push(portCells.buffer)
+    this.post({ type: 'samples', rows, frame, cells, portCells, nowMs: engine.now_ms(), events: engine.events() }, transfer)
   }
 
   private postStatus(status: RunStatus): void {

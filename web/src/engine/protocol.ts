@@ -29,9 +29,10 @@ export type ClientRequest =
   | { type: 'speed'; id: number; speed: Speed }
   /**
    * Ask for up to `maxCells` cells in flight with every `samples` event (0: none), for the
-   * animation. Replies `ok`.
+   * animation, and with `port` (a port index) every cell of that port, on its wire and in its
+   * queue, for the magnifier. Replies `ok`.
    */
-  | { type: 'animate'; id: number; maxCells: number }
+  | { type: 'animate'; id: number; maxCells: number; port?: number }
   /**
    * Advance by `ms` of simulated time (or to the end of the run) and stop there, paused. Replies
    * `ok`; the samples and the status follow as events.
@@ -80,9 +81,11 @@ export type WorkerEvent =
    * per row; and the live frame `[now_ms, acr of each VC..., queue of each port...]`.
    * `cells`, when the page asked for them (`animate`), holds the cells on the links now: rows of 7
    * `[port index, progress 0..1, kind (0 data, 1 FRM, 2 BRM, 3 background), VC or background
-   * index, ER Mbit/s, CI, CCR Mbit/s]` (Engine.cells_in_flight). All buffers are transferred.
+   * index, ER Mbit/s, CI, CCR Mbit/s]` (Engine.cells_in_flight). `portCells`, when `animate`
+   * named a port: the same rows for all of that port's cells, those waiting in its queue with
+   * progress -(k + 1), k = 0 next to be sent (Engine.port_cells). All buffers are transferred.
    */
-  | { type: 'samples'; rows: Float64Array; frame: Float64Array; cells?: Float64Array; nowMs: number; events: number }
+  | { type: 'samples'; rows: Float64Array; frame: Float64Array; cells?: Float64Array; portCells?: Float64Array; nowMs: number; events: number }
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }
   /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */
   | { type: 'fatal'; message: string }
@@ -122,7 +125,12 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
     case 'speed':
       return m.speed === null || (typeof m.speed === 'number' && m.speed > 0)
     case 'animate':
-      return typeof m.maxCells === 'number' && Number.isFinite(m.maxCells) && m.maxCells >= 0
+      return (
+        typeof m.maxCells === 'number' &&
+        Number.isFinite(m.maxCells) &&
+        m.maxCells >= 0 &&
+        (m.port === undefined || (typeof m.port === 'number' && Number.isInteger(m.port) && m.port >= 0))
+      )
     case 'step':
       return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
     case 'set':

@@ -41,6 +41,30 @@ export function fitNodes(nodes: readonly Pick<LayoutNode, 'x' | 'y'>[], width: n
   }
 }
 
+/** The tallest the drawing gets (drawing units; it is 560 wide), for a crowded network. */
+export const MAX_DRAWING_HEIGHT = 620
+
+/**
+ * The drawing's height for these nodes: `height` unless the network, scaled to fill the width,
+ * needs more room (a tall automatic layout), then up to MAX_DRAWING_HEIGHT. Every layer over the
+ * drawing derives it the same way, from the node positions alone.
+ */
+export function drawingHeight(nodes: readonly Pick<LayoutNode, 'x' | 'y'>[], width: number, height: number, padding: number): number {
+  if (nodes.length < 2) return height
+  const ys = nodes.map((n) => n.y)
+  const xs = nodes.map((n) => n.x)
+  const spanX = Math.max(...xs) - Math.min(...xs)
+  const spanY = Math.max(...ys) - Math.min(...ys)
+  if (spanY <= 0) return height
+  const scale = spanX > 0 ? (width - 2 * padding) / spanX : 1
+  return Math.round(Math.max(height, Math.min(MAX_DRAWING_HEIGHT, spanY * scale + 2 * padding)))
+}
+
+/** Fits nodes into the drawing: `width` wide, as tall as `drawingHeight` says. */
+export function fitDrawing(nodes: readonly Pick<LayoutNode, 'x' | 'y'>[], width: number, height: number, padding: number): Fit {
+  return fitNodes(nodes, width, drawingHeight(nodes, width, height, padding), padding)
+}
+
 /** The point `distance` px from a towards b, pushed `offset` px to the left of a→b. */
 export function stepFrom(a: Point, b: Point, distance: number, offset = 0): Point {
   const length = Math.hypot(b.x - a.x, b.y - a.y) || 1
@@ -59,6 +83,15 @@ export function leftNormal(a: Point, b: Point): Point {
 export function along(a: Point, b: Point, f: number, offset = 0): Point {
   const n = leftNormal(a, b)
   return { x: a.x + (b.x - a.x) * f + n.x * offset, y: a.y + (b.y - a.y) * f + n.y * offset }
+}
+
+/** Distance from p to the segment a–b. */
+export function segmentDistance(p: Point, a: Point, b: Point): number {
+  const dx = b.x - a.x
+  const dy = b.y - a.y
+  const len2 = dx * dx + dy * dy
+  const t = len2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2)) : 0
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy))
 }
 
 /** The mean position of some points. */
