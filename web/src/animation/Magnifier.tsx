@@ -157,7 +157,7 @@ export function Magnifier({ layout, colors, cells, speed, status, revision, port
   const link = p ? layout.links.find((l) => l.id === p.link) : undefined
   const packets = layout.model === 'ip'
   // A slot is one cell time (53 bytes); in the packet model one full-size packet's (1,500 bytes).
-  const cellMs = link && link.rate_mbps > 0 ? (packets ? 0.012 : 0.424) / link.rate_mbps : 0
+  const cellMs = link && link.rate_mbps > 0 ? (packets ? 12 : 0.424) / link.rate_mbps : 0
   const spanMs = link ? link.delay_ms + cellMs : 0
   const totalSlots = cellMs > 0 ? Math.max(1, Math.ceil(spanMs / cellMs)) : 1
   const sections = Math.max(1, Math.ceil(totalSlots / SLOTS))

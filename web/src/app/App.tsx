@@ -30,6 +30,7 @@ import { placedLayout } from '../topology/autoLayout'
 import { BundleToggles } from '../topology/bundles'
 import { TOPOLOGY_BOX, TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
+import { PRESENTATION_PACE, setPresentation, usePresentation } from './presentation'
 import { ErrorPanel, errorText } from './ErrorPanel'
 import { installTestApi, type TestApiSource } from './testApi'
 import { nextSpeed, SPEEDS, Transport } from './Transport'
@@ -40,6 +41,12 @@ export function App() {
   const bench = useBench({ autoplay, trackUrl: !embed })
   const { sim, scenario, info, selection } = bench
   const { layout, store, status } = sim
+  const present = usePresentation()
+  // A slower pace for a lecture hall: entering presentation mode caps it.
+  useEffect(() => {
+    if (present.on && (sim.speed === null || sim.speed > PRESENTATION_PACE)) sim.setSpeed(PRESENTATION_PACE)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [present.on])
   const [libraryOpen, setLibraryOpen] = useState(false)
   const [shareOpen, setShareOpen] = useState(false)
 
@@ -117,6 +124,8 @@ export function App() {
   const cursor = useMemo(() => new TimeCursor(), [])
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
+  /** On a phone the drawing and the charts are two panes, one at a time (styles.css). */
+  const [pane, setPane] = useState<'network' | 'charts'>('network')
   const [pinned, setPinned] = useState<PinnedRun | null>(null)
   // Names of runs opened from the compare and sweep panels, by their scenario document.
   const runLabels = useRef(new WeakMap<JsonObject, string>())
@@ -171,7 +180,7 @@ export function App() {
   const announcement = bench.announcement
 
   return (
-    <div className={`app${embed ? ' embed' : ''}`}>
+    <div className={`app${embed ? ' embed' : ''}${present.on && !embed ? ' present' : ''}`}>
       <header className="topbar">
         <div className="brand">
           {embed ? (
@@ -200,6 +209,9 @@ export function App() {
             <button type="button" onClick={() => setShareOpen(true)} disabled={!scenario}>
               Share
             </button>
+            <button type="button" aria-pressed={present.on} onClick={() => setPresentation({ on: !present.on })} title="Presentation mode: large text, the drawing and two charts (P)" aria-keyshortcuts="P" data-testid="present">
+              Present
+            </button>
           </div>
         )}
         <Transport
@@ -216,7 +228,21 @@ export function App() {
       {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
       <ProgressIndicator />
       {layout && (
-        <main className="workspace">
+        <main className="workspace" data-pane={pane}>
+          {!embed && (
+            <div className="phone-panes" role="group" aria-label="Show">
+              {(
+                [
+                  ['network', 'Network'],
+                  ['charts', 'Charts'],
+                ] as const
+              ).map(([id, label]) => (
+                <button key={id} type="button" aria-pressed={pane === id} onClick={() => setPane(id)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+          )}
           <aside className="side">
             {embed || !scenario || !info ? (
               <>
@@ -285,6 +311,10 @@ export function App() {
                     {label}
                   </button>
                 ))}
+              </div>
+            )}
+            {!embed && (
+              <div className="main-tools">
                 <RunExports store={store} scenarioId={layout.scenario.id} />
               </div>
             )}
@@ -298,6 +328,7 @@ export function App() {
                   pinned={pinned}
                   runLabel={runLabel}
                   onPick={setPicked}
+                  present={present.on && !embed ? { charts: present.charts, onCharts: (charts) => setPresentation({ charts }) } : undefined}
                   toolbar={
                     !embed &&
                     scenarioJson && (

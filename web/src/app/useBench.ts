@@ -20,6 +20,7 @@ import { loadEngineInfo, type EngineInfo } from '../scenario/engineInfo'
 import { isObject, leafChanges, type Json, type JsonObject } from '../scenario/paths'
 import { restoreFromHash, type Notice, type Origin } from '../scenario/restore'
 import { shareHash, type Selection, type ViewState } from '../scenario/shareLink'
+import { getPresentation, setPresentation } from './presentation'
 import { useSimulation, type Simulation } from './useSimulation'
 
 /** What the last change did to the run, in words. */
@@ -203,6 +204,7 @@ export function useBench(options: BenchOptions = {}): Bench {
       setSelection(validSelection(next, view.selection))
       if (view.tab) setTab(view.tab)
       if (view.speed !== undefined) simRef.current.setSpeed(view.speed)
+      if (view.present) setPresentation({ on: true })
       engineDocRef.current = next
       void simRef.current.load(JSON.stringify(next), { play: options.autoplay })
     },
@@ -282,7 +284,7 @@ export function useBench(options: BenchOptions = {}): Bench {
   const makeShareHash = useCallback(async () => {
     const current = scenarioRef.current
     if (!current) throw new Error('no scenario is open')
-    return shareHash({ scenario: current, view: { selection, speed: simRef.current.speed, tab } })
+    return shareHash({ scenario: current, view: { selection, speed: simRef.current.speed, tab, ...(getPresentation().on ? { present: true } : {}) } })
   }, [selection, tab])
 
   // Once edited, the URL carries the scenario as edited, so a reload or a bookmark keeps it.

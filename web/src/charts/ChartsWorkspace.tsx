@@ -24,6 +24,8 @@ interface ChartsWorkspaceProps {
   toolbar?: ReactNode
   /** Told the VCs picked for the charts (they take the palette's colours, the rest are grey). */
   onPick?(vcs: ReadonlySet<string>): void
+  /** Presentation mode: only these two charts, with a choice of which. */
+  present?: { charts: readonly ChartKind[]; onCharts(charts: [ChartKind, ChartKind]): void }
 }
 
 /** DOM ids of the charts' <svg>s; the first two keep the ids the page has always had. */
@@ -55,7 +57,15 @@ function HoverTime({ cursor }: { cursor: TimeCursor }) {
   )
 }
 
-export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabel, toolbar, onPick }: ChartsWorkspaceProps) {
+/** The two charts presentation mode shows (the first two the scenario has, for kinds it lacks). */
+function shownCharts<M extends { kind: ChartKind }>(models: readonly M[], wanted: readonly ChartKind[]): M[] {
+  const chosen = wanted.map((k) => models.find((m) => m.kind === k)).filter((m): m is M => m !== undefined)
+  const picked = [...new Set(chosen)]
+  for (const m of models) if (picked.length < 2 && !picked.includes(m)) picked.push(m)
+  return picked
+}
+
+export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabel, toolbar, onPick, present }: ChartsWorkspaceProps) {
   const key = topologyKey(layout)
   const [state, setState] = useState<{ key: string; selection: SeriesSelection; window: TimeWindow }>(() => ({
     key,
@@ -103,11 +113,31 @@ export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabe
             </button>
           </span>
         ) : null}
+        {present &&
+          ([0, 1] as const).map((slot) => (
+            <label key={slot} className="present-chart">
+              Chart {slot + 1}{' '}
+              <select
+                value={present.charts[slot]}
+                onChange={(e) => {
+                  const next: [ChartKind, ChartKind] = [present.charts[0], present.charts[1]]
+                  next[slot] = e.target.value as ChartKind
+                  present.onCharts(next)
+                }}
+              >
+                {chartKinds(layout).map((kind) => (
+                  <option key={kind} value={kind}>
+                    {chartTitle(kind, layout)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
         <HoverTime cursor={cursor} />
         {toolbar}
       </div>
       <div className="charts-grid">
-        {models.map(({ kind, model }) => (
+        {(present ? shownCharts(models, present.charts) : models).map(({ kind, model }) => (
           <ChartPanel
             key={kind}
             id={CHART_IDS[kind]}

@@ -33,6 +33,8 @@ export interface ViewState {
   speed?: number | null
   /** Which tab the side panel shows. */
   tab?: 'params' | 'about'
+  /** Presentation mode (large text, the drawing and two charts). */
+  present?: boolean
 }
 
 export interface SharedLab {
@@ -59,6 +61,7 @@ export function sanitizeView(value: unknown): ViewState {
     view.speed = value.speed
   }
   if (value.tab === 'params' || value.tab === 'about') view.tab = value.tab
+  if (value.present === true) view.present = true
   return view
 }
 
