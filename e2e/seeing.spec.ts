@@ -47,6 +47,12 @@ for (const id of SCENARIOS) {
     await page.setViewportSize({ width: 1280, height: 800 })
     await lab.open(`#scenario=${id}`)
     await lab.waitUntilLoaded()
+    // A step, so that the live labels (ACR at the sources, queues at the ports) are drawn too.
+    await lab.chooseSpeed('as fast as possible')
+    await lab.playButton.click()
+    await expect.poll(() => lab.nowMs(), { timeout: 60_000 }).toBeGreaterThan(20)
+    if ((await lab.status()) === 'running') await lab.playButton.click()
+    if (!id.startsWith('pletka')) await expect(page.locator('svg.topology text.acr-label').first()).toBeVisible()
     await page.screenshot({ path: `e2e/artifacts/${id}-1280.png` })
     expect(overlaps(await drawingBoxes(page))).toEqual([])
   })
@@ -70,9 +76,9 @@ async function seeKinds(page: Page, wanted: number[]): Promise<number[]> {
 // Cell kinds: 0 data, 1 FRM, 2 BRM, 3 CBR/VBR; packets 4 TCP segment, 5 ACK, 6 UDP.
 const MAGNIFIED: { id: string; pace: string; from?: number; forward: string; back: string; forwardKinds: number[]; backKinds: number[] }[] = [
   { id: 'two-source-wan', pace: '1 ms per second', forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1], backKinds: [2] },
-  { id: 'ohsaki-lan-fast-decrease', pace: '20 µs per second (slow motion)', forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1], backKinds: [2] },
-  { id: 'ma-gfc', pace: '20 µs per second (slow motion)', forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1], backKinds: [2] },
-  { id: 'ma-500-vcs', pace: '20 µs per second (slow motion)', forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1], backKinds: [2] },
+  { id: 'ohsaki-lan-fast-decrease', pace: '20 µs per second (slow motion)', from: 20, forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1], backKinds: [2] },
+  { id: 'ma-gfc', pace: '20 µs per second (slow motion)', from: 40, forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1], backKinds: [2] },
+  { id: 'ma-500-vcs', pace: '20 µs per second (slow motion)', from: 60, forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1], backKinds: [2] },
   { id: 'ma-cbr-onoff', pace: '1 ms per second', from: 2000, forward: 'SW1→SW2', back: 'SW2→SW1', forwardKinds: [0, 1, 3], backKinds: [2] },
   { id: 'pletka-bat-tcp-udp', pace: '1 ms per second', forward: 'R1→R2', back: 'R2→R1', forwardKinds: [4, 6], backKinds: [5] },
 ]
@@ -84,8 +90,8 @@ for (const m of MAGNIFIED) {
     await lab.open(`#scenario=${m.id}`)
     await lab.waitUntilLoaded()
     if (m.from) {
-      // Into the CBR source's first on period.
-      await lab.chooseSpeed('1000 ms per second')
+      // Into the run (the CBR source's first on period, the sources' ramp-up) before slowing down.
+      await lab.chooseSpeed(m.from > 500 ? '1000 ms per second' : '20 ms per second')
       await lab.playButton.click()
       await expect.poll(() => lab.nowMs(), { timeout: 60_000 }).toBeGreaterThan(m.from)
     }

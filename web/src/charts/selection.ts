@@ -32,5 +32,6 @@ export function selectedPorts(layout: Pick<Layout, 'ports'>, selection: SeriesSe
 export function describeSelection(layout: Pick<Layout, 'vcs' | 'ports'>, selection: SeriesSelection): string {
   const vcs = `${selection.vcs.size} of ${layout.vcs.length} VC${layout.vcs.length === 1 ? '' : 's'}`
   const ports = selection.ports === 'auto' ? 'ports: bottleneck' : `${selection.ports.size} of ${layout.ports.length} ports`
-  return `${vcs} · ${ports}`
+  // The packet model has flows, not VCs: no "0 of 0 VCs".
+  return layout.vcs.length === 0 ? ports.replace(/^ports: /, 'ports at the ') : `${vcs} · ${ports}`
 }
