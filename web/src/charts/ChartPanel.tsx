@@ -51,9 +51,9 @@ function ChartReadout({ id, title, series, unit }: { id: string; title: string; 
   const [table, setTable] = useState(false)
   const data = table ? chartTable(series) : null
   return (
-    <div className="chart-readout">
-      <p className="chart-summary" id={`${id}-summary`} data-testid={`${id}-summary`}>
-        {chartSummary(series, unit)}{' '}
+    <div className={`chart-readout${table ? ' open' : ''}`}>
+      <p className="chart-summary" data-testid={`${id}-summary`}>
+        <span className="summary-text">{chartSummary(series, unit)}</span>{' '}
         <button type="button" className="link-button" aria-expanded={table} onClick={() => setTable(!table)}>
           {table ? 'Hide table' : 'Data as a table'}
         </button>

@@ -103,7 +103,7 @@ function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, heig
       for (const start of left ? [true, false] : [false, true])
         for (const anchor of [start ? 'start' : 'end', 'middle'] as const) {
           const x = anchor === 'middle' ? p.x : start ? p.x - HOST_R : p.x + HOST_R
-          const first = above ? p.y - HOST_R - 8 - (lines - 1) * FONT.acr * 1.2 : p.y + HOST_R + 10
+          const first = above ? p.y - HOST_R - 13 - (lines - 1) * FONT.acr * 1.2 : p.y + HOST_R + 13
           options.push(Array.from({ length: lines }, (_, k) => ({ at: { x, y: first + k * FONT.acr * 1.2 }, anchor, angle: 0 })))
         }
     for (const spots of options) {
