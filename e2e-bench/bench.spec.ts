@@ -44,7 +44,7 @@ const FIVE_HUNDRED = 'ma-500-vcs'
 
 function save(part: string, data: unknown): void {
   mkdirSync(outDir, { recursive: true })
-  writeFileSync(`${outDir}/${part}.json`, JSON.stringify(data, null, 2) + '\n')
+  writeFileSync(`${outDir}/${part}.json`, `${JSON.stringify(data, null, 2)}\n`)
 }
 
 function scenarioHash(json: string): string {

@@ -7,7 +7,13 @@ async function violations(page: Page, include?: string): Promise<string[]> {
   const builder = new AxeBuilder({ page })
   if (include) builder.include(include)
   const result = await builder.analyze()
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`)
+  return result.violations.map(
+    (v) =>
+      `${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')})`,
+  )
 }
 
 for (const id of ['two-source-wan', 'ma-500-vcs', 'pletka-bat-tcp-udp']) {

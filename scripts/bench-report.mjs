@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Reads the benchmark's record (bench/results.json, written by scripts/bench.mjs) and checks it
-// against issue 9's targets; writes the tables of README.md's Performance section between the
-// markers below, so that the README and the JSON never disagree. Reports, never asserts.
+// against issue 9's targets; writes the tables of docs/performance.md between the markers below,
+// so that the page and the JSON never disagree. Reports, never asserts.
 //
-//   node scripts/bench-report.mjs [--results bench/results.json] [--readme README.md] [--check]
+//   node scripts/bench-report.mjs [--results bench/results.json] [--page docs/performance.md] [--check]
 //
-// --check rewrites nothing and exits 1 when the README's tables differ from the record.
+// --check rewrites nothing and exits 1 when the page's tables differ from the record (npm run lint
+// runs it).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
@@ -131,7 +132,7 @@ function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-/** The README's tables, markers included. */
+/** The performance page's tables, markers included. */
 export function markdown(doc) {
   const m = doc.machine
   const lines = [BEGIN, '']
@@ -208,17 +209,17 @@ export function markdown(doc) {
   return lines.join('\n')
 }
 
-/** Replaces the text between the markers in the README with the tables (they must be there once). */
-export function rewrite(readme, doc) {
-  const begin = readme.indexOf('<!-- bench:begin')
-  const end = readme.indexOf(END)
-  if (begin < 0 || end < begin || readme.indexOf('<!-- bench:begin', begin + 1) >= 0) {
-    throw new Error('README.md needs exactly one "<!-- bench:begin … -->" … "<!-- bench:end -->" pair in its Performance section')
+/** Replaces the text between the markers of the page with the tables (they must be there once). */
+export function rewrite(page, doc) {
+  const begin = page.indexOf('<!-- bench:begin')
+  const end = page.indexOf(END)
+  if (begin < 0 || end < begin || page.indexOf('<!-- bench:begin', begin + 1) >= 0) {
+    throw new Error('docs/performance.md needs exactly one "<!-- bench:begin … -->" … "<!-- bench:end -->" pair')
   }
-  return readme.slice(0, begin) + markdown(doc) + readme.slice(end + END.length)
+  return page.slice(0, begin) + markdown(doc) + page.slice(end + END.length)
 }
 
-export function updateReadme(doc, path) {
+export function updatePage(doc, path) {
   writeFileSync(path, rewrite(readFileSync(path, 'utf8'), doc))
 }
 
@@ -230,26 +231,26 @@ export function printSummary(doc) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const root = fileURLToPath(new URL('..', import.meta.url))
-  const opts = { results: `${root}bench/results.json`, readme: `${root}README.md`, check: false }
+  const opts = { results: `${root}bench/results.json`, page: `${root}docs/performance.md`, check: false }
   for (let i = 2; i < process.argv.length; i++) {
     const a = process.argv[i]
     if (a === '--results') opts.results = process.argv[++i]
-    else if (a === '--readme') opts.readme = process.argv[++i]
+    else if (a === '--page') opts.page = process.argv[++i]
     else if (a === '--check') opts.check = true
     else throw new Error(`unknown argument ${a}`)
   }
   const doc = JSON.parse(readFileSync(opts.results, 'utf8'))
-  const current = readFileSync(opts.readme, 'utf8')
+  const current = readFileSync(opts.page, 'utf8')
   const next = rewrite(current, doc)
   if (opts.check) {
     if (next !== current) {
-      console.error(`${opts.readme}: the Performance tables differ from ${opts.results}; run node scripts/bench-report.mjs`)
+      console.error(`${opts.page}: the tables differ from ${opts.results}; run node scripts/bench-report.mjs`)
       process.exit(1)
     }
-    console.log(`${opts.readme} agrees with ${opts.results}`)
+    console.log(`${opts.page} agrees with ${opts.results}`)
   } else {
-    writeFileSync(opts.readme, next)
+    writeFileSync(opts.page, next)
     printSummary(doc)
-    console.log(`${opts.readme}: Performance tables rewritten from ${opts.results}`)
+    console.log(`${opts.page}: tables rewritten from ${opts.results}`)
   }
 }

@@ -12,13 +12,13 @@
 //    how soon a slider moved while the engine runs flat out is shown and applied; the page's memory
 //    after playing each workload to its end.
 // 3. Writes bench/results.json (with the machine it ran on) and, after a full run, the tables in
-//    README.md's Performance section (scripts/bench-report.mjs), so the two never disagree.
+//    docs/performance.md (scripts/bench-report.mjs), so the two never disagree.
 //
 //   node scripts/bench.mjs [--only NAME] [--skip-wasm] [--skip-browser] [--parts a,b,...]
-//                          [--port N] [--out bench/results.json] [--no-readme]
+//                          [--port N] [--out bench/results.json] [--no-page]
 //
 // --parts picks browser parts (throughput, frames, slider, memory). --only, --skip-* and --parts
-// make a partial run, which writes --out but leaves the README alone.
+// make a partial run, which writes --out but leaves docs/performance.md alone.
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -27,7 +27,7 @@ import { performance } from 'node:perf_hooks'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchCases } from './bench-cases.mjs'
-import { markdown, printSummary, updateReadme } from './bench-report.mjs'
+import { markdown, printSummary, updatePage } from './bench-report.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const abrsim = `${root}engine-wasm/target/release/abrsim`
@@ -35,7 +35,7 @@ const pkg = `${root}web/src/engine/pkg/`
 const EVENTS_PER_CALL = 100_000
 const BROWSER_PARTS = ['throughput', 'frames', 'slider', 'memory']
 
-const args = { only: null, wasm: true, browser: true, parts: BROWSER_PARTS, port: null, out: 'bench/results.json', readme: true }
+const args = { only: null, wasm: true, browser: true, parts: BROWSER_PARTS, port: null, out: 'bench/results.json', page: true }
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
   if (a === '--only') args.only = process.argv[++i]
@@ -44,7 +44,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--parts') args.parts = process.argv[++i].split(',').map((p) => p.trim())
   else if (a === '--port') args.port = Number(process.argv[++i])
   else if (a === '--out') args.out = process.argv[++i]
-  else if (a === '--no-readme') args.readme = false
+  else if (a === '--no-page') args.page = false
   else throw new Error(`unknown argument ${a}`)
 }
 for (const p of args.parts) if (!BROWSER_PARTS.includes(p)) throw new Error(`--parts: unknown part ${p} (${BROWSER_PARTS.join(', ')})`)
@@ -323,16 +323,16 @@ const doc = {
 }
 const outPath = resolve(root, args.out)
 mkdirSync(dirname(outPath), { recursive: true })
-writeFileSync(outPath, JSON.stringify(doc, null, 2) + '\n')
+writeFileSync(outPath, `${JSON.stringify(doc, null, 2)}\n`)
 console.log()
 if (args.browser) console.log(markdown(doc).split('\n').slice(1, -1).join('\n'), '\n')
 printSummary(doc)
 console.log(`\nwritten to ${args.out} (${machine.cores} × ${machine.cpu_model}, load average at start ${doc.load_average.start.join(' ')})`)
-if (args.readme && !partial) {
-  updateReadme(doc, `${root}README.md`)
-  console.log('README.md: Performance tables rewritten from it')
-} else if (args.readme) {
-  console.log('a partial run: README.md left alone')
+if (args.page && !partial) {
+  updatePage(doc, `${root}docs/performance.md`)
+  console.log('docs/performance.md: tables rewritten from it')
+} else if (args.page) {
+  console.log('a partial run: docs/performance.md left alone')
 }
 if (browser?.error) {
   console.error(`\nbench: ${browser.error}`)

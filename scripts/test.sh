@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# `npm test`: install what the tests need, then run every test: engine (cargo), TypeScript (tsc,
-# Vitest) and the page in Chromium (Playwright) against the production build.
+# `npm test`: install what the tests need, run the linters, then every test: engine (cargo),
+# TypeScript (tsc, Vitest) and the page in Chromium (Playwright) against the production build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 bash scripts/setup.sh --with-browser
+
+step "lint (Biome: TypeScript lint and format; cargo fmt --check; cargo clippy -D warnings)"
+npm run lint
 
 step "build the wasm engine"
 bash scripts/build-wasm.sh

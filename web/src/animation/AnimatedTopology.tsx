@@ -22,7 +22,14 @@ import type { SampleStore } from '../engine/samples'
 import { TOPOLOGY_BOX } from '../topology/TopologyView'
 import { describeTarget, drawAnimation, hitTest, type HitTarget } from './draw'
 import type { Fit } from '../topology/geometry'
-import { buildScene, fitTransform, MAX_CELLS, showsCells, slowestCellPace, type Scene } from './scene'
+import {
+  buildScene,
+  fitTransform,
+  MAX_CELLS,
+  showsCells,
+  slowestCellPace,
+  type Scene,
+} from './scene'
 
 /** The engine's latest cells in flight (see useSimulation's LiveCells). */
 export interface CellsSnapshot {
@@ -57,7 +64,7 @@ const DRAW_WINDOW = 30
 const MAX_EXTRAPOLATION_WALL_MS = 250
 
 function valueAt(store: SampleStore | null, name: string, t: number): number {
-  if (!store || !store.has(name)) return Number.NaN
+  if (!store?.has(name)) return Number.NaN
   const i = sampleIndexAt(store.series(column.time), t)
   return i < 0 ? Number.NaN : store.series(name)[i]
 }
@@ -65,7 +72,9 @@ function valueAt(store: SampleStore | null, name: string, t: number): number {
 /** What the layer is drawing, for the legend below the topology. */
 export type AnimationMode = 'cells' | 'mixed' | 'flow' | 'degraded'
 
-export function AnimationLayer(props: AnimationProps & { onMode?(mode: AnimationMode, fastestCellPace: number): void }) {
+export function AnimationLayer(
+  props: AnimationProps & { onMode?(mode: AnimationMode, fastestCellPace: number): void },
+) {
   const { layout, fit, speed, onCellsWanted, onMode } = props
   const scene = useMemo(() => buildScene(layout, TOPOLOGY_BOX, fit), [layout, fit])
   const [degraded, setDegraded] = useState(false)
@@ -79,12 +88,16 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
   latest.current = props
   dirtyRef.current = true
 
-  const cellMode = useMemo(() => scene.ports.map((p) => !degraded && showsCells(p, speed)), [scene, speed, degraded])
+  const cellMode = useMemo(
+    () => scene.ports.map((p) => !degraded && showsCells(p, speed)),
+    [scene, speed, degraded],
+  )
   const anyCells = cellMode.some(Boolean)
   const modeRef = useRef({ cellMode, degraded })
   modeRef.current = { cellMode, degraded }
 
   // A new pace or topology gets a fresh chance to draw cells.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the deps are the triggers that reset it
   useEffect(() => setDegraded(false), [speed, layout.ports.length, layout.vcs.length])
   useEffect(() => onCellsWanted(anyCells ? MAX_CELLS : 0), [anyCells, onCellsWanted])
   useEffect(() => props.cursor.subscribe(() => (dirtyRef.current = true)), [props.cursor])
@@ -139,11 +152,15 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
       const hoverT = p.cursor.get()
       const store = p.store
       const snapshot = p.cells.current
-      const ageWallMs = snapshot && running ? Math.min(MAX_EXTRAPOLATION_WALL_MS, started - snapshot.wallMs) : 0
+      const ageWallMs =
+        snapshot && running ? Math.min(MAX_EXTRAPOLATION_WALL_MS, started - snapshot.wallMs) : 0
       const cellsAgeMs = p.speed !== null ? (ageWallMs * p.speed) / 1000 : 0
       const ports = p.layout.ports
       let queueScale = 20
-      if (store) for (const port of ports) if (store.has(column.queue(port.id))) queueScale = Math.max(queueScale, store.max(column.queue(port.id)))
+      if (store)
+        for (const port of ports)
+          if (store.has(column.queue(port.id)))
+            queueScale = Math.max(queueScale, store.max(column.queue(port.id)))
       const maxLink = Math.max(1, ...p.layout.links.map((l) => l.rate_mbps))
       const { cellMode: mode } = modeRef.current
       const stats = drawAnimation(ctx, {
@@ -153,10 +170,16 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
         cells: snapshot?.rows ?? null,
         cellsAgeMs,
         cellMode: mode,
-        queue: (i) => (hoverT !== null ? valueAt(store, column.queue(ports[i].id), hoverT) : (p.frame?.queueCells.get(ports[i].id) ?? 0)),
+        queue: (i) =>
+          hoverT !== null
+            ? valueAt(store, column.queue(ports[i].id), hoverT)
+            : (p.frame?.queueCells.get(ports[i].id) ?? 0),
         queueScale,
         util: (i) => (store ? valueAt(store, column.util(ports[i].id), hoverT ?? Infinity) : 0),
-        acr: (vc: LayoutVc) => (hoverT !== null ? valueAt(store, column.acr(vc.id), hoverT) : (p.frame?.acrMbps.get(vc.id) ?? Number.NaN)),
+        acr: (vc: LayoutVc) =>
+          hoverT !== null
+            ? valueAt(store, column.acr(vc.id), hoverT)
+            : (p.frame?.acrMbps.get(vc.id) ?? Number.NaN),
         maxmin: (vc: LayoutVc) => valueAt(store, column.maxmin(vc.id), hoverT ?? Infinity),
         pcr: (vc: LayoutVc) => vc.pcr_mbps ?? maxLink,
         wallMs: started,
@@ -170,17 +193,26 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
       targetsRef.current = stats.targets
       canvas.dataset.cells = String(stats.cellsDrawn)
       canvas.dataset.flowPorts = String(stats.flowPorts)
-      canvas.dataset.mode = stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
+      canvas.dataset.mode =
+        stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')
-      canvas.dataset.rmAt = rm ? `${(rm.x * fit.scale + fit.dx).toFixed(1)},${(rm.y * fit.scale + fit.dy).toFixed(1)}` : ''
+      canvas.dataset.rmAt = rm
+        ? `${(rm.x * fit.scale + fit.dx).toFixed(1)},${(rm.y * fit.scale + fit.dy).toFixed(1)}`
+        : ''
       // A sustained cost, not one slow frame (a collection, a resize), switches cells off.
       costs.push(performance.now() - started)
       if (costs.length > DRAW_WINDOW) costs.shift()
       const mean = costs.reduce((a, b) => a + b, 0) / costs.length
       canvas.dataset.drawMs = mean.toFixed(2)
-      if (costs.length === DRAW_WINDOW && mean > DRAW_BUDGET_MS && mode.some(Boolean) && !modeRef.current.degraded) setDegraded(true)
+      if (
+        costs.length === DRAW_WINDOW &&
+        mean > DRAW_BUDGET_MS &&
+        mode.some(Boolean) &&
+        !modeRef.current.degraded
+      )
+        setDegraded(true)
     }
     raf = requestAnimationFrame(tick)
     return () => {
@@ -192,14 +224,30 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
   }, [])
 
   const fastest = scene.ports.length ? Math.min(...scene.ports.map(slowestCellPace)) : 0
-  const mode: AnimationMode = degraded ? 'degraded' : anyCells ? (cellMode.every(Boolean) ? 'cells' : 'mixed') : 'flow'
+  const mode: AnimationMode = degraded
+    ? 'degraded'
+    : anyCells
+      ? cellMode.every(Boolean)
+        ? 'cells'
+        : 'mixed'
+      : 'flow'
   useEffect(() => onMode?.(mode, fastest), [mode, fastest, onMode])
 
   return (
     <>
-      <canvas ref={canvasRef} className="animation-layer" aria-hidden="true" data-testid="animation-layer" />
+      <canvas
+        ref={canvasRef}
+        className="animation-layer"
+        aria-hidden="true"
+        data-testid="animation-layer"
+      />
       {tip && (
-        <div className="animation-tip" role="tooltip" data-testid="animation-tip" style={{ left: tip.x + 12, top: tip.y + 12 }}>
+        <div
+          className="animation-tip"
+          role="tooltip"
+          data-testid="animation-tip"
+          style={{ left: tip.x + 12, top: tip.y + 12 }}
+        >
           {describeTarget(tip.target)}
         </div>
       )}
@@ -221,7 +269,12 @@ export function AnimationLegend({
   onSlowDown?(pace: number): void
 }) {
   const slow = onSlowDown && fastest > 0 && (mode === 'flow' || mode === 'mixed') && (
-    <button type="button" className="slow-to-cells" onClick={() => onSlowDown(fastest)} data-testid="slow-to-cells">
+    <button
+      type="button"
+      className="slow-to-cells"
+      onClick={() => onSlowDown(fastest)}
+      data-testid="slow-to-cells"
+    >
       Slow down to see every {packets ? 'packet' : 'cell'}
     </button>
   )
@@ -247,50 +300,60 @@ export function AnimationLegend({
     )
   }
   return (
-      <p className="animation-legend" data-testid="animation-legend">
-        <span className="key">
-          <span className="key-data" aria-hidden="true" /> data
-        </span>
-        <span className="key">
-          <span aria-hidden="true">▶</span> FRM
-        </span>
-        <span className="key">
-          <span aria-hidden="true">◇</span> BRM
-        </span>
-        <span className="key">
-          <span className="key-background" aria-hidden="true" /> CBR/VBR
-        </span>
-        <span className="key">
-          <span className="key-queue" aria-hidden="true" /> queue
-        </span>
-        <span className="key">
-          <span className="key-gauge" aria-hidden="true" /> ACR of PCR, tick at max-min share
-        </span>
-        <span className="mode" data-mode={mode}>
-          {mode === 'cells'
-            ? 'Cells moving at the simulated pace. Hover an RM cell for its ER and CI.'
-            : mode === 'degraded'
-              ? 'Too many cells to draw smoothly: showing flow rates.'
-              : mode === 'mixed'
-                ? 'Cells on the long links; the short ones show their flow rate.'
-                : `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single cells.`}
-        </span>
-        {slow}
-      </p>
+    <p className="animation-legend" data-testid="animation-legend">
+      <span className="key">
+        <span className="key-data" aria-hidden="true" /> data
+      </span>
+      <span className="key">
+        <span aria-hidden="true">▶</span> FRM
+      </span>
+      <span className="key">
+        <span aria-hidden="true">◇</span> BRM
+      </span>
+      <span className="key">
+        <span className="key-background" aria-hidden="true" /> CBR/VBR
+      </span>
+      <span className="key">
+        <span className="key-queue" aria-hidden="true" /> queue
+      </span>
+      <span className="key">
+        <span className="key-gauge" aria-hidden="true" /> ACR of PCR, tick at max-min share
+      </span>
+      <span className="mode" data-mode={mode}>
+        {mode === 'cells'
+          ? 'Cells moving at the simulated pace. Hover an RM cell for its ER and CI.'
+          : mode === 'degraded'
+            ? 'Too many cells to draw smoothly: showing flow rates.'
+            : mode === 'mixed'
+              ? 'Cells on the long links; the short ones show their flow rate.'
+              : `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single cells.`}
+      </span>
+      {slow}
+    </p>
   )
 }
 
 /** A plain topology drawing (embed mode) with the animation over it and its legend below. */
 export function AnimatedTopology({ children, ...props }: AnimationProps & { children: ReactNode }) {
-  const [mode, setMode] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
-  const onMode = useCallback((m: AnimationMode, fastest: number) => setMode({ mode: m, fastest }), [])
+  const [mode, setMode] = useState<{ mode: AnimationMode; fastest: number }>({
+    mode: 'flow',
+    fastest: 0,
+  })
+  const onMode = useCallback(
+    (m: AnimationMode, fastest: number) => setMode({ mode: m, fastest }),
+    [],
+  )
   return (
     <div className="animated-topology">
       <div className="topology-stage">
         {children}
         <AnimationLayer {...props} onMode={onMode} />
       </div>
-      <AnimationLegend mode={mode.mode} fastestCellPace={mode.fastest} packets={props.layout.model === 'ip'} />
+      <AnimationLegend
+        mode={mode.mode}
+        fastestCellPace={mode.fastest}
+        packets={props.layout.model === 'ip'}
+      />
     </div>
   )
 }

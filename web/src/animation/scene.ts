@@ -148,11 +148,23 @@ export function slowestCellPace(port: Pick<PortLane, 'spanMs'>): number {
 }
 
 /** The drawing's transform into a canvas of CSS size w×h (SVG's default "xMidYMid meet"). */
-export function fitTransform(box: Pick<Box, 'width' | 'height'>, w: number, h: number): { scale: number; dx: number; dy: number } {
+export function fitTransform(
+  box: Pick<Box, 'width' | 'height'>,
+  w: number,
+  h: number,
+): { scale: number; dx: number; dy: number } {
   const scale = Math.min(w / box.width, h / box.height)
   return { scale, dx: (w - box.width * scale) / 2, dy: (h - box.height * scale) / 2 }
 }
 
 /** Cell kinds of `cells_in_flight` rows (4–6: the packet model's packets, by flow). */
-export const CELL_KIND = { data: 0, frm: 1, brm: 2, background: 3, tcpSegment: 4, tcpAck: 5, udpDatagram: 6 } as const
+export const CELL_KIND = {
+  data: 0,
+  frm: 1,
+  brm: 2,
+  background: 3,
+  tcpSegment: 4,
+  tcpAck: 5,
+  udpDatagram: 6,
+} as const
 export const CELL_ROW = 7

@@ -4,7 +4,12 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import './bench.css'
-import { AnimatedTopology, AnimationLayer, AnimationLegend, type AnimationMode } from '../animation/AnimatedTopology'
+import {
+  AnimatedTopology,
+  AnimationLayer,
+  AnimationLegend,
+  type AnimationMode,
+} from '../animation/AnimatedTopology'
 import { Magnifier, stopAtOrBelow, useMagnifier } from '../animation/Magnifier'
 import { ChartsWorkspace } from '../charts/ChartsWorkspace'
 import { TimeCursor } from '../charts/cursor'
@@ -20,6 +25,7 @@ import { RunExports } from '../export/RunExports'
 import { ParameterGuide } from '../guide/ParameterGuide'
 import { saveScenario } from '../library/files'
 import { LibraryDialog } from '../library/LibraryDialog'
+import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
@@ -42,10 +48,11 @@ export function App() {
   const { sim, scenario, info, selection } = bench
   const { layout, store, status } = sim
   const present = usePresentation()
-  // A slower pace for a lecture hall: entering presentation mode caps it.
+  // A slower pace for a lecture hall: entering presentation mode caps it (only then, not on every change of pace).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the mode is entered
   useEffect(() => {
-    if (present.on && (sim.speed === null || sim.speed > PRESENTATION_PACE)) sim.setSpeed(PRESENTATION_PACE)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (present.on && (sim.speed === null || sim.speed > PRESENTATION_PACE))
+      sim.setSpeed(PRESENTATION_PACE)
   }, [present.on])
   const [libraryOpen, setLibraryOpen] = useState(false)
   const [shareOpen, setShareOpen] = useState(false)
@@ -80,13 +87,41 @@ export function App() {
         enabled: status !== 'idle' || sim.error?.title === 'The engine crashed',
         perform: sim.reset,
       },
-      { name: 'slower', label: 'Slower', keys: ['-'], shortcut: '−', enabled: sim.speed !== SPEEDS[0], perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)) },
-      { name: 'faster', label: 'Faster', keys: ['+', '='], shortcut: '+', enabled: sim.speed !== null, perform: () => sim.setSpeed(nextSpeed(sim.speed, 1)) },
+      {
+        name: 'slower',
+        label: 'Slower',
+        keys: ['-'],
+        shortcut: '−',
+        enabled: sim.speed !== SPEEDS[0],
+        perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)),
+      },
+      {
+        name: 'faster',
+        label: 'Faster',
+        keys: ['+', '='],
+        shortcut: '+',
+        enabled: sim.speed !== null,
+        perform: () => sim.setSpeed(nextSpeed(sim.speed, 1)),
+      },
     ]
     if (!embed) {
       list.push(
-        { name: 'undo', label: 'Undo', keys: ['mod+z'], shortcut: 'Ctrl+Z', enabled: bench.undoLabel !== null, perform: bench.undo },
-        { name: 'redo', label: 'Redo', keys: ['mod+shift+z', 'mod+y'], shortcut: 'Ctrl+Shift+Z', enabled: bench.redoLabel !== null, perform: bench.redo },
+        {
+          name: 'undo',
+          label: 'Undo',
+          keys: ['mod+z'],
+          shortcut: 'Ctrl+Z',
+          enabled: bench.undoLabel !== null,
+          perform: bench.undo,
+        },
+        {
+          name: 'redo',
+          label: 'Redo',
+          keys: ['mod+shift+z', 'mod+y'],
+          shortcut: 'Ctrl+Shift+Z',
+          enabled: bench.redoLabel !== null,
+          perform: bench.redo,
+        },
         {
           name: 'remove',
           label: 'Remove',
@@ -114,13 +149,29 @@ export function App() {
   }, [actions])
 
   const pageError = sim.error ?? (bench.notice ? { ...bench.notice, offerDefault: false } : null)
-  const testSource = useRef<TestApiSource>({ store: null, layout: null, status: 'idle', nowMs: 0, error: null })
-  testSource.current = { store, layout, status, nowMs: sim.nowMs, error: errorText(pageError), scenario }
+  const testSource = useRef<TestApiSource>({
+    store: null,
+    layout: null,
+    status: 'idle',
+    nowMs: 0,
+    error: null,
+  })
+  testSource.current = {
+    store,
+    layout,
+    status,
+    nowMs: sim.nowMs,
+    error: errorText(pageError),
+    scenario,
+  }
   useEffect(() => installTestApi(() => testSource.current), [])
 
   const placed = useMemo(() => (layout ? placedLayout(layout, TOPOLOGY_BOX) : null), [layout])
   const [picked, setPicked] = useState<ReadonlySet<string>>()
-  const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? [], picked), [layout, picked])
+  const colors = useMemo(
+    () => colorMap(layout?.vcs.map((v) => v.id) ?? [], picked),
+    [layout, picked],
+  )
   const cursor = useMemo(() => new TimeCursor(), [])
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
@@ -148,16 +199,37 @@ export function App() {
   // A run opened to compare or from a sweep starts playing as soon as it is built.
   useEffect(() => {
     const pending = autoPlay.current
-    if (pending && layout && layout !== pending.replaces && scenario === pending.scenario && status === 'paused' && sim.nowMs === 0) {
+    if (
+      pending &&
+      layout &&
+      layout !== pending.replaces &&
+      scenario === pending.scenario &&
+      status === 'paused' &&
+      sim.nowMs === 0
+    ) {
       autoPlay.current = null
       sim.play()
     }
   }, [layout, scenario, status, sim])
   useTask(!layout && !pageError, 'Building the scenario…')
-  useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
-  const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
-  const onAnimationMode = useCallback((mode: AnimationMode, fastest: number) => setAnimation({ mode, fastest }), [])
-  const [magnified, setMagnified] = useMagnifier(layout, selection?.kind === 'link' ? selection.id : null, sim.setMagnified)
+  useTask(
+    status === 'running' && sim.speed === null,
+    'Running as fast as the engine goes…',
+    layout ? sim.nowMs / layout.until_ms : null,
+  )
+  const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({
+    mode: 'flow',
+    fastest: 0,
+  })
+  const onAnimationMode = useCallback(
+    (mode: AnimationMode, fastest: number) => setAnimation({ mode, fastest }),
+    [],
+  )
+  const [magnified, setMagnified] = useMagnifier(
+    layout,
+    selection?.kind === 'link' ? selection.id : null,
+    sim.setMagnified,
+  )
   const slowDown = useCallback((pace: number) => sim.setSpeed(stopAtOrBelow(SPEEDS, pace)), [sim])
   const animationProps = {
     store,
@@ -170,9 +242,17 @@ export function App() {
     cursor,
     onCellsWanted: sim.setAnimationCells,
   }
-  const overlay = (viewLayout: Layout, fit: Fit) => <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
+  const overlay = (viewLayout: Layout, fit: Fit) => (
+    <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
+  )
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sim.revision says the store gained rows
   const started = useMemo(
-    () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
+    () =>
+      new Set(
+        layout && store
+          ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id)
+          : [],
+      ),
     [layout, store, sim.revision],
   )
 
@@ -184,7 +264,13 @@ export function App() {
       <header className="topbar">
         <div className="brand">
           {embed ? (
-            <a className="logo" href={fullPageUrl(window.location.href, window.location.hash)} target="_blank" rel="noreferrer" title="Open this scenario in ABR Lab">
+            <a
+              className="logo"
+              href={fullPageUrl(window.location.href, window.location.hash)}
+              target="_blank"
+              rel="noreferrer"
+              title="Open this scenario in ABR Lab"
+            >
               ABR Lab ↗
             </a>
           ) : (
@@ -194,22 +280,48 @@ export function App() {
         </div>
         {!embed && (
           <div className="bench-tools" role="toolbar" aria-label="Scenario">
-            <button type="button" onClick={bench.undo} disabled={bench.undoLabel === null} title={bench.undoLabel ? `Undo: ${bench.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z">
+            <button
+              type="button"
+              onClick={bench.undo}
+              disabled={bench.undoLabel === null}
+              title={bench.undoLabel ? `Undo: ${bench.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
+              aria-keyshortcuts="Control+Z"
+            >
               Undo
             </button>
-            <button type="button" onClick={bench.redo} disabled={bench.redoLabel === null} title={bench.redoLabel ? `Redo: ${bench.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z">
+            <button
+              type="button"
+              onClick={bench.redo}
+              disabled={bench.redoLabel === null}
+              title={
+                bench.redoLabel ? `Redo: ${bench.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'
+              }
+              aria-keyshortcuts="Control+Shift+Z"
+            >
               Redo
             </button>
             <button type="button" onClick={() => setLibraryOpen(true)} disabled={!info}>
               Library
             </button>
-            <button type="button" onClick={() => scenario && saveScenario(scenario)} disabled={!scenario} title="Save the scenario as edited to a file">
+            <button
+              type="button"
+              onClick={() => scenario && saveScenario(scenario)}
+              disabled={!scenario}
+              title="Save the scenario as edited to a file"
+            >
               Save
             </button>
             <button type="button" onClick={() => setShareOpen(true)} disabled={!scenario}>
               Share
             </button>
-            <button type="button" aria-pressed={present.on} onClick={() => setPresentation({ on: !present.on })} title="Presentation mode: large text, the drawing and two charts (P)" aria-keyshortcuts="P" data-testid="present">
+            <button
+              type="button"
+              aria-pressed={present.on}
+              onClick={() => setPresentation({ on: !present.on })}
+              title="Presentation mode: large text, the drawing and two charts (P)"
+              aria-keyshortcuts="P"
+              data-testid="present"
+            >
               Present
             </button>
           </div>
@@ -225,7 +337,9 @@ export function App() {
           compact={embed}
         />
       </header>
-      {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
+      {pageError && (
+        <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />
+      )}
       <ProgressIndicator />
       {layout && (
         <main className="workspace" data-pane={pane}>
@@ -237,7 +351,12 @@ export function App() {
                   ['charts', 'Charts'],
                 ] as const
               ).map(([id, label]) => (
-                <button key={id} type="button" aria-pressed={pane === id} onClick={() => setPane(id)}>
+                <button
+                  key={id}
+                  type="button"
+                  aria-pressed={pane === id}
+                  onClick={() => setPane(id)}
+                >
                   {label}
                 </button>
               ))}
@@ -247,7 +366,12 @@ export function App() {
             {embed || !scenario || !info ? (
               <>
                 <AnimatedTopology layout={placed ?? layout} {...animationProps}>
-                  <TopologyView layout={placed ?? layout} colors={colors} frame={sim.frame} started={started} />
+                  <TopologyView
+                    layout={placed ?? layout}
+                    colors={colors}
+                    frame={sim.frame}
+                    started={started}
+                  />
                 </AnimatedTopology>
                 <BundleToggles vcs={layout.vcs} />
               </>
@@ -265,18 +389,53 @@ export function App() {
                   onApply={bench.apply}
                   overlay={overlay}
                 />
-                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} packets={layout.model === 'ip'} onSlowDown={slowDown} />
+                <AnimationLegend
+                  mode={animation.mode}
+                  fastestCellPace={animation.fastest}
+                  packets={layout.model === 'ip'}
+                  onSlowDown={slowDown}
+                />
                 <BundleToggles vcs={layout.vcs} />
-                <Magnifier layout={layout} colors={colors} cells={sim.cells} speed={sim.speed} status={status} revision={sim.revision} port={magnified} onPort={setMagnified} onSpeed={sim.setSpeed} speeds={SPEEDS} />
+                <Magnifier
+                  layout={layout}
+                  colors={colors}
+                  cells={sim.cells}
+                  speed={sim.speed}
+                  status={status}
+                  revision={sim.revision}
+                  port={magnified}
+                  onPort={setMagnified}
+                  onSpeed={sim.setSpeed}
+                  speeds={SPEEDS}
+                />
                 <div className="tabs" role="tablist" aria-label="Side panel">
-                  <button type="button" role="tab" id="tab-params" aria-controls="panel-params" aria-selected={bench.tab === 'params'} onClick={() => bench.setTab('params')}>
+                  <button
+                    type="button"
+                    role="tab"
+                    id="tab-params"
+                    aria-controls="panel-params"
+                    aria-selected={bench.tab === 'params'}
+                    onClick={() => bench.setTab('params')}
+                  >
                     Parameters
                   </button>
-                  <button type="button" role="tab" id="tab-about" aria-controls="panel-about" aria-selected={bench.tab === 'about'} onClick={() => bench.setTab('about')}>
+                  <button
+                    type="button"
+                    role="tab"
+                    id="tab-about"
+                    aria-controls="panel-about"
+                    aria-selected={bench.tab === 'about'}
+                    onClick={() => bench.setTab('about')}
+                  >
                     About this scenario
                   </button>
                 </div>
-                <div role="tabpanel" id={`panel-${bench.tab}`} aria-labelledby={`tab-${bench.tab}`} className="tab-panel">
+                <div
+                  role="tabpanel"
+                  id={`panel-${bench.tab}`}
+                  aria-labelledby={`tab-${bench.tab}`}
+                  className="tab-panel"
+                >
                   {bench.tab === 'params' ? (
                     <ParamsPanel
                       scenario={scenario}
@@ -288,10 +447,27 @@ export function App() {
                       onApply={bench.apply}
                     />
                   ) : (
-                    <ScenarioAbout scenario={scenario} warnings={sim.warnings} onApply={bench.apply} />
+                    <ScenarioAbout
+                      scenario={scenario}
+                      warnings={sim.warnings}
+                      onApply={bench.apply}
+                      claims={
+                        <ClaimsTable
+                          scenario={scenario}
+                          store={sim.store}
+                          nowMs={sim.nowMs}
+                          revision={sim.revision}
+                        />
+                      }
+                    />
                   )}
                 </div>
-                <p className={`announcement ${announcement?.tone ?? ''}`} role="status" data-testid="announcement" key={announcement?.serial}>
+                <p
+                  className={`announcement ${announcement?.tone ?? ''}`}
+                  role="status"
+                  data-testid="announcement"
+                  key={announcement?.serial}
+                >
                   {announcement?.text}
                 </p>
               </>
@@ -307,7 +483,15 @@ export function App() {
                     ['guide', 'Parameter guide'],
                   ] as const
                 ).map(([id, label]) => (
-                  <button key={id} type="button" role="tab" id={`view-${id}`} aria-selected={view === id} aria-controls={`view-panel-${id}`} onClick={() => setView(id)}>
+                  <button
+                    key={id}
+                    type="button"
+                    role="tab"
+                    id={`view-${id}`}
+                    aria-selected={view === id}
+                    aria-controls={`view-panel-${id}`}
+                    onClick={() => setView(id)}
+                  >
                     {label}
                   </button>
                 ))}
@@ -318,7 +502,13 @@ export function App() {
                 <RunExports store={store} scenarioId={layout.scenario.id} />
               </div>
             )}
-            <div className="view-panel" role="tabpanel" id="view-panel-charts" aria-labelledby="view-charts" hidden={view !== 'charts'}>
+            <div
+              className="view-panel"
+              role="tabpanel"
+              id="view-panel-charts"
+              aria-labelledby="view-charts"
+              hidden={view !== 'charts'}
+            >
               {store && (
                 <ChartsWorkspace
                   layout={layout}
@@ -328,7 +518,14 @@ export function App() {
                   pinned={pinned}
                   runLabel={runLabel}
                   onPick={setPicked}
-                  present={present.on && !embed ? { charts: present.charts, onCharts: (charts) => setPresentation({ charts }) } : undefined}
+                  present={
+                    present.on && !embed
+                      ? {
+                          charts: present.charts,
+                          onCharts: (charts) => setPresentation({ charts }),
+                        }
+                      : undefined
+                  }
                   toolbar={
                     !embed &&
                     scenarioJson && (
@@ -349,13 +546,29 @@ export function App() {
               )}
             </div>
             {!embed && (
-              <div className="view-panel" role="tabpanel" id="view-panel-sweep" aria-labelledby="view-sweep" hidden={view !== 'sweep'}>
-                {scenarioJson && <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />}
+              <div
+                className="view-panel"
+                role="tabpanel"
+                id="view-panel-sweep"
+                aria-labelledby="view-sweep"
+                hidden={view !== 'sweep'}
+              >
+                {scenarioJson && (
+                  <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />
+                )}
               </div>
             )}
             {!embed && (
-              <div className="view-panel" role="tabpanel" id="view-panel-guide" aria-labelledby="view-guide" hidden={view !== 'guide'}>
-                {scenarioJson && view === 'guide' && <ParameterGuide layout={layout} scenarioJson={scenarioJson} />}
+              <div
+                className="view-panel"
+                role="tabpanel"
+                id="view-panel-guide"
+                aria-labelledby="view-guide"
+                hidden={view !== 'guide'}
+              >
+                {scenarioJson && view === 'guide' && (
+                  <ParameterGuide layout={layout} scenarioJson={scenarioJson} />
+                )}
               </div>
             )}
           </div>
@@ -371,13 +584,24 @@ export function App() {
             setLibraryOpen(false)
             const hash = origin.kind === 'library' ? `#scenario=${origin.id}` : ''
             // A history entry per scenario opened, so Back returns to the previous one.
-            window.history.pushState(null, '', hash || window.location.pathname + window.location.search)
+            window.history.pushState(
+              null,
+              '',
+              hash || window.location.pathname + window.location.search,
+            )
             bench.dismissNotice()
             bench.open(next, origin, {}, origin.kind !== 'library' || origin.variant !== undefined)
           }}
         />
       )}
-      {!embed && <ShareDialog open={shareOpen} title={title} makeHash={bench.shareHash} onClose={() => setShareOpen(false)} />}
+      {!embed && (
+        <ShareDialog
+          open={shareOpen}
+          title={title}
+          makeHash={bench.shareHash}
+          onClose={() => setShareOpen(false)}
+        />
+      )}
     </div>
   )
 }

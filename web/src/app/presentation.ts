@@ -19,9 +19,16 @@ export const PRESENTATION_PACE = 10
 
 function load(): Presentation {
   try {
-    const raw = JSON.parse(window.localStorage.getItem(KEY) ?? 'null') as Partial<Presentation> | null
+    const raw = JSON.parse(
+      window.localStorage.getItem(KEY) ?? 'null',
+    ) as Partial<Presentation> | null
     if (!raw || typeof raw !== 'object') return DEFAULT
-    const charts = Array.isArray(raw.charts) && raw.charts.length === 2 && raw.charts.every((c) => typeof c === 'string') ? (raw.charts as [ChartKind, ChartKind]) : DEFAULT.charts
+    const charts =
+      Array.isArray(raw.charts) &&
+      raw.charts.length === 2 &&
+      raw.charts.every((c) => typeof c === 'string')
+        ? (raw.charts as [ChartKind, ChartKind])
+        : DEFAULT.charts
     return { on: raw.on === true, charts }
   } catch {
     return DEFAULT

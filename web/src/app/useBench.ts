@@ -13,7 +13,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatScenarioError } from '../engine/protocol'
-import { emptyHistory, record, redo as redoStep, undo as undoStep, type History } from '../editor/history'
+import {
+  emptyHistory,
+  record,
+  redo as redoStep,
+  undo as undoStep,
+  type History,
+} from '../editor/history'
 import type { Edit } from '../editor/ops'
 import { docNodes, docVcs, docLinks } from '../scenario/doc'
 import { loadEngineInfo, type EngineInfo } from '../scenario/engineInfo'
@@ -84,7 +90,10 @@ function sameForEngine(a: JsonObject, b: JsonObject): boolean {
 }
 
 /** A selection that still names something in the scenario, else null. */
-function validSelection(scenario: JsonObject, selection: Selection | null | undefined): Selection | null {
+function validSelection(
+  scenario: JsonObject,
+  selection: Selection | null | undefined,
+): Selection | null {
   if (!selection) return null
   const ids =
     selection.kind === 'node'
@@ -140,7 +149,8 @@ export function useBench(options: BenchOptions = {}): Bench {
       if (engineDoc !== null && sameForEngine(engineDoc, next)) return
       const running = current.status === 'running'
       const midRun = (running || current.status === 'paused') && current.nowMs > 0
-      const changes = engineDoc !== null && midRun ? leafChanges(forEngine(engineDoc), forEngine(next)) : null
+      const changes =
+        engineDoc !== null && midRun ? leafChanges(forEngine(engineDoc), forEngine(next)) : null
       if (changes !== null && changes.length > 0 && changes.every((c) => c.after !== undefined)) {
         let restart = false
         let at = 0
@@ -148,7 +158,10 @@ export function useBench(options: BenchOptions = {}): Bench {
           const result = await simRef.current.setParam(change.path, JSON.stringify(change.after))
           if (epochRef.current !== epoch) return
           if (!result.ok) {
-            announce(`${label}: the engine refused it — ${result.errors.map(formatScenarioError).join('; ')}`, 'error')
+            announce(
+              `${label}: the engine refused it — ${result.errors.map(formatScenarioError).join('; ')}`,
+              'error',
+            )
             restart = true
             break
           }
@@ -162,12 +175,16 @@ export function useBench(options: BenchOptions = {}): Bench {
         }
         engineDocRef.current = next
         await simRef.current.load(JSON.stringify(next), { play: running })
-        announce(`${label}: the model cannot change this mid-run, so the run restarted from 0 ms.`, 'restart')
+        announce(
+          `${label}: the model cannot change this mid-run, so the run restarted from 0 ms.`,
+          'restart',
+        )
         return
       }
       engineDocRef.current = next
       await simRef.current.load(JSON.stringify(next), { play: running })
-      if (midRun) announce(`${label}: the network changed, so the run restarted from 0 ms.`, 'restart')
+      if (midRun)
+        announce(`${label}: the network changed, so the run restarted from 0 ms.`, 'restart')
       else announce(`${label}.`, 'info')
     },
     [announce],
@@ -226,7 +243,11 @@ export function useBench(options: BenchOptions = {}): Bench {
     const run = () => {
       restore().catch((error: unknown) => {
         if (cancelled) return
-        setNotice({ title: 'ABR Lab could not start', message: error instanceof Error ? error.message : String(error), errors: [] })
+        setNotice({
+          title: 'ABR Lab could not start',
+          message: error instanceof Error ? error.message : String(error),
+          errors: [],
+        })
       })
     }
     run()
@@ -284,10 +305,19 @@ export function useBench(options: BenchOptions = {}): Bench {
   const makeShareHash = useCallback(async () => {
     const current = scenarioRef.current
     if (!current) throw new Error('no scenario is open')
-    return shareHash({ scenario: current, view: { selection, speed: simRef.current.speed, tab, ...(getPresentation().on ? { present: true } : {}) } })
+    return shareHash({
+      scenario: current,
+      view: {
+        selection,
+        speed: simRef.current.speed,
+        tab,
+        ...(getPresentation().on ? { present: true } : {}),
+      },
+    })
   }, [selection, tab])
 
   // Once edited, the URL carries the scenario as edited, so a reload or a bookmark keeps it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new speed is carried in the URL too
   useEffect(() => {
     if (!options.trackUrl || !edited || !scenario) return
     let cancelled = false
@@ -305,7 +335,8 @@ export function useBench(options: BenchOptions = {}): Bench {
   }, [options.trackUrl, edited, scenario, makeShareHash, sim.speed])
 
   const undoLabel = history.past.length > 0 ? history.past[history.past.length - 1].label : null
-  const redoLabel = history.future.length > 0 ? history.future[history.future.length - 1].label : null
+  const redoLabel =
+    history.future.length > 0 ? history.future[history.future.length - 1].label : null
 
   return useMemo(
     () => ({
@@ -328,7 +359,24 @@ export function useBench(options: BenchOptions = {}): Bench {
       open,
       shareHash: makeShareHash,
     }),
-    [info, sim, scenario, origin, notice, announcement, selection, select, tab, apply, undo, redo, undoLabel, redoLabel, open, makeShareHash],
+    [
+      info,
+      sim,
+      scenario,
+      origin,
+      notice,
+      announcement,
+      selection,
+      select,
+      tab,
+      apply,
+      undo,
+      redo,
+      undoLabel,
+      redoLabel,
+      open,
+      makeShareHash,
+    ],
   )
 }
 

@@ -116,38 +116,35 @@ export function useSimulation(): Simulation {
     })
   }, [])
 
-  const adopt = useCallback(
-    (result: LoadResult) => {
-      if (!result.ok) {
-        layoutRef.current = null
-        storeRef.current = null
-        setLayout(null)
-        setWarnings([])
-        setStatus('idle')
-        const count = result.errors.length
-        setError({
-          title: 'The engine rejected this scenario',
-          message: `${count === 1 ? 'One problem' : `${count} problems`}, each named by its path in the scenario file:`,
-          errors: result.errors,
-          offerDefault: true,
-        })
-        return
-      }
-      const parsed = parseLayout(result.layoutJson)
-      layoutRef.current = parsed
-      storeRef.current = new SampleStore(parsed.columns)
-      frameRef.current = null
-      cellsRef.current = null
-      acceptingRef.current = true
-      setLayout(parsed)
-      setWarnings(result.warnings)
-      setStatus('paused')
-      setClock({ nowMs: 0, events: 0 })
-      setError(null)
-      setRevision((r) => r + 1)
-    },
-    [],
-  )
+  const adopt = useCallback((result: LoadResult) => {
+    if (!result.ok) {
+      layoutRef.current = null
+      storeRef.current = null
+      setLayout(null)
+      setWarnings([])
+      setStatus('idle')
+      const count = result.errors.length
+      setError({
+        title: 'The engine rejected this scenario',
+        message: `${count === 1 ? 'One problem' : `${count} problems`}, each named by its path in the scenario file:`,
+        errors: result.errors,
+        offerDefault: true,
+      })
+      return
+    }
+    const parsed = parseLayout(result.layoutJson)
+    layoutRef.current = parsed
+    storeRef.current = new SampleStore(parsed.columns)
+    frameRef.current = null
+    cellsRef.current = null
+    acceptingRef.current = true
+    setLayout(parsed)
+    setWarnings(result.warnings)
+    setStatus('paused')
+    setClock({ nowMs: 0, events: 0 })
+    setError(null)
+    setRevision((r) => r + 1)
+  }, [])
 
   const fail = useCallback((title: string, cause: unknown) => {
     setStatus('idle')
@@ -166,7 +163,12 @@ export function useSimulation(): Simulation {
             frameRef.current = parseFrame(event.frame, current)
             if (event.cells || event.portCells) {
               const rows = event.cells ?? new Float64Array(0)
-              cellsRef.current = { rows, port: event.portCells ?? null, nowMs: event.nowMs, wallMs: performance.now() }
+              cellsRef.current = {
+                rows,
+                port: event.portCells ?? null,
+                nowMs: event.nowMs,
+                wallMs: performance.now(),
+              }
             }
           } catch (cause) {
             acceptingRef.current = false
@@ -229,7 +231,8 @@ export function useSimulation(): Simulation {
         if (result.ok && options.play) await client.play()
         return result
       } catch (cause) {
-        if (generation === generationRef.current && clientRef.current === client) fail('Could not start the engine', cause)
+        if (generation === generationRef.current && clientRef.current === client)
+          fail('Could not start the engine', cause)
         return null
       }
     },
@@ -245,14 +248,11 @@ export function useSimulation(): Simulation {
     [fail],
   )
 
-  const setParam = useCallback(
-    async (path: string, valueJson: string): Promise<SetParamResult> => {
-      const client = clientRef.current
-      if (!client) return { ok: false, errors: [{ path, message: 'the engine is not running' }] }
-      return client.setParam(path, valueJson)
-    },
-    [],
-  )
+  const setParam = useCallback(async (path: string, valueJson: string): Promise<SetParamResult> => {
+    const client = clientRef.current
+    if (!client) return { ok: false, errors: [{ path, message: 'the engine is not running' }] }
+    return client.setParam(path, valueJson)
+  }, [])
 
   const play = useCallback(() => {
     const client = clientRef.current
@@ -287,7 +287,9 @@ export function useSimulation(): Simulation {
     (next: Speed) => {
       speedRef.current = next
       setSpeedState(next)
-      clientRef.current?.setSpeed(next).catch((cause: unknown) => fail('The engine could not change speed', cause))
+      clientRef.current
+        ?.setSpeed(next)
+        .catch((cause: unknown) => fail('The engine could not change speed', cause))
     },
     [fail],
   )
@@ -297,7 +299,9 @@ export function useSimulation(): Simulation {
       if (animationCellsRef.current === max) return
       animationCellsRef.current = max
       if (max === 0) cellsRef.current = null
-      clientRef.current?.animate(max, magnifiedRef.current).catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
+      clientRef.current
+        ?.animate(max, magnifiedRef.current)
+        .catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
     },
     [fail],
   )
@@ -307,7 +311,9 @@ export function useSimulation(): Simulation {
       if (magnifiedRef.current === port) return
       magnifiedRef.current = port
       if (port === null && cellsRef.current) cellsRef.current = { ...cellsRef.current, port: null }
-      clientRef.current?.animate(animationCellsRef.current, port).catch((cause: unknown) => fail('The engine could not send cells for the magnifier', cause))
+      clientRef.current
+        ?.animate(animationCellsRef.current, port)
+        .catch((cause: unknown) => fail('The engine could not send cells for the magnifier', cause))
     },
     [fail],
   )

@@ -26,7 +26,15 @@ export const UNPICKED = '#a3acb5'
  * all), in order, take the palette's seven colours; the rest are grey until picked. Seven hues and
  * grey make the eight a reader can tell apart (no two VCs share a hue, issue 15).
  */
-export function colorMap(ids: readonly string[], picked?: ReadonlySet<string>): ReadonlyMap<string, string> {
+export function colorMap(
+  ids: readonly string[],
+  picked?: ReadonlySet<string>,
+): ReadonlyMap<string, string> {
   let k = 0
-  return new Map(ids.map((id) => [id, (picked ? picked.has(id) : true) && k < OKABE_ITO.length ? seriesColor(k++) : UNPICKED]))
+  return new Map(
+    ids.map((id) => [
+      id,
+      (picked ? picked.has(id) : true) && k < OKABE_ITO.length ? seriesColor(k++) : UNPICKED,
+    ]),
+  )
 }

@@ -31,12 +31,16 @@ export function chartSummary(series: readonly LineSeries[], unit: string, max = 
   if (shown.length === 0) return 'No data yet.'
   const t = Math.max(...shown.map((s) => s.x[s.x.length - 1]))
   const parts = shown.map((s) => `${s.label} ${format(s.y[s.y.length - 1], unit)}`)
-  const more = series.length > shown.length ? `, and ${series.length - shown.length} more series` : ''
+  const more =
+    series.length > shown.length ? `, and ${series.length - shown.length} more series` : ''
   return `At t = ${formatTime(t)}: ${parts.join(', ')}${more}.`
 }
 
 /** Rows of the chart's table: `rows` evenly spaced times and every series' value there. */
-export function chartTable(series: readonly LineSeries[], rows = 12): { head: string[]; body: string[][] } {
+export function chartTable(
+  series: readonly LineSeries[],
+  rows = 12,
+): { head: string[]; body: string[][] } {
   const shown = series.filter((s) => s.x.length > 0 && s.opacity === undefined).slice(0, 12)
   const head = ['t', ...shown.map((s) => s.label)]
   if (shown.length === 0) return { head, body: [] }
@@ -45,10 +49,13 @@ export function chartTable(series: readonly LineSeries[], rows = 12): { head: st
   const body: string[][] = []
   for (let k = 0; k < rows; k++) {
     const t = rows === 1 ? end : start + ((end - start) * k) / (rows - 1)
-    body.push([formatTime(t), ...shown.map((s) => {
-      const i = indexAt(s.x, t)
-      return i < 0 ? '—' : format(s.y[i], '')
-    })])
+    body.push([
+      formatTime(t),
+      ...shown.map((s) => {
+        const i = indexAt(s.x, t)
+        return i < 0 ? '—' : format(s.y[i], '')
+      }),
+    ])
   }
   return { head, body }
 }

@@ -27,8 +27,19 @@ export const HISTORY_LIMIT = 200
 export const emptyHistory: History = { past: [], future: [], lastKey: null, lastAt: 0 }
 
 /** Records that `before` was replaced by a change called `label`. */
-export function record(history: History, before: JsonObject, label: string, key: string | null, now: number): History {
-  if (key !== null && key === history.lastKey && now - history.lastAt < MERGE_WINDOW_MS && history.past.length > 0) {
+export function record(
+  history: History,
+  before: JsonObject,
+  label: string,
+  key: string | null,
+  now: number,
+): History {
+  if (
+    key !== null &&
+    key === history.lastKey &&
+    now - history.lastAt < MERGE_WINDOW_MS &&
+    history.past.length > 0
+  ) {
     return { ...history, future: [], lastAt: now }
   }
   const past = [...history.past, { scenario: before, label }].slice(-HISTORY_LIMIT)
@@ -36,23 +47,39 @@ export function record(history: History, before: JsonObject, label: string, key:
 }
 
 /** Steps back: the document to show and the history after it, or null with nothing to undo. */
-export function undo(history: History, current: JsonObject): { scenario: JsonObject; label: string; history: History } | null {
+export function undo(
+  history: History,
+  current: JsonObject,
+): { scenario: JsonObject; label: string; history: History } | null {
   const entry = history.past[history.past.length - 1]
   if (!entry) return null
   return {
     scenario: entry.scenario,
     label: entry.label,
-    history: { past: history.past.slice(0, -1), future: [...history.future, { scenario: current, label: entry.label }], lastKey: null, lastAt: 0 },
+    history: {
+      past: history.past.slice(0, -1),
+      future: [...history.future, { scenario: current, label: entry.label }],
+      lastKey: null,
+      lastAt: 0,
+    },
   }
 }
 
 /** Steps forward again after an undo. */
-export function redo(history: History, current: JsonObject): { scenario: JsonObject; label: string; history: History } | null {
+export function redo(
+  history: History,
+  current: JsonObject,
+): { scenario: JsonObject; label: string; history: History } | null {
   const entry = history.future[history.future.length - 1]
   if (!entry) return null
   return {
     scenario: entry.scenario,
     label: entry.label,
-    history: { past: [...history.past, { scenario: current, label: entry.label }], future: history.future.slice(0, -1), lastKey: null, lastAt: 0 },
+    history: {
+      past: [...history.past, { scenario: current, label: entry.label }],
+      future: history.future.slice(0, -1),
+      lastKey: null,
+      lastAt: 0,
+    },
   }
 }

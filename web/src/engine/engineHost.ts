@@ -105,7 +105,10 @@ function isTrap(error: unknown): boolean {
  */
 function ownBuffer(array: Float64Array): Float64Array {
   const buffer = array.buffer
-  const owns = buffer instanceof ArrayBuffer && array.byteOffset === 0 && array.byteLength === buffer.byteLength
+  const owns =
+    buffer instanceof ArrayBuffer &&
+    array.byteOffset === 0 &&
+    array.byteLength === buffer.byteLength
   return owns ? array : array.slice()
 }
 
@@ -143,7 +146,10 @@ export class EngineHost {
   /** Handles one request and posts exactly one reply with the same id. */
   handle(req: ClientRequest): void {
     if (this.poisoned !== null) {
-      this.post({ type: 'failed', id: req.id, message: `engine crashed earlier: ${this.poisoned}` }, [])
+      this.post(
+        { type: 'failed', id: req.id, message: `engine crashed earlier: ${this.poisoned}` },
+        [],
+      )
       return
     }
     try {
@@ -186,7 +192,10 @@ export class EngineHost {
     } catch (error) {
       if (isTrap(error)) {
         this.poison(error)
-        this.post({ type: 'failed', id: req.id, message: `engine crashed: ${messageOf(error)}` }, [])
+        this.post(
+          { type: 'failed', id: req.id, message: `engine crashed: ${messageOf(error)}` },
+          [],
+        )
       } else {
         this.post({ type: 'failed', id: req.id, message: messageOf(error) }, [])
       }
@@ -199,7 +208,10 @@ export class EngineHost {
     const verdictText = this.mod.validate_scenario(scenarioJson)
     const verdict = parseEngineErrors(verdictText)
     if (verdict.length > 0) {
-      this.post({ type: 'rejected', id, message: 'the engine rejected this scenario', errors: verdict }, [])
+      this.post(
+        { type: 'rejected', id, message: 'the engine rejected this scenario', errors: verdict },
+        [],
+      )
       return
     }
     const warnings = parseEngineWarnings(verdictText)
@@ -267,13 +279,19 @@ export class EngineHost {
     }
     const result = parseSetParamResult(engine.set_param(path, valueJson))
     if ('error' in result) {
-      this.post({ type: 'rejected', id, message: 'the engine refused this change', errors: [result.error] }, [])
+      this.post(
+        { type: 'rejected', id, message: 'the engine refused this change', errors: [result.error] },
+        [],
+      )
       return
     }
     // Reset rebuilds the scenario as edited, so a live change survives it.
     const scenarioJson = engine.scenario_json()
     this.scenarioJson = scenarioJson
-    this.post({ type: 'param', id, applied: result.applied, scenarioJson, nowMs: engine.now_ms() }, [])
+    this.post(
+      { type: 'param', id, applied: result.applied, scenarioJson, nowMs: engine.now_ms() },
+      [],
+    )
   }
 
   private pause(): void {
@@ -320,7 +338,10 @@ export class EngineHost {
     const target =
       this.speed === null
         ? this.untilMs
-        : Math.min(this.untilMs, this.anchorSimMs + (this.speed * (start - this.anchorWallMs)) / 1000)
+        : Math.min(
+            this.untilMs,
+            this.anchorSimMs + (this.speed * (start - this.anchorWallMs)) / 1000,
+          )
     let caughtUp = false
     try {
       for (;;) {
@@ -367,17 +388,37 @@ export class EngineHost {
     this.lastFlushWall = this.clock.now()
     const rows = ownBuffer(engine.take_samples())
     const frame = ownBuffer(engine.frame())
-    const cells = this.maxCells > 0 && engine.cells_in_flight ? ownBuffer(engine.cells_in_flight(this.maxCells)) : undefined
-    const portCells = this.magnified !== null && engine.port_cells ? ownBuffer(engine.port_cells(this.magnified, MAGNIFIED_CELLS)) : undefined
+    const cells =
+      this.maxCells > 0 && engine.cells_in_flight
+        ? ownBuffer(engine.cells_in_flight(this.maxCells))
+        : undefined
+    const portCells =
+      this.magnified !== null && engine.port_cells
+        ? ownBuffer(engine.port_cells(this.magnified, MAGNIFIED_CELLS))
+        : undefined
     const transfer: Transferable[] = [rows.buffer, frame.buffer]
     if (cells) transfer.push(cells.buffer)
     if (portCells) transfer.push(portCells.buffer)
-    this.post({ type: 'samples', rows, frame, cells, portCells, nowMs: engine.now_ms(), events: engine.events() }, transfer)
+    this.post(
+      {
+        type: 'samples',
+        rows,
+        frame,
+        cells,
+        portCells,
+        nowMs: engine.now_ms(),
+        events: engine.events(),
+      },
+      transfer,
+    )
   }
 
   private postStatus(status: RunStatus): void {
     const engine = this.engine
-    this.post({ type: 'status', status, nowMs: engine?.now_ms() ?? 0, events: engine?.events() ?? 0 }, [])
+    this.post(
+      { type: 'status', status, nowMs: engine?.now_ms() ?? 0, events: engine?.events() ?? 0 },
+      [],
+    )
   }
 
   /** After a trap the wasm instance may be corrupt: stop, never touch the engine again, tell the page. */

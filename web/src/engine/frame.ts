@@ -18,9 +18,13 @@ export function parseFrame(frame: Float64Array, layout: Pick<Layout, 'vcs' | 'po
     )
   }
   const acrMbps = new Map<string, number>()
-  layout.vcs.forEach((vc, i) => acrMbps.set(vc.id, frame[1 + i]))
+  layout.vcs.forEach((vc, i) => {
+    acrMbps.set(vc.id, frame[1 + i])
+  })
   const queueCells = new Map<string, number>()
   const offset = 1 + layout.vcs.length
-  layout.ports.forEach((port, i) => queueCells.set(port.id, frame[offset + i]))
+  layout.ports.forEach((port, i) => {
+    queueCells.set(port.id, frame[offset + i])
+  })
   return { nowMs: frame[0], acrMbps, queueCells }
 }

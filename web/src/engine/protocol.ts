@@ -6,10 +6,9 @@
  */
 
 /** One validation problem, as the engine reports it: "vcs.vc2.rif: 0.3 is not a power of two ...". */
-export interface ScenarioError {
-  path: string
-  message: string
-}
+export type { ScenarioError } from './generated/engine-types'
+
+import type { ScenarioError } from './generated/engine-types'
 
 /** Simulated milliseconds per wall-clock second; `null` runs as fast as the engine goes. */
 export type Speed = number | null
@@ -85,7 +84,15 @@ export type WorkerEvent =
    * named a port: the same rows for all of that port's cells, those waiting in its queue with
    * progress -(k + 1), k = 0 next to be sent (Engine.port_cells). All buffers are transferred.
    */
-  | { type: 'samples'; rows: Float64Array; frame: Float64Array; cells?: Float64Array; portCells?: Float64Array; nowMs: number; events: number }
+  | {
+      type: 'samples'
+      rows: Float64Array
+      frame: Float64Array
+      cells?: Float64Array
+      portCells?: Float64Array
+      nowMs: number
+      events: number
+    }
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }
   /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */
   | { type: 'fatal'; message: string }
@@ -107,7 +114,11 @@ export function isWorkerReply(msg: unknown): msg is WorkerReply {
 
 /** True for an unsolicited worker event. */
 export function isWorkerEvent(msg: unknown): msg is WorkerEvent {
-  return typeof msg === 'object' && msg !== null && eventTypes.has((msg as { type?: unknown }).type as string)
+  return (
+    typeof msg === 'object' &&
+    msg !== null &&
+    eventTypes.has((msg as { type?: unknown }).type as string)
+  )
 }
 
 /** True for a request the worker understands. */
@@ -129,7 +140,8 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
         typeof m.maxCells === 'number' &&
         Number.isFinite(m.maxCells) &&
         m.maxCells >= 0 &&
-        (m.port === undefined || (typeof m.port === 'number' && Number.isInteger(m.port) && m.port >= 0))
+        (m.port === undefined ||
+          (typeof m.port === 'number' && Number.isInteger(m.port) && m.port >= 0))
       )
     case 'step':
       return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
@@ -187,15 +199,23 @@ export function parseEngineWarnings(text: string): ScenarioError[] {
  * Reads `Engine.set_param`'s answer: `{"applied":"live"|"restart"}` or
  * `{"error":{"path","message"}}`. Anything else becomes an error, so nothing is lost.
  */
-export function parseSetParamResult(text: string): { applied: 'live' | 'restart' } | { error: ScenarioError } {
+export function parseSetParamResult(
+  text: string,
+): { applied: 'live' | 'restart' } | { error: ScenarioError } {
   try {
-    const value = JSON.parse(text) as { applied?: unknown; error?: { path?: unknown; message?: unknown } }
+    const value = JSON.parse(text) as {
+      applied?: unknown
+      error?: { path?: unknown; message?: unknown }
+    }
     if (value.applied === 'live' || value.applied === 'restart') return { applied: value.applied }
     if (value.error && typeof value.error === 'object') {
       return {
         error: {
           path: typeof value.error.path === 'string' ? value.error.path : '',
-          message: typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error),
+          message:
+            typeof value.error.message === 'string'
+              ? value.error.message
+              : JSON.stringify(value.error),
         },
       }
     }

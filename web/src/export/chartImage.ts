@@ -66,7 +66,7 @@ export function chartSvgText(svg: SVGSVGElement, title: string, legend: readonly
   plot.setAttribute('y', String(top))
   plot.setAttribute('width', String(width))
   plot.setAttribute('height', String(plotHeight))
-  plot.querySelectorAll('.brush, .cursor').forEach((el) => el.remove())
+  for (const el of plot.querySelectorAll('.brush, .cursor')) el.remove()
   const inner = new XMLSerializer().serializeToString(plot)
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

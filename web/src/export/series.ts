@@ -31,7 +31,7 @@ export function seriesCsv(series: readonly LineSeries[]): string {
     for (const s of same) cells.push(csvNumber(s.y[i]))
     lines.push(cells.join(','))
   }
-  return lines.join('\n') + '\n'
+  return `${lines.join('\n')}\n`
 }
 
 export interface SeriesJson {
@@ -66,5 +66,5 @@ export function samplesCsv(store: SampleStore): string {
   const columns = store.columns.map((c) => store.series(c))
   const lines = [store.columns.map(csvField).join(',')]
   for (let r = 0; r < store.rowCount; r++) lines.push(columns.map((c) => csvNumber(c[r])).join(','))
-  return lines.join('\n') + '\n'
+  return `${lines.join('\n')}\n`
 }

@@ -42,7 +42,7 @@ function GuideGroup({ guide }: { guide: VcGuide }) {
               </th>
               <td>{check.guideline}</td>
               <td>
-                <span className="verdict-mark" aria-label={VERDICT_TEXT[check.verdict]} title={VERDICT_TEXT[check.verdict]}>
+                <span className="verdict-mark" role="img" aria-label={VERDICT_TEXT[check.verdict]} title={VERDICT_TEXT[check.verdict]}>
                   {check.verdict === 'ok' ? '✓' : check.verdict === 'warn' ? '⚠' : 'ℹ'}
                 </span>{' '}
                 {check.current}

@@ -12,7 +12,7 @@
  * FRTT is the fixed round-trip time the engine accumulates at set-up: twice the propagation
  * delay of every link on the VC's path (sim-core sim.rs).
  */
-import { type Layout, type LayoutVc } from '../engine/layout'
+import type { Layout, LayoutVc } from '../engine/layout'
 
 /** 424 bits per cell. */
 const CELL_BITS = 424

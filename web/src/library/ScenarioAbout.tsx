@@ -3,7 +3,7 @@
  * scenario's variants as buttons. A variant is applied to the scenario as it stands, like any other
  * edit: live when the run can take it, otherwise by restarting.
  */
-import { memo, useState } from 'react'
+import { memo, useState, type ReactNode } from 'react'
 import type { Edit } from '../editor/ops'
 import { formatScenarioError, type ScenarioError } from '../engine/protocol'
 import { applyVariant, isObject, PathError, type JsonObject } from '../scenario/paths'
@@ -12,9 +12,11 @@ interface ScenarioAboutProps {
   scenario: JsonObject
   warnings: readonly ScenarioError[]
   onApply(edit: Edit, key?: string): string | null
+  /** The paper-claims table of the run (ClaimsTable), shown below the explanation. */
+  claims?: ReactNode
 }
 
-export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply }: ScenarioAboutProps) {
+export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply, claims }: ScenarioAboutProps) {
   const text = (key: string) => (typeof scenario[key] === 'string' ? (scenario[key] as string) : '')
   const things = Array.isArray(scenario.things_to_try) ? scenario.things_to_try.filter((t): t is string => typeof t === 'string') : []
   const variants = Array.isArray(scenario.variants) ? scenario.variants.filter(isObject) : []
@@ -22,7 +24,7 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
   const explanation = text('explanation')
   /** Long explanations start folded to a few lines, so the variants and things to try stay in view. */
   const long = explanation.length > 420
-  const useVariant = (id: string, label: string) => {
+  const chooseVariant = (id: string, label: string) => {
     let edit: Edit
     try {
       edit = { ok: true, scenario: applyVariant(scenario, id), label: `Variant “${label}”` }
@@ -42,6 +44,7 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
           {whole ? 'Show less' : 'Read the whole explanation'}
         </button>
       )}
+      {claims}
       {variants.length > 0 && (
         <section className="variants">
           <h2>Variants</h2>
@@ -50,7 +53,7 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
               const id = String(v.id)
               const label = typeof v.label === 'string' ? v.label : id
               return (
-                <button key={id} type="button" onClick={() => useVariant(id, label)}>
+                <button key={id} type="button" onClick={() => chooseVariant(id, label)}>
                   {label}
                 </button>
               )

@@ -107,6 +107,7 @@ export function NumberControl({
             type="checkbox"
             role="switch"
             checked={on}
+            aria-checked={on}
             aria-describedby={`${docId} ${messageId}`}
             onChange={(e) => set(e.target.checked ? 1 : 0)}
           />

@@ -9,13 +9,13 @@ const wan = (): JsonObject => JSON.parse(scenarioText('two-source-wan')) as Json
 
 function field(sections: Section[], id: string): NumberField {
   const found = sections.flatMap((s) => s.fields).find((f) => f.id === id)
-  if (!found || found.type !== 'number') throw new Error(`no number field ${id}: ${sections.flatMap((s) => s.fields).map((f) => f.id).join(', ')}`)
+  if (found?.type !== 'number') throw new Error(`no number field ${id}: ${sections.flatMap((s) => s.fields).map((f) => f.id).join(', ')}`)
   return found
 }
 
 function choice(sections: Section[], id: string): ChoiceField {
   const found = sections.flatMap((s) => s.fields).find((f) => f.id === id)
-  if (!found || found.type !== 'choice') throw new Error(`no choice field ${id}`)
+  if (found?.type !== 'choice') throw new Error(`no choice field ${id}`)
   return found
 }
 

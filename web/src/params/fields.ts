@@ -117,7 +117,9 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
       unsetText: UNSET_TEXT[spec.key],
       write: (s, v) => edited(s, (c) => setPath(c, path(vcId), jsonValue(spec, v))),
       clear: own !== undefined ? (s) => edited(s, (c) => deletePath(c, path(vcId))) : undefined,
-      applyAll: vcIds.length > 1 ? (s, v) => edited(s, (c) => vcIds.forEach((id) => setPath(c, path(id), jsonValue(spec, v)))) : undefined,
+      applyAll: vcIds.length > 1 ? (s, v) => edited(s, (c) => {
+        for (const id of vcIds) setPath(c, path(id), jsonValue(spec, v))
+      }) : undefined,
     }
   })
 

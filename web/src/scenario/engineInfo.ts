@@ -10,24 +10,10 @@
  */
 import { parseEngineErrors, parseEngineWarnings, type ScenarioError } from '../engine/protocol'
 
-export type ParamKind = 'real' | 'integer' | 'pow2' | 'zero_or_pow2' | 'bool'
+/** One entry of `param_registry()`: generated from the registry's Rust struct. */
+export type { Kind as ParamKind, ParamSpec } from '../engine/generated/engine-types'
 
-/** One entry of `param_registry()` (engine-wasm/crates/sim-core/src/scenario/registry.rs). */
-export interface ParamSpec {
-  key: string
-  /** vc | traffic | background | port | link | run, or an algorithm kind for its knobs ("erica"). */
-  scope: string
-  label: string
-  unit: string
-  /** Null when the default is derived (ICR defaults to PCR) or means "absent" (no stop time). */
-  default: number | null
-  min: number
-  max: number
-  kind: ParamKind
-  /** Whether `set_param` can change it in a running simulation. */
-  live: boolean
-  doc: string
-}
+import type { ParamSpec } from '../engine/generated/engine-types'
 
 /** The enumerated choices a scenario may make, as the engine states them. */
 export interface Choices {

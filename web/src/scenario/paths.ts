@@ -4,14 +4,13 @@
  * `defaults.vc.nrm`, `links.l3.a_to_b.algorithm.target_utilization`. An array element is named by
  * its `id` or by its index. A path through something missing is an error, except for the few
  * objects a scenario may leave out (`defaults`, `traffic`, `a_to_b`, …), which are created on the
- * way, exactly as the engine does, so a path applied here and in the engine gives the same file.
+ * way. Setting goes through the engine itself (engine/grammar.ts), so a path applied here and in
+ * the engine gives the same file.
  */
+import { type Json, setPathText } from '../engine/grammar'
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type { Json }
 export type JsonObject = { [key: string]: Json }
-
-/** Objects a set may create when a scenario leaves them out (set.rs `CREATABLE`). */
-const CREATABLE = new Set(['defaults', 'vc', 'switch_port', 'host_port', 'a_to_b', 'b_to_a', 'run', 'traffic', 'algorithm'])
 
 export class PathError extends Error {
   constructor(
@@ -52,7 +51,7 @@ export function getPath(root: Json, path: string): Json | undefined {
       const i = elementIndex(here, segment)
       here = i >= 0 ? here[i] : undefined
     } else if (isObject(here)) {
-      here = Object.prototype.hasOwnProperty.call(here, segment) ? here[segment] : undefined
+      here = Object.hasOwn(here, segment) ? here[segment] : undefined
     } else {
       return undefined
     }
@@ -62,36 +61,23 @@ export function getPath(root: Json, path: string): Json | undefined {
 }
 
 /**
- * Sets `path` to `value` in `root`, in place (callers pass a copy). Throws a PathError naming the
- * first segment that does not exist, as the engine would.
+ * Sets `path` to `value` in `root`, in place (callers pass a copy): the engine applies the path
+ * (sim-core scenario/set.rs, the `--set` grammar) and the changed top-level member is replaced.
+ * Throws a PathError naming the first segment that does not exist, as the engine does.
  */
 export function setPath(root: Json, path: string, value: Json): void {
-  const segments = segmentsOf(path)
-  let here: Json = root
-  let walked = ''
-  segments.forEach((segment, i) => {
-    const last = i === segments.length - 1
-    const at = walked === '' ? segment : `${walked}.${segment}`
-    if (Array.isArray(here)) {
-      const index = elementIndex(here, segment)
-      if (index < 0) throw new PathError(at, `no element with id or index '${segment}' in ${walked}`)
-      if (last) here[index] = value
-      else here = here[index]
-    } else if (isObject(here)) {
-      if (last) {
-        here[segment] = value
-      } else {
-        if (!Object.prototype.hasOwnProperty.call(here, segment)) {
-          if (!CREATABLE.has(segment)) throw new PathError(at, 'does not exist')
-          here[segment] = {}
-        }
-        here = here[segment]
-      }
-    } else {
-      throw new PathError(at, `${walked} is not an object or array`)
-    }
-    walked = at
-  })
+  segmentsOf(path)
+  if (!isObject(root) && !Array.isArray(root)) throw new PathError(path, 'the scenario is not an object')
+  const answer = setPathText(JSON.stringify(root), path, value)
+  if ('error' in answer) throw new PathError(answer.error.path, answer.error.message)
+  const next = JSON.parse(answer.json) as Json
+  const first = path.split('.')[0]
+  if (Array.isArray(root) && Array.isArray(next)) {
+    const i = elementIndex(root, first)
+    root[i] = next[i]
+  } else if (isObject(root) && isObject(next)) {
+    root[first] = next[first]
+  }
 }
 
 /** Removes the key at `path` (an object member); does nothing when it is already absent. */

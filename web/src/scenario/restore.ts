@@ -70,7 +70,7 @@ export async function restoreFromHash(
   const params = new URLSearchParams(hash.replace(/^#/, ''))
   const shared = params.get(SHARE_PARAM)
   if (shared !== null) {
-    let decoded
+    let decoded: Awaited<ReturnType<typeof decodeShare>>
     try {
       decoded = await decodeShare(shared)
     } catch (error) {

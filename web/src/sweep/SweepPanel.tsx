@@ -206,7 +206,7 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
     await mod.default()
     const points: SweepPoint[] = []
     const rows = yValues.length > 0 ? yValues : [null]
-    rows.forEach((y, row) =>
+    rows.forEach((y, row) => {
       xValues.forEach((x, column) => {
         const overrides: Override[] = [{ path: axes[0].path, raw: x }]
         if (y !== null) overrides.push({ path: axes[1].path, raw: y })
@@ -223,8 +223,8 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
           return
         }
         points.push({ overrides, json: applied.json, label, column, row })
-      }),
-    )
+      })
+    })
     if (found.length > 0) {
       setProblems(found)
       return

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { WindowSummary, type SweepSummary } from './metrics'
+import { SweepWindow } from '../engine/grammar'
+import type { SweepSummary } from './metrics'
 import { applyOverrides } from './paths'
 import type { SweepReply } from './protocol'
 import { runPoint } from './runPoint'
@@ -21,18 +22,20 @@ function browserSummary(overrides: { path: string; raw: string }[], window: [num
   const replies: SweepReply[] = []
   runPoint(realEngine(), { type: 'run', job: 0, scenarioJson: applied.json, window }, (r) => replies.push(r))
   const done = replies.find((r) => r.type === 'done')
-  if (!done || done.type !== 'done') throw new Error(JSON.stringify(replies.at(-1)))
+  if (done?.type !== 'done') throw new Error(JSON.stringify(replies.at(-1)))
   return done.summary
 }
 
-describe('WindowSummary', () => {
+describe('SweepWindow (the engine\'s sweep figures)', () => {
   it('counts rows whose interval lies in the window, queue and utilisation at switch ports only', () => {
+    realEngine()
     const columns = ['t_ms', 'port.a.queue_max', 'port.a.util', 'port.a.lost', 'port.b.queue_max', 'port.b.util', 'port.b.lost', 'fairness']
     const ports = [
       { id: 'a', from_kind: 'host' },
       { id: 'b', from_kind: 'switch' },
     ]
-    const s = new WindowSummary(columns, ports, [1, 3], 1)
+    const layout = { model: 'cell', sample_interval_ms: 1, columns, ports }
+    const s = new SweepWindow(JSON.stringify(layout), [1, 3])
     s.add(new Float64Array([1, 99, 1, 0, 5, 0.5, 0, 0.5, 2, 99, 1, 2, 7, 0.7, 1, 0.9, 3, 99, 1, 2, 6, 0.9, 4, 0.7, 4, 99, 1, 9, 50, 1, 9, 0.1]))
     // Rows at t = 2 and 3 cover (1,2] and (2,3]; t = 1 covers (0,1], t = 4 covers (3,4]: out.
     expect(s.summary()).toEqual({ max_queue: 7, utilization: 0.8, fairness: 0.8, cells_lost: 2 + 4 })

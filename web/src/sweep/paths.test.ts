@@ -1,26 +1,32 @@
 import { describe, expect, it } from 'vitest'
-import { applyOverrides, applySet, expandPath, formatParamValue, parseValue, variantOverrides } from './paths'
+import { applyOverrides, expandPath, formatParamValue, parseValue, variantOverrides } from './paths'
+
+const set = (root: object, path: string, raw: string) => {
+  const out = applyOverrides(JSON.stringify(root), [{ path, raw }])
+  return 'json' in out ? JSON.parse(out.json) : out.error
+}
 
 describe('the --set path grammar, as set.rs has it', () => {
   it('sets by id, by index, and creates the objects the engine knows', () => {
-    const v = { vcs: [{ id: 'vc1', rif: 1 }], links: [{ id: 'l1' }] } as Record<string, unknown>
-    expect(applySet(v as never, 'vcs.vc1.rif', parseValue('1/16'))).toBeNull()
-    expect(applySet(v as never, 'vcs.0.nrm', parseValue('8'))).toBeNull()
-    expect(applySet(v as never, 'links.l1.a_to_b.buffer_cells', parseValue('500'))).toBeNull()
-    expect(applySet(v as never, 'defaults.vc.nrm', parseValue('256'))).toBeNull()
+    let v: object = { vcs: [{ id: 'vc1', rif: 1 }], links: [{ id: 'l1' }] }
+    v = set(v, 'vcs.vc1.rif', '1/16')
+    v = set(v, 'vcs.0.nrm', '8')
+    v = set(v, 'links.l1.a_to_b.buffer_cells', '500')
+    v = set(v, 'defaults.vc.nrm', '256')
+    v = set(v, 'defaults.router_port.aqm.clcc.gain', '2')
     expect(v).toEqual({
       vcs: [{ id: 'vc1', rif: 0.0625, nrm: 8 }],
       links: [{ id: 'l1', a_to_b: { buffer_cells: 500 } }],
-      defaults: { vc: { nrm: 256 } },
+      defaults: { vc: { nrm: 256 }, router_port: { aqm: { clcc: { gain: 2 } } } },
     })
   })
 
   it('names the first missing step of a path that does not exist', () => {
     const v = { vcs: [{ id: 'vc1' }] }
-    expect(applySet(v as never, 'vcs.vc9.rif', 1)?.path).toBe('vcs.vc9')
-    expect(applySet(v as never, 'nodes.x.y', 1)?.path).toBe('nodes')
-    expect(applySet(v as never, 'vcs..rif', 1)).not.toBeNull()
-    expect(applySet(v as never, 'vcs.vc1.id.x', 1)).not.toBeNull()
+    expect(set(v, 'vcs.vc9.rif', '1').path).toBe('vcs.vc9')
+    expect(set(v, 'nodes.x.y', '1').path).toBe('nodes')
+    expect(set(v, 'vcs..rif', '1').message).toContain('dotted path')
+    expect(set(v, 'vcs.vc1.id.x', '1').message).toContain('not an object')
   })
 
   it('reads values as JSON, fractions or strings', () => {

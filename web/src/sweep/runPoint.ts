@@ -4,9 +4,9 @@
  */
 import type { EngineModule } from '../engine/engineHost'
 import { parseEngineErrors } from '../engine/protocol'
-import { isPacketModel, parseLayout } from '../engine/layout'
+import { SweepWindow } from '../engine/grammar'
+import { parseLayout } from '../engine/layout'
 import type { SweepReply, SweepRequest } from './protocol'
-import { WindowSummary } from './metrics'
 
 /** Events per engine call, as the native runner's chunks (runner.rs CHUNK_EVENTS). */
 const CHUNK_EVENTS = 100_000
@@ -15,7 +15,7 @@ const PROGRESS_EVERY_MS = 100
 
 export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply: SweepReply) => void, now: () => number = () => performance.now()): void {
   const { job } = request
-  let engine
+  let engine: InstanceType<EngineModule['Engine']>
   try {
     engine = new mod.Engine(request.scenarioJson)
   } catch (cause) {
@@ -24,9 +24,9 @@ export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply:
     return
   }
   try {
-    const layout = parseLayout(engine.layout())
-    const window = request.window ?? [0, layout.until_ms]
-    const summary = new WindowSummary(layout.columns, layout.ports, window, layout.sample_interval_ms, isPacketModel(layout) ? 4 : 5)
+    const layoutJson = engine.layout()
+    const layout = parseLayout(layoutJson)
+    const summary = new SweepWindow(layoutJson, request.window ?? [0, layout.until_ms])
     let lastReport = now()
     while (!engine.run_until(layout.until_ms, CHUNK_EVENTS)) {
       summary.add(engine.take_samples())
@@ -36,7 +36,9 @@ export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply:
       }
     }
     summary.add(engine.take_samples())
-    post({ type: 'done', job, summary: summary.summary(), events: engine.events() })
+    const figures = summary.summary()
+    summary.free()
+    post({ type: 'done', job, summary: figures, events: engine.events() })
   } catch (cause) {
     post({ type: 'failed', job, message: cause instanceof Error ? cause.message : String(cause), errors: [] })
   } finally {

@@ -6,19 +6,10 @@
 import { isPacketModel, type Layout } from '../engine/layout'
 import { formatParamValue } from './paths'
 
-/** One entry of the engine's parameter registry. */
-export interface ParamSpec {
-  key: string
-  scope: string
-  label: string
-  unit: string
-  default: number | null
-  min: number
-  max: number
-  kind: 'real' | 'integer' | 'pow2' | 'zero_or_pow2' | 'bool'
-  live: boolean
-  doc: string
-}
+/** One entry of the engine's parameter registry (generated from the Rust struct). */
+export type { ParamSpec } from '../engine/generated/engine-types'
+
+import type { ParamSpec } from '../engine/generated/engine-types'
 
 export interface SweepTarget {
   /** The `--set` path, maybe with `*`. */

@@ -11,7 +11,17 @@ import type { LiveFrame } from '../engine/frame'
 import { portLabel, type Layout, type LayoutVc } from '../engine/layout'
 import { UNPICKED } from '../charts/palette'
 import { BUNDLE_MIN, routeGroups, useOpenBundles, type Bundle } from './bundles'
-import { along, centroid, commonLinkCaption, fitDrawing, linkCaption, linkLabelPlacement, stepFrom, type Fit, type Point } from './geometry'
+import {
+  along,
+  centroid,
+  commonLinkCaption,
+  fitDrawing,
+  linkCaption,
+  linkLabelPlacement,
+  stepFrom,
+  type Fit,
+  type Point,
+} from './geometry'
 import { LabelPlacer, textBox, type Box } from './labels'
 
 const WIDTH = 560
@@ -24,7 +34,13 @@ const ROUTE_GAP = 6
 const INK = '#1b1f24'
 
 /** The drawing's coordinate box and node sizes, for layers drawn over it (the editor, the cell animation). */
-export const TOPOLOGY_BOX = { width: WIDTH, height: HEIGHT, padding: PADDING, hostRadius: HOST_R, switchHalf: SWITCH_HALF } as const
+export const TOPOLOGY_BOX = {
+  width: WIDTH,
+  height: HEIGHT,
+  padding: PADDING,
+  hostRadius: HOST_R,
+  switchHalf: SWITCH_HALF,
+} as const
 
 interface TopologyViewProps {
   layout: Layout
@@ -74,7 +90,14 @@ interface LabelPlan {
 }
 
 /** Where every label goes, none overlapping a node or another label (see labels.ts). */
-function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, height: number, bundles: Bundle[], opened: ReadonlySet<string>): LabelPlan {
+function planLabels(
+  layout: Layout,
+  pos: Map<string, Point>,
+  middle: Point,
+  height: number,
+  bundles: Bundle[],
+  opened: ReadonlySet<string>,
+): LabelPlan {
   const nodeBoxes: Box[] = layout.nodes.flatMap((n) => {
     const p = pos.get(n.id)
     const r = (n.kind === 'switch' ? SWITCH_HALF : HOST_R) + 1
@@ -82,10 +105,19 @@ function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, heig
   })
   const placer = new LabelPlacer(nodeBoxes, { x: 0, y: 0, w: WIDTH, h: height })
   const common = commonLinkCaption(layout.links)
-  const plan: LabelPlan = { links: new Map(), acr: new Map(), queues: new Map(), badges: new Map(), caption: false }
+  const plan: LabelPlan = {
+    links: new Map(),
+    acr: new Map(),
+    queues: new Map(),
+    badges: new Map(),
+    caption: false,
+  }
   if (common) {
     const text = `${layout.links.every((l) => linkCaption(l) === common) ? 'every link' : 'links unless marked'}: ${common}`
-    plan.caption = placer.place([textBox(text, FONT.caption, { x: WIDTH / 2, y: height - 8 - FONT.caption * 0.35 })]) === 0
+    plan.caption =
+      placer.place([
+        textBox(text, FONT.caption, { x: WIDTH / 2, y: height - 8 - FONT.caption * 0.35 }),
+      ]) === 0
   }
   // ACR labels first: they are what a lecturer points at.
   const bySource = new Map<string, LayoutVc[]>()
@@ -95,7 +127,9 @@ function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, heig
     if (!p) continue
     const summary = vcs.length > 3
     const lines = summary ? 1 : vcs.length
-    const sample = summary ? `${vcs.length} VCs · ACR 000.0–000.0 Mbit/s` : `${vcs.reduce((a, v) => (v.id.length > a.length ? v.id : a), '')} 000.0 Mbit/s`
+    const sample = summary
+      ? `${vcs.length} VCs · ACR 000.0–000.0 Mbit/s`
+      : `${vcs.reduce((a, v) => (v.id.length > a.length ? v.id : a), '')} 000.0 Mbit/s`
     const upper = p.y <= middle.y
     const left = p.x <= middle.x
     const options: Spot[][] = []
@@ -104,11 +138,22 @@ function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, heig
         for (const anchor of [start ? 'start' : 'end', 'middle'] as const) {
           const x = anchor === 'middle' ? p.x : start ? p.x - HOST_R : p.x + HOST_R
           const first = above ? p.y - HOST_R - 13 - (lines - 1) * FONT.acr * 1.2 : p.y + HOST_R + 13
-          options.push(Array.from({ length: lines }, (_, k) => ({ at: { x, y: first + k * FONT.acr * 1.2 }, anchor, angle: 0 })))
+          options.push(
+            Array.from({ length: lines }, (_, k) => ({
+              at: { x, y: first + k * FONT.acr * 1.2 },
+              anchor,
+              angle: 0,
+            })),
+          )
         }
     for (const spots of options) {
       const boxes = spots.map((s) => textBox(sample, FONT.acr, s.at, s.anchor))
-      const merged = boxes.reduce((a, b) => ({ x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.max(a.x + a.w, b.x + b.w) - Math.min(a.x, b.x), h: Math.max(a.y + a.h, b.y + b.h) - Math.min(a.y, b.y) }))
+      const merged = boxes.reduce((a, b) => ({
+        x: Math.min(a.x, b.x),
+        y: Math.min(a.y, b.y),
+        w: Math.max(a.x + a.w, b.x + b.w) - Math.min(a.x, b.x),
+        h: Math.max(a.y + a.h, b.y + b.h) - Math.min(a.y, b.y),
+      }))
       if (placer.place([merged]) === 0) {
         plan.acr.set(node, { spots, summary })
         break
@@ -121,7 +166,12 @@ function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, heig
     const caption = linkCaption(link)
     if (!a || !b || caption === common) continue
     const near = linkLabelPlacement(a, b, middle, 11)
-    const far = linkLabelPlacement(b, a, { x: 2 * ((a.x + b.x) / 2) - middle.x, y: 2 * ((a.y + b.y) / 2) - middle.y }, 11)
+    const far = linkLabelPlacement(
+      b,
+      a,
+      { x: 2 * ((a.x + b.x) / 2) - middle.x, y: 2 * ((a.y + b.y) / 2) - middle.y },
+      11,
+    )
     const spots: Spot[] = [near, far].map((l) => ({ at: l.at, anchor: 'middle', angle: l.angle }))
     const i = placer.place(spots.map((s) => textBox(caption, FONT.link, s.at, 'middle', s.angle)))
     if (i >= 0) plan.links.set(link.id, spots[i])
@@ -131,7 +181,9 @@ function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, heig
     const [a, b] = [pos.get(bundle.vcs[0].path[0]), pos.get(bundle.vcs[0].path[1])]
     if (!a || !b) continue
     const text = `×${bundle.vcs.length}`
-    const spots: Spot[] = [0.5, 0.35, 0.65].flatMap((f) => [10, -10].map((o) => ({ at: along(a, b, f, o), anchor: 'middle' as const, angle: 0 })))
+    const spots: Spot[] = [0.5, 0.35, 0.65].flatMap((f) =>
+      [10, -10].map((o) => ({ at: along(a, b, f, o), anchor: 'middle' as const, angle: 0 })),
+    )
     const i = placer.place(spots.map((s) => textBox(text, FONT.badge, s.at)))
     if (i >= 0) plan.badges.set(bundle.key, spots[i])
   }
@@ -141,23 +193,64 @@ function planLabels(layout: Layout, pos: Map<string, Point>, middle: Point, heig
     const b = pos.get(port.to)
     if (!a || !b) continue
     const anchor = b.x >= a.x ? 'start' : 'end'
-    const spots: Spot[] = [20, 32].map((o) => ({ at: stepFrom(a, b, SWITCH_HALF + 4, o), anchor, angle: 0 }))
+    const spots: Spot[] = [20, 32].map((o) => ({
+      at: stepFrom(a, b, SWITCH_HALF + 4, o),
+      anchor,
+      angle: 0,
+    }))
     const i = placer.place(spots.map((s) => textBox('00000 cells', FONT.queue, s.at, anchor)))
     if (i >= 0) plan.queues.set(port.id, spots[i])
   }
   return plan
 }
 
-const StaticTopology = memo(function StaticTopology({ layout, colors, placement, plan, bundles, opened }: Pick<TopologyViewProps, 'layout' | 'colors'> & { placement: Placement; plan: LabelPlan; bundles: Bundle[]; opened: ReadonlySet<string> }) {
+const StaticTopology = memo(function StaticTopology({
+  layout,
+  colors,
+  placement,
+  plan,
+  bundles,
+  opened,
+}: Pick<TopologyViewProps, 'layout' | 'colors'> & {
+  placement: Placement
+  plan: LabelPlan
+  bundles: Bundle[]
+  opened: ReadonlySet<string>
+}) {
   const { pos, height } = placement
   const common = commonLinkCaption(layout.links)
   // Every drawn route: a bundle (one thick line for VCs sharing a route) or one VC.
-  const strands: { key: string; path: string[]; color: string; width?: number; vc?: string; count?: number }[] = []
+  const strands: {
+    key: string
+    path: string[]
+    color: string
+    width?: number
+    vc?: string
+    count?: number
+  }[] = []
   for (const bundle of bundles) {
     if (bundle.vcs.length >= BUNDLE_MIN && !opened.has(bundle.key)) {
-      const colored = bundle.vcs.map((v) => colors.get(v.id)).filter((c): c is string => c !== undefined && c !== UNPICKED)
-      strands.push({ key: bundle.key, path: bundle.vcs[0].path, color: colored.length === bundle.vcs.length && new Set(colored).size === 1 ? colored[0] : BUNDLE_COLOR, width: 5, count: bundle.vcs.length })
-    } else for (const vc of bundle.vcs) strands.push({ key: vc.id, path: vc.path, color: colors.get(vc.id) ?? BUNDLE_COLOR, vc: vc.id })
+      const colored = bundle.vcs
+        .map((v) => colors.get(v.id))
+        .filter((c): c is string => c !== undefined && c !== UNPICKED)
+      strands.push({
+        key: bundle.key,
+        path: bundle.vcs[0].path,
+        color:
+          colored.length === bundle.vcs.length && new Set(colored).size === 1
+            ? colored[0]
+            : BUNDLE_COLOR,
+        width: 5,
+        count: bundle.vcs.length,
+      })
+    } else
+      for (const vc of bundle.vcs)
+        strands.push({
+          key: vc.id,
+          path: vc.path,
+          color: colors.get(vc.id) ?? BUNDLE_COLOR,
+          vc: vc.id,
+        })
   }
   // Grey (not picked) routes under the coloured ones.
   strands.sort((a, b) => Number(a.color !== UNPICKED) - Number(b.color !== UNPICKED))
@@ -165,7 +258,10 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, placement,
     <g className="static">
       {common && plan.caption && (
         <text x={WIDTH / 2} y={height - 8} textAnchor="middle" className="links-caption">
-          {layout.links.every((l) => linkCaption(l) === common) ? 'every link' : 'links unless marked'}: {common}
+          {layout.links.every((l) => linkCaption(l) === common)
+            ? 'every link'
+            : 'links unless marked'}
+          : {common}
         </text>
       )}
       <g className="links">
@@ -180,7 +276,12 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, placement,
               <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} className="link" />
               <title>{`link ${link.id}: ${caption}`}</title>
               {label && (
-                <text transform={`translate(${label.at.x},${label.at.y}) rotate(${label.angle})`} className="link-label" textAnchor="middle" dominantBaseline="central">
+                <text
+                  transform={`translate(${label.at.x},${label.at.y}) rotate(${label.angle})`}
+                  className="link-label"
+                  textAnchor="middle"
+                  dominantBaseline="central"
+                >
                   {caption}
                 </text>
               )}
@@ -190,22 +291,44 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, placement,
       </g>
       <g className="routes">
         {strands.map((strand, i) => {
-          const offset = strand.count ? 0 : (i - (strands.length - 1) / 2) * Math.min(ROUTE_GAP, 30 / Math.max(1, strands.length))
+          const offset = strand.count
+            ? 0
+            : (i - (strands.length - 1) / 2) * Math.min(ROUTE_GAP, 30 / Math.max(1, strands.length))
           const d = strand.path
             .slice(1)
             .map((id, k) => [pos.get(strand.path[k]), pos.get(id)] as const)
-            .filter((pair): pair is readonly [Point, Point] => pair[0] !== undefined && pair[1] !== undefined)
+            .filter(
+              (pair): pair is readonly [Point, Point] =>
+                pair[0] !== undefined && pair[1] !== undefined,
+            )
             .map(([a, b]) => [along(a, b, 0, offset), along(a, b, 1, offset)])
             .map(([p, q]) => `M${p.x},${p.y}L${q.x},${q.y}`)
             .join('')
-          return <path key={strand.key} d={d} className={strand.count ? 'route bundle' : 'route'} stroke={strand.color} strokeWidth={strand.width} data-vc={strand.vc} data-bundle={strand.count ? strand.key : undefined} />
+          return (
+            <path
+              key={strand.key}
+              d={d}
+              className={strand.count ? 'route bundle' : 'route'}
+              stroke={strand.color}
+              strokeWidth={strand.width}
+              data-vc={strand.vc}
+              data-bundle={strand.count ? strand.key : undefined}
+            />
+          )
         })}
       </g>
       <g className="badges">
         {[...plan.badges.entries()].map(([key, spot]) => {
           const count = bundles.find((b) => b.key === key)?.vcs.length ?? 0
           return (
-            <text key={key} x={spot.at.x} y={spot.at.y} textAnchor="middle" dominantBaseline="central" className="bundle-badge">
+            <text
+              key={key}
+              x={spot.at.x}
+              y={spot.at.y}
+              textAnchor="middle"
+              dominantBaseline="central"
+              className="bundle-badge"
+            >
               ×{count}
             </text>
           )
@@ -215,10 +338,26 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, placement,
         {layout.nodes.map((node) => {
           const p = pos.get(node.id)
           if (!p) return null
-          const kind = node.kind === 'switch' ? (layout.model === 'ip' ? 'router' : 'switch') : 'host'
+          const kind =
+            node.kind === 'switch' ? (layout.model === 'ip' ? 'router' : 'switch') : 'host'
           return (
-            <g key={node.id} transform={`translate(${p.x},${p.y})`} className={`node ${node.kind}`} data-node={node.id}>
-              {node.kind === 'switch' ? <rect x={-SWITCH_HALF} y={-SWITCH_HALF} width={SWITCH_HALF * 2} height={SWITCH_HALF * 2} rx="4" /> : <circle r={HOST_R} />}
+            <g
+              key={node.id}
+              transform={`translate(${p.x},${p.y})`}
+              className={`node ${node.kind}`}
+              data-node={node.id}
+            >
+              {node.kind === 'switch' ? (
+                <rect
+                  x={-SWITCH_HALF}
+                  y={-SWITCH_HALF}
+                  width={SWITCH_HALF * 2}
+                  height={SWITCH_HALF * 2}
+                  rx="4"
+                />
+              ) : (
+                <circle r={HOST_R} />
+              )}
               <text textAnchor="middle" dy="0.35em">
                 {node.id}
               </text>
@@ -231,7 +370,13 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, placement,
   )
 })
 
-function LiveOverlay({ layout, colors, frame, started, plan }: TopologyViewProps & { plan: LabelPlan }) {
+function LiveOverlay({
+  layout,
+  colors,
+  frame,
+  started,
+  plan,
+}: TopologyViewProps & { plan: LabelPlan }) {
   if (!frame) return null
   const bySource = new Map<string, LayoutVc[]>()
   for (const vc of layout.vcs) bySource.set(vc.source, [...(bySource.get(vc.source) ?? []), vc])
@@ -240,11 +385,23 @@ function LiveOverlay({ layout, colors, frame, started, plan }: TopologyViewProps
       {[...plan.acr.entries()].map(([node, { spots, summary }]) => {
         const vcs = bySource.get(node) ?? []
         if (summary) {
-          const acrs = vcs.map((v) => frame.acrMbps.get(v.id)).filter((a): a is number => a !== undefined && Number.isFinite(a))
+          const acrs = vcs
+            .map((v) => frame.acrMbps.get(v.id))
+            .filter((a): a is number => a !== undefined && Number.isFinite(a))
           const s = spots[0]
           return (
-            <text key={node} x={s.at.x} y={s.at.y} textAnchor={s.anchor} dominantBaseline="central" className="acr-label">
-              {vcs.length} VCs · ACR {acrs.length ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)} Mbit/s` : '—'}
+            <text
+              key={node}
+              x={s.at.x}
+              y={s.at.y}
+              textAnchor={s.anchor}
+              dominantBaseline="central"
+              className="acr-label"
+            >
+              {vcs.length} VCs · ACR{' '}
+              {acrs.length
+                ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)} Mbit/s`
+                : '—'}
             </text>
           )
         }
@@ -253,7 +410,15 @@ function LiveOverlay({ layout, colors, frame, started, plan }: TopologyViewProps
           const acr = frame.acrMbps.get(vc.id)
           if (!s || acr === undefined) return null
           return (
-            <text key={vc.id} x={s.at.x} y={s.at.y} textAnchor={s.anchor} dominantBaseline="central" className="acr-label" fill={colors.get(vc.id) === UNPICKED ? INK : colors.get(vc.id)}>
+            <text
+              key={vc.id}
+              x={s.at.x}
+              y={s.at.y}
+              textAnchor={s.anchor}
+              dominantBaseline="central"
+              className="acr-label"
+              fill={colors.get(vc.id) === UNPICKED ? INK : colors.get(vc.id)}
+            >
               {vc.id} {started.has(vc.id) ? `${acr.toFixed(1)} Mbit/s` : 'not started'}
             </text>
           )
@@ -264,7 +429,14 @@ function LiveOverlay({ layout, colors, frame, started, plan }: TopologyViewProps
         const queue = frame.queueCells.get(port.id)
         if (!s || queue === undefined || queue <= 0) return null
         return (
-          <text key={port.id} x={s.at.x} y={s.at.y} textAnchor={s.anchor} dominantBaseline="central" className="queue-label">
+          <text
+            key={port.id}
+            x={s.at.x}
+            y={s.at.y}
+            textAnchor={s.anchor}
+            dominantBaseline="central"
+            className="queue-label"
+          >
             <title>{`queue at ${portLabel(port)}`}</title>
             {Math.round(queue)} {layout.model === 'ip' ? 'packets' : 'cells'}
           </text>
@@ -279,7 +451,10 @@ export function TopologyView({ layout, colors, frame, started, fit }: TopologyVi
   const { height } = placement
   const opened = useOpenBundles()
   const bundles = useMemo(() => routeGroups(layout.vcs), [layout.vcs])
-  const plan = useMemo(() => planLabels(layout, placement.pos, placement.middle, height, bundles, opened), [layout, placement, height, bundles, opened])
+  const plan = useMemo(
+    () => planLabels(layout, placement.pos, placement.middle, height, bundles, opened),
+    [layout, placement, height, bundles, opened],
+  )
   return (
     <svg
       className="topology"
@@ -287,7 +462,14 @@ export function TopologyView({ layout, colors, frame, started, fit }: TopologyVi
       role="img"
       aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
     >
-      <StaticTopology layout={layout} colors={colors} placement={placement} plan={plan} bundles={bundles} opened={opened} />
+      <StaticTopology
+        layout={layout}
+        colors={colors}
+        placement={placement}
+        plan={plan}
+        bundles={bundles}
+        opened={opened}
+      />
       <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} plan={plan} />
     </svg>
   )

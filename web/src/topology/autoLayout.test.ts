@@ -7,9 +7,15 @@ import { intersects, LabelPlacer, textBox } from './labels'
 const BOX = { width: 560, height: 300, padding: 56, hostRadius: 20, switchHalf: 22 }
 
 function scenario(id: string) {
-  const doc = JSON.parse(readFileSync(new URL(`../../../scenarios/${id}.json`, import.meta.url), 'utf8'))
+  const doc = JSON.parse(
+    readFileSync(new URL(`../../../scenarios/${id}.json`, import.meta.url), 'utf8'),
+  )
   const paths: string[][] = (doc.vcs ?? doc.flows ?? []).map((v: { path: string[] }) => v.path)
-  return { nodes: doc.nodes as { id: string; kind: string; x: number; y: number }[], links: doc.links as { a: string; b: string }[], paths }
+  return {
+    nodes: doc.nodes as { id: string; kind: string; x: number; y: number }[],
+    links: doc.links as { a: string; b: string }[],
+    paths,
+  }
 }
 
 describe('automatic layout', () => {
@@ -27,10 +33,14 @@ describe('automatic layout', () => {
       const fit = fitDrawing(placed, BOX.width, BOX.height, BOX.padding)
       const at = placed.map((n) => fit.place(n))
       for (let i = 0; i < at.length; i++)
-        for (let j = i + 1; j < at.length; j++) expect(Math.hypot(at[i].x - at[j].x, at[i].y - at[j].y)).toBeGreaterThanOrEqual(2 * BOX.switchHalf)
+        for (let j = i + 1; j < at.length; j++)
+          expect(Math.hypot(at[i].x - at[j].x, at[i].y - at[j].y)).toBeGreaterThanOrEqual(
+            2 * BOX.switchHalf,
+          )
       // Traffic runs left to right: every path's source is left of its destination.
       const x = new Map(placed.map((n) => [n.id, n.x]))
-      for (const p of s.paths) expect(x.get(p[0])!).toBeLessThan(x.get(p[p.length - 1])!)
+      for (const p of s.paths)
+        expect(x.get(p[0]) ?? Number.NaN).toBeLessThan(x.get(p[p.length - 1]) ?? Number.NaN)
     })
   }
 })

@@ -36,7 +36,11 @@ export function clearances(box: LayoutBox): { node: number; link: number } {
 }
 
 /** Whether the nodes, fitted into the box, overlap each other or sit on a link they are not on. */
-export function collides(nodes: readonly PlacedNode[], links: readonly { a: string; b: string }[], box: LayoutBox): boolean {
+export function collides(
+  nodes: readonly PlacedNode[],
+  links: readonly { a: string; b: string }[],
+  box: LayoutBox,
+): boolean {
   const fit = fitDrawing(nodes, box.width, box.height, box.padding)
   const at = new Map(nodes.map((n) => [n.id, fit.place(n)]))
   const { node: nodeGap, link: linkGap } = clearances(box)
@@ -51,7 +55,8 @@ export function collides(nodes: readonly PlacedNode[], links: readonly { a: stri
     const a = at.get(link.a)
     const b = at.get(link.b)
     if (!a || !b) continue
-    for (const [id, p] of points) if (id !== link.a && id !== link.b && segmentDistance(p, a, b) < linkGap) return true
+    for (const [id, p] of points)
+      if (id !== link.a && id !== link.b && segmentDistance(p, a, b) < linkGap) return true
   }
   return false
 }
@@ -111,7 +116,9 @@ export function placeNodes<N extends PlacedNode>(
 
 /** The node paths traffic takes: the VCs' (cell model) or the flows' (packet model). */
 export function trafficPaths(layout: Pick<Layout, 'vcs' | 'flows'>): string[][] {
-  return layout.vcs.length > 0 ? layout.vcs.map((v) => v.path) : (layout.flows ?? []).map((f) => f.path)
+  return layout.vcs.length > 0
+    ? layout.vcs.map((v) => v.path)
+    : (layout.flows ?? []).map((f) => f.path)
 }
 
 /** A layout with its nodes where the drawing shows them (automatic when the stored ones collide). */

@@ -56,7 +56,12 @@ export function BundleToggles({ vcs }: { vcs: readonly LayoutVc[] }) {
   return (
     <p className="bundle-toggles" data-testid="bundle-toggles">
       {bundles.map((b) => (
-        <button key={b.key} type="button" aria-pressed={opened.has(b.key)} onClick={() => toggleBundle(b.key)}>
+        <button
+          key={b.key}
+          type="button"
+          aria-pressed={opened.has(b.key)}
+          onClick={() => toggleBundle(b.key)}
+        >
           {opened.has(b.key) ? 'Bundle' : 'Expand'} {b.vcs.length} VCs {b.key}
         </button>
       ))}

@@ -20,7 +20,13 @@ const CHAR_WIDTH = 0.6
 export type Anchor = 'start' | 'middle' | 'end'
 
 /** The box of a one-line text at `at` (SVG anchor, central baseline), turned by `angle` degrees. */
-export function textBox(text: string, size: number, at: Point, anchor: Anchor = 'middle', angle = 0): Box {
+export function textBox(
+  text: string,
+  size: number,
+  at: Point,
+  anchor: Anchor = 'middle',
+  angle = 0,
+): Box {
   const w = text.length * size * CHAR_WIDTH
   const h = size * 1.25
   const left = anchor === 'start' ? 0 : anchor === 'middle' ? -w / 2 : -w
@@ -32,14 +38,27 @@ export function textBox(text: string, size: number, at: Point, anchor: Anchor = 
     [left + w, -h / 2],
     [left, h / 2],
     [left + w, h / 2],
-  ].map(([x, y]) => ({ x: at.x + x * Math.cos(t) - y * Math.sin(t), y: at.y + x * Math.sin(t) + y * Math.cos(t) }))
+  ].map(([x, y]) => ({
+    x: at.x + x * Math.cos(t) - y * Math.sin(t),
+    y: at.y + x * Math.sin(t) + y * Math.cos(t),
+  }))
   const xs = corners.map((c) => c.x)
   const ys = corners.map((c) => c.y)
-  return { x: Math.min(...xs), y: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) }
+  return {
+    x: Math.min(...xs),
+    y: Math.min(...ys),
+    w: Math.max(...xs) - Math.min(...xs),
+    h: Math.max(...ys) - Math.min(...ys),
+  }
 }
 
 export function intersects(a: Box, b: Box, margin = 1): boolean {
-  return a.x < b.x + b.w + margin && b.x < a.x + a.w + margin && a.y < b.y + b.h + margin && b.y < a.y + a.h + margin
+  return (
+    a.x < b.x + b.w + margin &&
+    b.x < a.x + a.w + margin &&
+    a.y < b.y + b.h + margin &&
+    b.y < a.y + a.h + margin
+  )
 }
 
 /** Places labels one by one, each clear of the obstacles and of the labels placed before it. */
@@ -57,7 +76,11 @@ export class LabelPlacer {
   place(candidates: readonly Box[]): number {
     for (let i = 0; i < candidates.length; i++) {
       const c = candidates[i]
-      const inside = c.x >= this.bounds.x && c.y >= this.bounds.y && c.x + c.w <= this.bounds.x + this.bounds.w && c.y + c.h <= this.bounds.y + this.bounds.h
+      const inside =
+        c.x >= this.bounds.x &&
+        c.y >= this.bounds.y &&
+        c.x + c.w <= this.bounds.x + this.bounds.w &&
+        c.y + c.h <= this.bounds.y + this.bounds.h
       if (inside && !this.taken.some((t) => intersects(t, c))) {
         this.taken.push(c)
         return i

@@ -21,23 +21,24 @@
 //!
 //! Both models sweep alike: a scenario with `"model": "ip"` runs at packet level.
 //!
-//! The browser's sweep (web/src/sweep/metrics.ts) computes the same four figures the same way.
+//! The figures come from `sim_core::sweep::WindowSummary` fed the run's sample rows, the code the
+//! browser's sweep runs too (through sim-wasm's `SweepWindow`).
 //! Rows are printed as JSON lines in grid order (the first `--param` varies slowest), each as soon
 //! as it and every row before it are done; the output does not depend on `--jobs`.
 
+use crate::cli;
 use serde_json::{json, Map, Value};
 use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
-use sim_core::scenario::set::parse_value;
+use sim_core::scenario::set::{expand_path, parse_value};
 use sim_core::scenario::{format_errors, ScenarioError};
+use sim_core::sweep::{SweepSummary, WindowSummary};
 use sim_core::Model;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
-
-pub const USAGE: &str = "usage: abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]";
 
 /// One swept parameter: a path (possibly with `*`) and its values as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,72 +57,52 @@ pub struct SweepArgs {
     pub jobs: usize,
 }
 
-/// Parses the arguments after `sweep`.
-pub fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
-    let mut it = args.iter();
-    let mut scenario = None;
-    let mut axes = Vec::new();
-    let mut until_ms = None;
-    let mut window = None;
-    let mut jobs = None;
-    while let Some(arg) = it.next() {
-        let mut value =
-            |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
-        match arg.as_str() {
-            "-h" | "--help" => return Err(USAGE.into()),
-            "--param" => {
-                let v = value("--param")?;
-                let (path, list) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("--param: '{v}' is not PATH=V1,V2,..."))?;
-                let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
-                if path.trim().is_empty() || values.iter().any(String::is_empty) {
-                    return Err(format!(
-                        "--param: '{v}' is not PATH=V1,V2,... (an empty path or value)"
-                    ));
-                }
-                axes.push(Axis { path: path.trim().to_string(), values });
-            }
-            "--until" => {
-                let v = value("--until")?;
-                until_ms = Some(
-                    v.parse()
-                        .map_err(|_| format!("--until: '{v}' is not a number of milliseconds"))?,
-                );
-            }
-            "--window" => {
-                let v = value("--window")?;
-                let parsed = v
-                    .split_once(':')
-                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-                window =
-                    Some(parsed.ok_or_else(|| {
-                        format!("--window: '{v}' is not FROM:TO in milliseconds")
-                    })?);
-            }
-            "--jobs" => {
-                let v = value("--jobs")?;
-                let n: usize =
-                    v.parse().map_err(|_| format!("--jobs: '{v}' is not a whole number"))?;
-                if n == 0 {
-                    return Err("--jobs: must be at least 1".into());
-                }
-                jobs = Some(n);
-            }
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option '{flag}'\n{USAGE}"))
-            }
-            path if scenario.is_none() => scenario = Some(PathBuf::from(path)),
-            extra => return Err(format!("unexpected argument '{extra}'\n{USAGE}")),
-        }
+/// What `abrsim sweep` takes, as typed.
+#[derive(clap::Args, Debug)]
+pub struct SweepCli {
+    /// The scenario file (JSON, either model).
+    scenario: PathBuf,
+    /// A swept parameter: a dotted path (`*` for every element of an array) and its values
+    /// (repeatable; the first varies slowest).
+    #[arg(long = "param", value_name = "PATH=V1,V2,...", required = true, value_parser = axis)]
+    params: Vec<Axis>,
+    /// Run each point until this simulated time instead of the scenario's `run.until_ms`.
+    #[arg(long, value_name = "MS", value_parser = cli::millis)]
+    until: Option<f64>,
+    /// Summarise over [FROM, TO] in ms instead of the whole run.
+    #[arg(long, value_name = "FROM:TO", value_parser = cli::window)]
+    window: Option<(f64, f64)>,
+    /// Points run at once (default: every core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+}
+
+/// `--param PATH=V1,V2,...`.
+fn axis(v: &str) -> Result<Axis, String> {
+    let (path, list) = v.split_once('=').ok_or_else(|| format!("'{v}' is not PATH=V1,V2,..."))?;
+    let values: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+    if path.trim().is_empty() || values.iter().any(String::is_empty) {
+        return Err(format!("'{v}' is not PATH=V1,V2,... (an empty path or value)"));
     }
-    let scenario = scenario.ok_or_else(|| format!("no scenario file given\n{USAGE}"))?;
-    if axes.is_empty() {
-        return Err(format!("give at least one --param PATH=V1,V2,...\n{USAGE}"));
+    Ok(Axis { path: path.trim().to_string(), values })
+}
+
+impl TryFrom<SweepCli> for SweepArgs {
+    type Error = String;
+
+    fn try_from(cli: SweepCli) -> Result<SweepArgs, String> {
+        let jobs = match cli.jobs {
+            Some(n) => usize::try_from(n).map_err(|_| format!("--jobs: {n} is too many"))?,
+            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        };
+        Ok(SweepArgs {
+            scenario: cli.scenario,
+            axes: cli.params,
+            until_ms: cli.until,
+            window: cli.window,
+            jobs,
+        })
     }
-    let jobs =
-        jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    Ok(SweepArgs { scenario, axes, until_ms, window, jobs })
 }
 
 /// Every combination of the axes' values, the first axis varying slowest.
@@ -140,107 +121,6 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
             .collect();
     }
     points
-}
-
-/// Expands `*` segments into one concrete path per array element (named by id when it has one,
-/// else by index). Paths without `*` come back unchanged; what they name is checked by `--set`.
-pub fn expand_path(scenario: &Value, path: &str) -> Result<Vec<String>, ScenarioError> {
-    fn walk(
-        here: Option<&Value>,
-        rest: &[&str],
-        prefix: String,
-        out: &mut Vec<String>,
-    ) -> Result<(), ScenarioError> {
-        let Some((seg, tail)) = rest.split_first() else {
-            out.push(prefix);
-            return Ok(());
-        };
-        let join =
-            |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix}.{s}") };
-        if *seg != "*" {
-            let next = match here {
-                Some(Value::Object(map)) => map.get(*seg),
-                Some(Value::Array(items)) => items
-                    .iter()
-                    .find(|v| v.get("id").and_then(Value::as_str) == Some(seg))
-                    .or_else(|| seg.parse::<usize>().ok().and_then(|i| items.get(i))),
-                _ => None,
-            };
-            return walk(next, tail, join(seg), out);
-        }
-        let Some(Value::Array(items)) = here else {
-            return Err(ScenarioError::new(
-                join("*"),
-                format!(
-                    "'*' needs an array, and {} is not one",
-                    if prefix.is_empty() { "the scenario" } else { &prefix }
-                ),
-            ));
-        };
-        if items.is_empty() {
-            return Err(ScenarioError::new(join("*"), format!("{prefix} is empty")));
-        }
-        for (i, item) in items.iter().enumerate() {
-            let name = item
-                .get("id")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .unwrap_or_else(|| i.to_string());
-            walk(Some(item), tail, join(&name), out)?;
-        }
-        Ok(())
-    }
-    let segments: Vec<&str> = path.split('.').collect();
-    let mut out = Vec::new();
-    walk(Some(scenario), &segments, String::new(), &mut out)?;
-    Ok(out)
-}
-
-/// The four figures of one grid point, read from a `run_report` window.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Summary {
-    pub max_queue: f64,
-    pub utilization: f64,
-    pub fairness: f64,
-    pub cells_lost: f64,
-}
-
-/// Condenses a report window (`windows[i]` or `totals`) to the sweep's figures; `switch_ports`
-/// names the ports in the network (transmitting from a switch or a router). The packet model's
-/// window has `fairness_mean` (the mean of the column; its `fairness` is equation 2 over the
-/// window's mean rates) and `packets_lost`.
-pub fn summarize(window: &Value, switch_ports: &HashSet<String>) -> Summary {
-    let fairness =
-        window.get("fairness_mean").unwrap_or(&window["fairness"]).as_f64().unwrap_or(f64::NAN);
-    let mut s = Summary { max_queue: 0.0, utilization: 0.0, fairness, cells_lost: 0.0 };
-    if let Some(ports) = window["ports"].as_object() {
-        for (id, port) in ports {
-            s.cells_lost += port
-                .get("cells_lost")
-                .or_else(|| port.get("packets_lost"))
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0);
-            if switch_ports.contains(id) {
-                s.max_queue = s.max_queue.max(port["queue_max"].as_f64().unwrap_or(0.0));
-                s.utilization = s.utilization.max(port["utilization"].as_f64().unwrap_or(0.0));
-            }
-        }
-    }
-    s
-}
-
-/// The ids of the ports in the network (not a host's own), from a built simulation's layout.
-fn switch_ports(layout: &Value) -> HashSet<String> {
-    layout["ports"]
-        .as_array()
-        .map(|ports| {
-            ports
-                .iter()
-                .filter(|p| p["from_kind"] != "host")
-                .filter_map(|p| p["id"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// One grid point, ready to run: the values as swept and the concrete `--set` overrides.
@@ -279,16 +159,13 @@ fn describe(params: &Map<String, Value>) -> String {
     params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
 }
 
-fn row(point: &Point, report: &Value, ports: &HashSet<String>) -> Value {
-    let window =
-        if point.opts.windows.is_empty() { &report["totals"] } else { &report["windows"][0] };
-    let s = summarize(window, ports);
+fn row(point: &Point, report: &Value, s: &SweepSummary) -> Value {
     let lost = if report["model"] == "ip" { "packets_lost" } else { "cells_lost" };
     let mut row = json!({
         "params": point.params,
         "max_queue": s.max_queue,
         "utilization": s.utilization,
-        "fairness": if s.fairness.is_finite() { json!(s.fairness) } else { Value::Null },
+        "fairness": s.fairness,
     });
     row[lost] = json!(s.cells_lost);
     row["events"] = report["stats"]["events"].clone();
@@ -314,7 +191,7 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
 
     // Every point is validated (and built) before any runs, so a bad value fails at once with
     // the path that is wrong rather than after the good points have taken their time.
-    let mut ports = None;
+    let mut summaries = Vec::with_capacity(points.len());
     for point in &points {
         let model = build_point(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
             format!(
@@ -324,9 +201,15 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
                 format_errors(&errors)
             )
         })?;
-        ports.get_or_insert_with(|| switch_ports(&model.layout()));
+        let layout = model.layout();
+        let window = point
+            .opts
+            .windows
+            .first()
+            .copied()
+            .unwrap_or_else(|| (0.0, layout["until_ms"].as_f64().unwrap_or(0.0)));
+        summaries.push(WindowSummary::from_layout(&layout, window)?);
     }
-    let ports = ports.unwrap_or_default();
 
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
@@ -338,20 +221,22 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, failed, points, text, ports) = (&next, &failed, &points, &text, &ports);
+            let (next, failed, points, text, summaries) =
+                (&next, &failed, &points, &text, &summaries);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= points.len() || failed.load(Ordering::Relaxed) {
                     break;
                 }
                 let point = &points[i];
+                let mut summary = summaries[i].clone();
                 let result = run_report(
                     text,
                     &point.opts,
                     &|| clock.elapsed().as_secs_f64() * 1000.0,
-                    &mut |_, _| {},
+                    &mut |_, rows| summary.add(rows),
                 )
-                .map(|report| row(point, &report, ports))
+                .map(|report| row(point, &report, &summary.summary()))
                 .map_err(|errors| {
                     format!("{}:\n{}", describe(&point.params), format_errors(&errors))
                 });
@@ -404,12 +289,11 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     }
 }
 
-/// `abrsim sweep ...`: parse, run, print.
-pub fn main(args: &[String]) -> Result<(), String> {
-    let args = parse_args(args)?;
+/// `abrsim sweep ...`: run, print.
+pub fn main(args: &SweepArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    run(&args, &mut out)
+    run(args, &mut out)
 }
 
 #[cfg(test)]
@@ -418,6 +302,18 @@ mod tests {
 
     fn strings(args: &[&str]) -> Vec<String> {
         args.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The arguments after `sweep`, through clap as `abrsim sweep` parses them.
+    fn parse_args(args: &[String]) -> Result<SweepArgs, String> {
+        #[derive(clap::Parser)]
+        struct Sweep {
+            #[command(flatten)]
+            cli: SweepCli,
+        }
+        let argv = std::iter::once("sweep".to_string()).chain(args.iter().cloned());
+        let cli = <Sweep as clap::Parser>::try_parse_from(argv).map_err(|e| e.to_string())?.cli;
+        SweepArgs::try_from(cli)
     }
 
     #[test]
@@ -458,8 +354,8 @@ mod tests {
             .contains("empty"));
         assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--jobs", "0"]))
             .unwrap_err()
-            .contains("at least 1"));
-        assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("no scenario"));
+            .contains("--jobs"));
+        assert!(parse_args(&strings(&["--param", "a=1"])).unwrap_err().contains("<SCENARIO>"));
         assert!(parse_args(&strings(&["s.json", "--param", "a=1", "--bogus"]))
             .unwrap_err()
             .contains("--bogus"));
@@ -491,31 +387,5 @@ mod tests {
         );
         assert_eq!(expand_path(&s, "defaults.vc.nrm").unwrap(), strings(&["defaults.vc.nrm"]));
         assert!(expand_path(&s, "defaults.*.x").unwrap_err().message.contains("needs an array"));
-    }
-
-    #[test]
-    fn summaries_take_switch_ports_for_queue_and_utilisation_and_every_port_for_loss() {
-        let window = json!({"fairness": 0.9, "ports": {
-            "l1": {"queue_max": 900, "utilization": 1.0, "cells_lost": 2},
-            "l3": {"queue_max": 40, "utilization": 0.8, "cells_lost": 5},
-            "l4": {"queue_max": 10, "utilization": 0.9, "cells_lost": 0},
-        }});
-        let switch: HashSet<String> = ["l3", "l4"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(
-            summarize(&window, &switch),
-            Summary { max_queue: 40.0, utilization: 0.9, fairness: 0.9, cells_lost: 7.0 }
-        );
-    }
-
-    #[test]
-    fn packet_model_windows_give_the_mean_fairness_and_packets_lost() {
-        let window = json!({"fairness": 0.8, "fairness_mean": 0.75, "ports": {
-            "bottleneck": {"queue_max": 300, "utilization": 0.99, "packets_lost": 12},
-        }});
-        let routers: HashSet<String> = ["bottleneck".to_string()].into();
-        assert_eq!(
-            summarize(&window, &routers),
-            Summary { max_queue: 300.0, utilization: 0.99, fairness: 0.75, cells_lost: 12.0 }
-        );
     }
 }

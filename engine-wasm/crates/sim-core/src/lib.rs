@@ -5,13 +5,17 @@
 //! the native `abrsim` runner.
 
 pub mod cell;
+pub mod claims;
 pub mod ip;
 pub mod kernel;
 pub mod model;
 pub mod probe;
 pub mod runner;
 pub mod scenario;
+pub mod sweep;
 pub mod time;
+#[cfg(test)]
+mod ts_types;
 
 pub use cell::{Applied, Simulation};
 pub use kernel::RunOutcome;

@@ -202,7 +202,7 @@ pub fn run_report(
     text: &str,
     opts: &RunOptions,
     clock_ms: &dyn Fn() -> f64,
-    on_rows: &mut dyn FnMut(&RowSource, &[f64]),
+    on_rows: &mut dyn FnMut(&RowSource<'_>, &[f64]),
 ) -> Result<Value, Vec<ScenarioError>> {
     let (kind, value) = crate::model::split_model(apply_options(text, opts)?)?;
     if kind == crate::model::ModelKind::Packet {

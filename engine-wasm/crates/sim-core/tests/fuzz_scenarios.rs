@@ -56,7 +56,7 @@ const KEYS: &[&str] = &[
 fn random_value(rng: &mut Rng, depth: u32) -> Value {
     match rng.next_u64() % if depth > 3 { 6 } else { 8 } {
         0 => Value::Null,
-        1 => json!(rng.next_u64() % 2 == 0),
+        1 => json!(rng.next_u64().is_multiple_of(2)),
         2 => json!((rng.next_f64() - 0.5) * 10f64.powi((rng.next_u64() % 16) as i32)),
         3 => json!(rng.next_u64() % 1000),
         4 => json!(KEYS[(rng.next_u64() % KEYS.len() as u64) as usize]),

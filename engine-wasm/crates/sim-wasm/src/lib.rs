@@ -6,13 +6,24 @@
 //! poisoning instead of touching state that may be half-updated, and the
 //! worker rebuilds from the last good scenario. Natively (tests) the panic is
 //! caught here; on wasm32 a panic aborts, which JS sees as a `RuntimeError`
-//! thrown from the call — the worker treats that exception the same way.
+//! thrown from the call — the worker treats that exception the same way, and
+//! the panic hook installed by [`start`] writes the panic's message to the
+//! console first.
 
-use sim_core::scenario::{self, registry, ScenarioError};
+use sim_core::scenario::{self, registry, set, ScenarioError};
+use sim_core::sweep::WindowSummary;
 use sim_core::time::SimTime;
 use sim_core::{Applied, Model, RunOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: a panic's message and location go to the browser
+/// console (`console.error`) before the wasm aborts, so an internal error is never anonymous.
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(target_arch = "wasm32")]
+    console_error_panic_hook::set_once();
+}
 
 fn errors_json(errors: &[ScenarioError]) -> String {
     let list: Vec<_> =
@@ -57,6 +68,134 @@ pub fn scenario_choices() -> String {
     let mut choices = scenario::parse::choices_json();
     choices["ip"] = sim_core::ip::scenario::choices_json();
     choices.to_string()
+}
+
+/// A scenario's paper claims judged on the run that is playing (SPEC §11), by
+/// the same evaluator as `abrsim check`. Build it from the scenario as it now
+/// runs and the run's sample columns; pass the rows of `columns()` so far.
+#[wasm_bindgen]
+pub struct ClaimCheck {
+    inner: sim_core::claims::LiveCheck,
+}
+
+#[wasm_bindgen]
+impl ClaimCheck {
+    /// Throws the errors JSON of `validate_scenario` when the claims cannot be read.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str, columns_json: &str) -> Result<ClaimCheck, JsError> {
+        let columns: Vec<String> = serde_json::from_str(columns_json).map_err(|e| {
+            JsError::new(&errors_json(&[ScenarioError::new("", format!("columns: {e}"))]))
+        })?;
+        sim_core::claims::LiveCheck::new(scenario_json, &columns)
+            .map(|inner| ClaimCheck { inner })
+            .map_err(|errors| JsError::new(&errors_json(&errors)))
+    }
+
+    /// The columns `evaluate` takes, `t_ms` first, as a JSON array.
+    pub fn columns(&self) -> String {
+        serde_json::json!(self.inner.columns()).to_string()
+    }
+
+    /// Every claim with its outcome at `now_ms` as a JSON array (status
+    /// `pending`, `held`, `failing`, `expected_fail`, `now_holds` or `other_variant`).
+    pub fn evaluate(&self, rows: &[f64], now_ms: f64) -> String {
+        self.inner.evaluate(rows, now_ms).to_string()
+    }
+}
+
+fn error_json(e: &ScenarioError) -> serde_json::Value {
+    serde_json::json!({"error": {"path": e.path, "message": e.message}})
+}
+
+/// Parses a `--set` value as the engine does (a fraction such as `1/16`, else JSON, else a bare
+/// string); returns it as JSON text.
+#[wasm_bindgen]
+pub fn parse_set_value(raw: &str) -> String {
+    set::parse_value(raw).to_string()
+}
+
+/// Expands `*` in a path (`vcs.*.rif`) into one path per array element:
+/// `{"paths":[…]}` or `{"error":{path,message}}`.
+#[wasm_bindgen]
+pub fn expand_path(scenario_json: &str, path: &str) -> String {
+    let result = serde_json::from_str::<serde_json::Value>(scenario_json)
+        .map_err(|e| ScenarioError::new("", format!("the scenario is not JSON: {e}")))
+        .and_then(|root| set::expand_path(&root, path));
+    match result {
+        Ok(paths) => serde_json::json!({ "paths": paths }),
+        Err(e) => error_json(&e),
+    }
+    .to_string()
+}
+
+/// Applies overrides (`[{"path","raw"}]`, paths maybe with `*`, values as typed) to scenario text:
+/// `{"json": text}` or `{"error":{path,message}}`. The engine validates the result when it loads it.
+#[wasm_bindgen]
+pub fn apply_overrides(scenario_json: &str, overrides_json: &str) -> String {
+    let result = (|| {
+        let mut root: serde_json::Value = serde_json::from_str(scenario_json)
+            .map_err(|e| ScenarioError::new("", format!("the scenario is not JSON: {e}")))?;
+        let list: Vec<serde_json::Value> = serde_json::from_str(overrides_json)
+            .map_err(|e| ScenarioError::new("", format!("the overrides are not JSON: {e}")))?;
+        let overrides: Vec<(String, String)> = list
+            .iter()
+            .map(|o| {
+                let text = |k: &str| o[k].as_str().unwrap_or_default().to_string();
+                (text("path"), text("raw"))
+            })
+            .collect();
+        set::apply_overrides(&mut root, &overrides)?;
+        Ok::<_, ScenarioError>(root)
+    })();
+    match result {
+        Ok(root) => serde_json::json!({
+            "json": serde_json::to_string_pretty(&root).expect("JSON serialises")
+        }),
+        Err(e) => error_json(&e),
+    }
+    .to_string()
+}
+
+/// Sets one path (no `*`) to a JSON value in scenario text: `{"json": text}` or
+/// `{"error":{path,message}}` naming the first segment that does not exist.
+#[wasm_bindgen]
+pub fn set_path(scenario_json: &str, path: &str, value_json: &str) -> String {
+    let result = serde_json::from_str::<serde_json::Value>(scenario_json)
+        .map_err(|e| ScenarioError::new("", format!("the scenario is not JSON: {e}")))
+        .and_then(|mut root| set::apply_set(&mut root, path, value_json).map(|()| root));
+    match result {
+        Ok(root) => serde_json::json!({ "json": root.to_string() }),
+        Err(e) => error_json(&e),
+    }
+    .to_string()
+}
+
+/// The four figures of a sweep point over a window, folded from the sample rows as they come
+/// (`sim_core::sweep`, the same code as `abrsim sweep`).
+#[wasm_bindgen]
+pub struct SweepWindow(WindowSummary);
+
+#[wasm_bindgen]
+impl SweepWindow {
+    /// Over [from_ms, to_ms] of the run `layout_json` (`Engine.layout()`) describes.
+    #[wasm_bindgen(constructor)]
+    pub fn new(layout_json: &str, from_ms: f64, to_ms: f64) -> Result<SweepWindow, JsError> {
+        let layout: serde_json::Value =
+            serde_json::from_str(layout_json).map_err(|e| JsError::new(&e.to_string()))?;
+        WindowSummary::from_layout(&layout, (from_ms, to_ms))
+            .map(SweepWindow)
+            .map_err(|e| JsError::new(&e))
+    }
+
+    /// Folds in flat row-major sample rows (`Engine.take_samples()`), in time order.
+    pub fn add(&mut self, rows: &[f64]) {
+        self.0.add(rows);
+    }
+
+    /// `{"max_queue","utilization","fairness","cells_lost"}` (the generated `SweepSummary` type).
+    pub fn summary(&self) -> String {
+        self.0.summary().to_json().to_string()
+    }
 }
 
 /// A running simulation of either model.

@@ -795,7 +795,7 @@ impl Simulation {
             });
             for (start, c) in cells {
                 k += 1;
-                if k % stride != 0 || out.len() >= 7 * max {
+                if !k.is_multiple_of(stride) || out.len() >= 7 * max {
                     continue;
                 }
                 let progress = ((now.0.saturating_sub(start.0)) as f64 / span).clamp(0.0, 1.0);
@@ -843,8 +843,8 @@ impl Simulation {
         let fresh = Simulation::build(&parsed);
         let segments: Vec<&str> = path.split('.').collect();
         let live_vc_key = |key: &str| {
-            crate::scenario::registry::all()
-                .any(|p| p.scope == crate::scenario::registry::Scope::Vc && p.key == key && p.live)
+            scenario::registry::all()
+                .any(|p| p.scope == scenario::registry::Scope::Vc && p.key == key && p.live)
         };
         let applied = match segments.as_slice() {
             ["vcs", id, key] if live_vc_key(key) => {

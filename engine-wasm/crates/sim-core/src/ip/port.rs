@@ -11,7 +11,7 @@ use crate::time::SimTime;
 use std::collections::VecDeque;
 
 /// An output port's active queue management, as configured.
-#[allow(clippy::large_enum_variant)] // one per port, built once
+#[allow(clippy::large_enum_variant, reason = "one per port, built once")]
 #[derive(Clone, Debug, PartialEq)]
 pub enum AqmConfig {
     /// Drop-tail: packets are lost only when the buffer is full.
@@ -114,7 +114,7 @@ impl IpPort {
         self.queue.iter()
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, reason = "a port is built once from its scenario entry")]
     pub fn new(
         id: String,
         link: u32,

@@ -226,7 +226,7 @@ pub fn run_report(
     value: &Value,
     opts: &RunOptions,
     clock_ms: &dyn Fn() -> f64,
-    on_rows: &mut dyn FnMut(&RowSource, &[f64]),
+    on_rows: &mut dyn FnMut(&RowSource<'_>, &[f64]),
 ) -> Result<Value, Vec<ScenarioError>> {
     let scenario = ip_scenario_from_value_with(value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;

@@ -306,6 +306,12 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
         if base_ok { &|v| ip_scenario_from_value(v).map(|_| ()) } else { &|_| Ok(()) };
     let mut meta = meta;
     meta.variants = read_variants_checked(value, &mut root, errors, check);
+    crate::claims::read_root_claims(
+        &mut root,
+        &meta.variants,
+        run.as_ref().map(|r| r.until_ms),
+        errors,
+    );
     root.finish(errors);
     let mut warnings = Vec::new();
     check_flows(&flows, &links, &nodes, &mut warnings);
@@ -371,7 +377,7 @@ fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     errors: &mut Errors,
 ) -> Vec<IpLinkSpec> {
     let builtin =
@@ -454,7 +460,7 @@ impl FlowSettings {
     }
 
     /// Reads the keys a flow of `class` may carry over `self`.
-    fn read_over(mut self, obj: &mut Obj, class: &str, errors: &mut Errors) -> FlowSettings {
+    fn read_over(mut self, obj: &mut Obj<'_>, class: &str, errors: &mut Errors) -> FlowSettings {
         if let Some(x) = obj.param(F, "count", errors) {
             self.count = x as u32;
         }
@@ -537,7 +543,7 @@ fn read_flows(
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     seed: u64,
     errors: &mut Errors,
 ) -> Vec<IpFlowSpec> {
@@ -670,7 +676,7 @@ fn read_flows(
 
 /// A flow's path: host, routers…, host, each consecutive pair joined by a link.
 fn read_route(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     nodes: &[IpNodeSpec],
     links: &[IpLinkSpec],

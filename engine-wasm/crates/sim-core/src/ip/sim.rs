@@ -65,7 +65,10 @@ impl FlowClass {
 }
 
 /// A flow's end systems.
-#[allow(clippy::large_enum_variant)] // one per flow; boxing would only add an indirection per packet
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one per flow; boxing would only add an indirection per packet"
+)]
 #[derive(Clone, Debug)]
 pub enum FlowEnds {
     Tcp { sender: TcpSender, receiver: TcpReceiver },

@@ -295,7 +295,7 @@ impl<E: Copy> EventQueue<E> {
 
     /// Moves the clock forward to `time` when no event lies before it.
     pub fn advance_to(&mut self, time: SimTime) {
-        debug_assert!(self.peek_time().map_or(true, |t| t >= time));
+        debug_assert!(self.peek_time().is_none_or(|t| t >= time));
         if time > self.now {
             self.now = time;
         }

@@ -69,6 +69,7 @@ impl Limits {
 }
 
 /// A problem with a scenario, located by a dotted path such as `vcs.vc2.rif`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
     pub path: String,

@@ -108,7 +108,7 @@ pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Error
 }
 
 pub(crate) fn read_id(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     seen: &mut HashMap<String, usize>,
     index: usize,
     errors: &mut Errors,
@@ -177,6 +177,12 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     };
     // Scenarios may carry view state for the UI; the engine ignores it.
     root.get("view");
+    crate::claims::read_root_claims(
+        &mut root,
+        &meta.variants,
+        run.as_ref().map(|r| r.until_ms),
+        errors,
+    );
     root.finish(errors);
 
     let mut warnings = Vec::new();
@@ -187,7 +193,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
 /// `variants`: `[{id, label, set: {path: value}}]`. Each variant is applied
 /// to the scenario and the result validated, so a broken variant is reported
 /// when the file loads, not when someone picks it.
-fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Variant> {
+fn read_variants(whole: &Value, root: &mut Obj<'_>, errors: &mut Errors) -> Vec<Variant> {
     read_variants_checked(whole, root, errors, &|v| scenario_from_value(v).map(|_| ()))
 }
 
@@ -195,7 +201,7 @@ fn read_variants(whole: &Value, root: &mut Obj, errors: &mut Errors) -> Vec<Vari
 /// packet model passes its parser).
 pub(crate) fn read_variants_checked(
     whole: &Value,
-    root: &mut Obj,
+    root: &mut Obj<'_>,
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<Variant> {
@@ -233,6 +239,8 @@ pub(crate) fn read_variants_checked(
             let mut applied = whole.clone();
             if let Some(map) = applied.as_object_mut() {
                 map.remove("variants");
+                // The claims are checked once, against the file as it is.
+                map.remove("claims");
                 map.insert("variants".into(), Value::Array(vec![item.clone()]));
             }
             match apply_variant(&mut applied, &id) {
@@ -257,7 +265,11 @@ pub(crate) fn read_variants_checked(
     out
 }
 
-pub(crate) fn read_strings(obj: &mut Obj, key: &'static str, errors: &mut Errors) -> Vec<String> {
+pub(crate) fn read_strings(
+    obj: &mut Obj<'_>,
+    key: &'static str,
+    errors: &mut Errors,
+) -> Vec<String> {
     match obj.get(key) {
         None => Vec::new(),
         Some(Value::Array(items)) => items
@@ -419,11 +431,11 @@ pub(crate) struct LinkBasics {
 
 /// Reads [`LinkBasics`] from a link object, recording every problem.
 pub(crate) fn read_link_basics(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     errors: &mut Errors,
 ) -> LinkBasics {
-    let mut end = |key: &'static str, obj: &mut Obj| -> Option<usize> {
+    let mut end = |key: &'static str, obj: &mut Obj<'_>| -> Option<usize> {
         let name = obj.required_string(key, errors)?;
         match node_index.get(name.as_str()) {
             Some(&n) => Some(n),
@@ -469,7 +481,7 @@ pub(crate) fn read_link_basics(
 fn read_links(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     nodes: &[NodeSpec],
     errors: &mut Errors,
 ) -> Vec<LinkSpec> {
@@ -507,7 +519,7 @@ fn read_links(
 }
 
 fn read_vc_params(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     base: &VcParams,
     icr_given: &mut bool,
     errors: &mut Errors,
@@ -607,7 +619,7 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
             ));
         }
     }
-    let mut num = |key: &'static str, obj: &mut Obj| {
+    let mut num = |key: &'static str, obj: &mut Obj<'_>| {
         obj.param(Scope::Traffic, key, errors)
             .unwrap_or(registry::spec(Scope::Traffic, key).default)
     };
@@ -644,7 +656,7 @@ fn read_traffic(value: Option<&Value>, path: &str, errors: &mut Errors) -> Traff
 }
 
 /// A VC's start-up option; `base` when absent (`defaults.vc.startup`, else ATM Forum).
-fn read_startup(obj: &mut Obj, base: Startup, errors: &mut Errors) -> Startup {
+fn read_startup(obj: &mut Obj<'_>, base: Startup, errors: &mut Errors) -> Startup {
     match obj.get("startup").map(|v| v.as_str()) {
         None => base,
         Some(Some("atm_forum")) => Startup::AtmForum,
@@ -718,7 +730,7 @@ fn read_vcs(
     node_index: &HashMap<&str, usize>,
     nodes: &[NodeSpec],
     links: &[LinkSpec],
-    defaults: &Defaults,
+    defaults: &Defaults<'_>,
     errors: &mut Errors,
 ) -> Vec<VcSpec> {
     let mut base = builtin_vc_params();
@@ -778,7 +790,7 @@ fn read_vcs(
 
 /// A VC's path: host, switches…, host, each consecutive pair joined by a link.
 pub(crate) fn read_path(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
     nodes: &[NodeSpec],
     links: &[LinkSpec],
@@ -818,9 +830,9 @@ pub(crate) struct PathTopology<'a> {
 /// A path of node ids, in either model: 2 to 64 known nodes, hosts at both
 /// ends and only there, no node twice, each consecutive pair joined by a link.
 pub(crate) fn read_node_path(
-    obj: &mut Obj,
+    obj: &mut Obj<'_>,
     node_index: &HashMap<&str, usize>,
-    t: &PathTopology,
+    t: &PathTopology<'_>,
     errors: &mut Errors,
 ) -> Option<Vec<usize>> {
     let at = obj.at("path");

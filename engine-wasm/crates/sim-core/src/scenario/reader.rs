@@ -74,7 +74,7 @@ impl<'a> Obj<'a> {
 
     pub fn required_string(&mut self, key: &'static str, errors: &mut Errors) -> Option<String> {
         let s = self.string(key, errors);
-        if s.is_none() && self.map.get(key).map_or(true, Value::is_null) {
+        if s.is_none() && self.map.get(key).is_none_or(Value::is_null) {
             errors.push(ScenarioError::new(self.at(key), "is required"));
         }
         s

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 /// Where a parameter lives in a scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum Scope {
     /// A VC's ABR parameters (`defaults.vc`, `vcs[i]`).
     Vc,
@@ -21,6 +22,7 @@ pub enum Scope {
     /// The EFCI binary switch's knobs (`…algorithm` with `kind: "efci"`).
     Efci,
     /// The explicit-rate max-min switch's knobs (`kind: "explicit_maxmin"`, seed 000).
+    #[cfg_attr(test, ts(rename = "explicit_maxmin"))]
     ExplicitMaxMin,
     /// A link (`links[i]`).
     Link,
@@ -41,37 +43,40 @@ pub enum Scope {
 impl Scope {
     pub fn as_str(self) -> &'static str {
         match self {
-            Scope::Vc => "vc",
-            Scope::Traffic => "traffic",
-            Scope::Background => "background",
-            Scope::Port => "port",
-            Scope::Erica => "erica",
-            Scope::Efci => "efci",
-            Scope::ExplicitMaxMin => "explicit_maxmin",
-            Scope::Link => "link",
-            Scope::Run => "run",
-            Scope::IpFlow => "ip_flow",
-            Scope::Tcp => "tcp",
-            Scope::IpPort => "ip_port",
-            Scope::Bat => "bat",
-            Scope::Clcc => "clcc",
+            Vc => "vc",
+            Traffic => "traffic",
+            Background => "background",
+            Port => "port",
+            Erica => "erica",
+            Efci => "efci",
+            ExplicitMaxMin => "explicit_maxmin",
+            Link => "link",
+            Run => "run",
+            IpFlow => "ip_flow",
+            Tcp => "tcp",
+            IpPort => "ip_port",
+            Bat => "bat",
+            Clcc => "clcc",
         }
     }
 
     /// Whether the scope belongs to the packet model (seed 002) rather than the cell model.
     pub fn is_packet_model(self) -> bool {
-        matches!(self, Scope::IpFlow | Scope::Tcp | Scope::IpPort | Scope::Bat | Scope::Clcc)
+        matches!(self, IpFlow | Tcp | IpPort | Bat | Clcc)
     }
 }
 
 /// What values a parameter takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum Kind {
     Real,
     Integer,
     /// A power of two within the range.
+    #[cfg_attr(test, ts(rename = "pow2"))]
     PowerOfTwo,
     /// Zero, or a power of two within the range (CDF).
+    #[cfg_attr(test, ts(rename = "zero_or_pow2"))]
     ZeroOrPowerOfTwo,
     /// On or off: `true`/`false` in JSON, 1/0 in the registry's numbers.
     Bool,
@@ -80,22 +85,25 @@ pub enum Kind {
 impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Real => "real",
-            Kind::Integer => "integer",
-            Kind::PowerOfTwo => "pow2",
-            Kind::ZeroOrPowerOfTwo => "zero_or_pow2",
-            Kind::Bool => "bool",
+            Real => "real",
+            Integer => "integer",
+            PowerOfTwo => "pow2",
+            ZeroOrPowerOfTwo => "zero_or_pow2",
+            Bool => "bool",
         }
     }
 }
 
-/// One tunable number.
+/// One tunable number (`to_json` writes it as the generated TypeScript type says).
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ParamSpec {
     pub key: &'static str,
     pub scope: Scope,
     pub label: &'static str,
     pub unit: &'static str,
+    /// Null when the default is derived (ICR defaults to PCR) or means "absent" (no stop time).
+    #[cfg_attr(test, ts(type = "number | null"))]
     pub default: f64,
     pub min: f64,
     pub max: f64,
@@ -108,6 +116,10 @@ pub struct ParamSpec {
 /// 16,777,215 cells/s, Table 1's ceiling for rates, in Mbit/s.
 const MAX_RATE_MBPS: f64 = 16_777_215.0 * 424.0 / 1e6;
 
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one positional row of the const parameter table per call"
+)]
 pub const fn p(
     key: &'static str,
     scope: Scope,

@@ -117,6 +117,74 @@ pub fn apply_variant(root: &mut Value, id: &str) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// Expands `*` segments into one concrete path per array element (named by id when it has one,
+/// else by index). Paths without `*` come back unchanged; what they name is checked by `--set`.
+pub fn expand_path(scenario: &Value, path: &str) -> Result<Vec<String>, ScenarioError> {
+    fn walk(
+        here: Option<&Value>,
+        rest: &[&str],
+        prefix: String,
+        out: &mut Vec<String>,
+    ) -> Result<(), ScenarioError> {
+        let Some((seg, tail)) = rest.split_first() else {
+            out.push(prefix);
+            return Ok(());
+        };
+        let join =
+            |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix}.{s}") };
+        if *seg != "*" {
+            let next = match here {
+                Some(Value::Object(map)) => map.get(*seg),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .find(|v| v.get("id").and_then(Value::as_str) == Some(seg))
+                    .or_else(|| seg.parse::<usize>().ok().and_then(|i| items.get(i))),
+                _ => None,
+            };
+            return walk(next, tail, join(seg), out);
+        }
+        let Some(Value::Array(items)) = here else {
+            return Err(ScenarioError::new(
+                join("*"),
+                format!(
+                    "'*' needs an array, and {} is not one",
+                    if prefix.is_empty() { "the scenario" } else { &prefix }
+                ),
+            ));
+        };
+        if items.is_empty() {
+            return Err(ScenarioError::new(join("*"), format!("{prefix} is empty")));
+        }
+        for (i, item) in items.iter().enumerate() {
+            let name = item
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| i.to_string());
+            walk(Some(item), tail, join(&name), out)?;
+        }
+        Ok(())
+    }
+    let segments: Vec<&str> = path.split('.').collect();
+    let mut out = Vec::new();
+    walk(Some(scenario), &segments, String::new(), &mut out)?;
+    Ok(out)
+}
+
+/// Applies overrides in order, each path possibly with `*` ([`expand_path`]) and each value as
+/// typed ([`parse_value`]): what `abrsim sweep` and the page's sweep and compare do to a scenario.
+pub fn apply_overrides(
+    root: &mut Value,
+    overrides: &[(String, String)],
+) -> Result<(), ScenarioError> {
+    for (path, raw) in overrides {
+        for concrete in expand_path(root, path)? {
+            apply_set(root, &concrete, raw)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

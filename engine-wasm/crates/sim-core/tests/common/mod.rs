@@ -1,6 +1,6 @@
 //! Helpers shared by the scenario tests: load a file from `scenarios/` and run
 //! it through the runner exactly as `abrsim run` does.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses its own subset of these helpers")]
 
 use serde_json::Value;
 use sim_core::runner::{run_report, RunOptions};
@@ -9,6 +9,18 @@ use sim_core::runner::{run_report, RunOptions};
 pub fn scenario_text(name: &str) -> String {
     let path = format!("{}/../../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The file names of the library (`scenarios/*.json`), sorted.
+pub fn library_files() -> Vec<String> {
+    let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".json"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// The runner's report for `scenarios/<name>` with `opts`.

@@ -175,7 +175,7 @@ impl AbrSource {
     fn apply_rule_6(&mut self) {
         let crm = self.params.crm();
         let due = if self.params.cdf_every_crm {
-            self.frms_since_brm > 0 && self.frms_since_brm % crm == 0
+            self.frms_since_brm > 0 && self.frms_since_brm.is_multiple_of(crm)
         } else {
             self.frms_since_brm >= crm
         };

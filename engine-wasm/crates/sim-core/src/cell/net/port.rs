@@ -81,7 +81,7 @@ pub struct Port {
 }
 
 impl Port {
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, reason = "a port is built once from its scenario entry")]
     pub fn new(
         id: String,
         link: u32,
@@ -300,7 +300,7 @@ mod tests {
         let mut p = port(10);
         p.offer(SimTime(0), Cell::data(9));
         p.offer(SimTime(0), Cell::data(1));
-        p.offer(SimTime(0), Cell { kind: crate::cell::net::CellKind::Background, ..Cell::data(0) });
+        p.offer(SimTime(0), Cell { kind: Background, ..Cell::data(0) });
         p.offer(SimTime(0), Cell::data(2));
         let mut t = p.cell_time;
         while let (_, Some(next)) = p.on_timer(t) {

@@ -53,7 +53,7 @@ pub struct EfciConfig {
 
 impl EfciConfig {
     /// Reads the binary switch's keys from an `algorithm` object.
-    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors) -> EfciConfig {
+    pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> EfciConfig {
         let q_high = obj.param(S, "q_high_cells", errors).map(|x| x as u32);
         let q_low = obj.param(S, "q_low_cells", errors).map(|x| x as u32);
         if let (Some(h), Some(l)) = (q_high, q_low) {

@@ -191,7 +191,7 @@ impl EricaConfig {
     /// Reads ERICA's keys from an `algorithm` object; absent keys take their
     /// defaults. `plus` is true for `kind: "erica_plus"`, which always runs
     /// extension 12.
-    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors, plus: bool) -> EricaConfig {
+    pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors, plus: bool) -> EricaConfig {
         let mut c = EricaConfig::default();
         macro_rules! real {
             ($key:literal, $field:ident) => {

@@ -89,7 +89,7 @@ pub struct ExplicitMaxMinConfig {
 
 impl ExplicitMaxMinConfig {
     /// Reads the keys from an `algorithm` object; absent keys take their defaults.
-    pub(crate) fn read(obj: &mut Obj, errors: &mut Errors) -> ExplicitMaxMinConfig {
+    pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> ExplicitMaxMinConfig {
         let d = |k| crate::scenario::registry::spec(S, k).default;
         let mut num = |k: &'static str| obj.param(S, k, errors).unwrap_or(d(k));
         let set_point = num("set_point_cells");

@@ -155,8 +155,10 @@ pub trait SwitchAlgorithm {
 }
 
 /// Every algorithm a port can run.
-// One per port, a few hundred bytes: boxing the large variants buys nothing.
-#[allow(clippy::large_enum_variant)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one per port, a few hundred bytes: boxing the large variants buys nothing"
+)]
 #[derive(Clone, Debug)]
 pub enum AnyAlgorithm {
     /// No feedback: the port only queues and forwards (hosts, plain ports).
