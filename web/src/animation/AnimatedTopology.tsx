@@ -22,13 +22,22 @@ import type { SampleStore } from '../engine/samples'
 import { TOPOLOGY_BOX } from '../topology/TopologyView'
 import { describeTarget, drawAnimation, hitTest, type HitTarget } from './draw'
 import type { Fit } from '../topology/geometry'
-import { buildScene, fitTransform, MAX_CELLS, showsCells, slowestCellPace, type Scene } from './scene'
+import {
+  buildScene,
+  fitTransform,
+  MAX_CELLS,
+  showsCells,
+  slowestCellPace,
+  type Scene,
+} from './scene'
 
 /** The engine's latest cells in flight (see useSimulation's LiveCells). */
 export interface CellsSnapshot {
   rows: Float64Array
   nowMs: number
   wallMs: number
+  /** Every cell of the magnified port (see Magnifier), or null. */
+  port?: Float64Array | null
 }
 
 export interface AnimationProps {
@@ -63,7 +72,9 @@ function valueAt(store: SampleStore | null, name: string, t: number): number {
 /** What the layer is drawing, for the legend below the topology. */
 export type AnimationMode = 'cells' | 'mixed' | 'flow' | 'degraded'
 
-export function AnimationLayer(props: AnimationProps & { onMode?(mode: AnimationMode, fastestCellPace: number): void }) {
+export function AnimationLayer(
+  props: AnimationProps & { onMode?(mode: AnimationMode, fastestCellPace: number): void },
+) {
   const { layout, fit, speed, onCellsWanted, onMode } = props
   const scene = useMemo(() => buildScene(layout, TOPOLOGY_BOX, fit), [layout, fit])
   const [degraded, setDegraded] = useState(false)
@@ -77,7 +88,10 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
   latest.current = props
   dirtyRef.current = true
 
-  const cellMode = useMemo(() => scene.ports.map((p) => !degraded && showsCells(p, speed)), [scene, speed, degraded])
+  const cellMode = useMemo(
+    () => scene.ports.map((p) => !degraded && showsCells(p, speed)),
+    [scene, speed, degraded],
+  )
   const anyCells = cellMode.some(Boolean)
   const modeRef = useRef({ cellMode, degraded })
   modeRef.current = { cellMode, degraded }
@@ -138,11 +152,15 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
       const hoverT = p.cursor.get()
       const store = p.store
       const snapshot = p.cells.current
-      const ageWallMs = snapshot && running ? Math.min(MAX_EXTRAPOLATION_WALL_MS, started - snapshot.wallMs) : 0
+      const ageWallMs =
+        snapshot && running ? Math.min(MAX_EXTRAPOLATION_WALL_MS, started - snapshot.wallMs) : 0
       const cellsAgeMs = p.speed !== null ? (ageWallMs * p.speed) / 1000 : 0
       const ports = p.layout.ports
       let queueScale = 20
-      if (store) for (const port of ports) if (store.has(column.queue(port.id))) queueScale = Math.max(queueScale, store.max(column.queue(port.id)))
+      if (store)
+        for (const port of ports)
+          if (store.has(column.queue(port.id)))
+            queueScale = Math.max(queueScale, store.max(column.queue(port.id)))
       const maxLink = Math.max(1, ...p.layout.links.map((l) => l.rate_mbps))
       const { cellMode: mode } = modeRef.current
       const queueAt = (i: number) => (hoverT !== null ? valueAt(store, column.queue(ports[i].id), hoverT) : (p.frame?.queueCells.get(ports[i].id) ?? 0))
@@ -156,7 +174,10 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
         queue: queueAt,
         queueScale,
         util: (i) => (store ? valueAt(store, column.util(ports[i].id), hoverT ?? Infinity) : 0),
-        acr: (vc: LayoutVc) => (hoverT !== null ? valueAt(store, column.acr(vc.id), hoverT) : (p.frame?.acrMbps.get(vc.id) ?? Number.NaN)),
+        acr: (vc: LayoutVc) =>
+          hoverT !== null
+            ? valueAt(store, column.acr(vc.id), hoverT)
+            : (p.frame?.acrMbps.get(vc.id) ?? Number.NaN),
         maxmin: (vc: LayoutVc) => valueAt(store, column.maxmin(vc.id), hoverT ?? Infinity),
         pcr: (vc: LayoutVc) => vc.pcr_mbps ?? maxLink,
         wallMs: started,
@@ -170,19 +191,28 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
       targetsRef.current = stats.targets
       canvas.dataset.cells = String(stats.cellsDrawn)
       canvas.dataset.flowPorts = String(stats.flowPorts)
-      canvas.dataset.mode = stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
+      canvas.dataset.mode =
+        stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
       // The queue bars' values as drawn ("port:cells …"), for a test or a tour to read.
       canvas.dataset.queues = ports.map((port, i) => `${port.id}:${Math.round(queueAt(i))}`).join(' ')
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')
-      canvas.dataset.rmAt = rm ? `${(rm.x * fit.scale + fit.dx).toFixed(1)},${(rm.y * fit.scale + fit.dy).toFixed(1)}` : ''
+      canvas.dataset.rmAt = rm
+        ? `${(rm.x * fit.scale + fit.dx).toFixed(1)},${(rm.y * fit.scale + fit.dy).toFixed(1)}`
+        : ''
       // A sustained cost, not one slow frame (a collection, a resize), switches cells off.
       costs.push(performance.now() - started)
       if (costs.length > DRAW_WINDOW) costs.shift()
       const mean = costs.reduce((a, b) => a + b, 0) / costs.length
       canvas.dataset.drawMs = mean.toFixed(2)
-      if (costs.length === DRAW_WINDOW && mean > DRAW_BUDGET_MS && mode.some(Boolean) && !modeRef.current.degraded) setDegraded(true)
+      if (
+        costs.length === DRAW_WINDOW &&
+        mean > DRAW_BUDGET_MS &&
+        mode.some(Boolean) &&
+        !modeRef.current.degraded
+      )
+        setDegraded(true)
     }
     raf = requestAnimationFrame(tick)
     return () => {
@@ -194,14 +224,30 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
   }, [])
 
   const fastest = scene.ports.length ? Math.min(...scene.ports.map(slowestCellPace)) : 0
-  const mode: AnimationMode = degraded ? 'degraded' : anyCells ? (cellMode.every(Boolean) ? 'cells' : 'mixed') : 'flow'
+  const mode: AnimationMode = degraded
+    ? 'degraded'
+    : anyCells
+      ? cellMode.every(Boolean)
+        ? 'cells'
+        : 'mixed'
+      : 'flow'
   useEffect(() => onMode?.(mode, fastest), [mode, fastest, onMode])
 
   return (
     <>
-      <canvas ref={canvasRef} className="animation-layer" aria-hidden="true" data-testid="animation-layer" />
+      <canvas
+        ref={canvasRef}
+        className="animation-layer"
+        aria-hidden="true"
+        data-testid="animation-layer"
+      />
       {tip && (
-        <div className="animation-tip" role="tooltip" data-testid="animation-tip" style={{ left: tip.x + 12, top: tip.y + 12 }}>
+        <div
+          className="animation-tip"
+          role="tooltip"
+          data-testid="animation-tip"
+          style={{ left: tip.x + 12, top: tip.y + 12 }}
+        >
           {describeTarget(tip.target)}
         </div>
       )}
@@ -210,7 +256,28 @@ export function AnimationLayer(props: AnimationProps & { onMode?(mode: Animation
 }
 
 /** The key to the animation's marks, and what it is showing at this pace. */
-export function AnimationLegend({ mode, fastestCellPace: fastest, packets = false }: { mode: AnimationMode; fastestCellPace: number; packets?: boolean }) {
+export function AnimationLegend({
+  mode,
+  fastestCellPace: fastest,
+  packets = false,
+  onSlowDown,
+}: {
+  mode: AnimationMode
+  fastestCellPace: number
+  packets?: boolean
+  /** Sets the pace that shows single cells on every link (the legend's advice, as a button). */
+  onSlowDown?(pace: number): void
+}) {
+  const slow = onSlowDown && fastest > 0 && (mode === 'flow' || mode === 'mixed') && (
+    <button
+      type="button"
+      className="slow-to-cells"
+      onClick={() => onSlowDown(fastest)}
+      data-testid="slow-to-cells"
+    >
+      Slow down to see every {packets ? 'packet' : 'cell'}
+    </button>
+  )
   if (packets) {
     return (
       <p className="animation-legend" data-testid="animation-legend">
@@ -228,6 +295,7 @@ export function AnimationLegend({ mode, fastestCellPace: fastest, packets = fals
             ? `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single packets.`
             : 'Packets moving at the simulated pace.'}
         </span>
+        {slow}
       </p>
     )
   }
@@ -263,21 +331,32 @@ export function AnimationLegend({ mode, fastestCellPace: fastest, packets = fals
                 ? 'Cells on the long links; the short ones show their flow rate.'
                 : `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single cells.`}
         </span>
+        {slow}
       </p>
   )
 }
 
 /** A plain topology drawing (embed mode) with the animation over it and its legend below. */
 export function AnimatedTopology({ children, ...props }: AnimationProps & { children: ReactNode }) {
-  const [mode, setMode] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
-  const onMode = useCallback((m: AnimationMode, fastest: number) => setMode({ mode: m, fastest }), [])
+  const [mode, setMode] = useState<{ mode: AnimationMode; fastest: number }>({
+    mode: 'flow',
+    fastest: 0,
+  })
+  const onMode = useCallback(
+    (m: AnimationMode, fastest: number) => setMode({ mode: m, fastest }),
+    [],
+  )
   return (
     <div className="animated-topology">
       <div className="topology-stage">
         {children}
         <AnimationLayer {...props} onMode={onMode} />
       </div>
-      <AnimationLegend mode={mode.mode} fastestCellPace={mode.fastest} packets={props.layout.model === 'ip'} />
+      <AnimationLegend
+        mode={mode.mode}
+        fastestCellPace={mode.fastest}
+        packets={props.layout.model === 'ip'}
+      />
     </div>
   )
 }

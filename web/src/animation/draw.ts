@@ -6,7 +6,20 @@
  * back a white disc ringed in it), and an ACR gauge per VC at its source. Returns what can be hovered.
  */
 import type { Layout, LayoutVc } from '../engine/layout'
-import { advance, CELL_KIND, CELL_ROW, cellPoint, GAUGE_HEIGHT, GAUGE_STEP, GAUGE_WIDTH, LANE, MAX_GAUGES, QUEUE_BAR_MAX, QUEUE_OFFSET, type Scene } from './scene'
+import {
+  advance,
+  CELL_KIND,
+  CELL_ROW,
+  cellPoint,
+  GAUGE_HEIGHT,
+  GAUGE_STEP,
+  GAUGE_WIDTH,
+  LANE,
+  MAX_GAUGES,
+  QUEUE_BAR_MAX,
+  QUEUE_OFFSET,
+  type Scene,
+} from './scene'
 
 export const BACKGROUND_COLOR = '#8c959f'
 /** The packet model's classes, as the charts colour them. */
@@ -40,7 +53,17 @@ export interface DrawInputs {
 }
 
 export type HitTarget =
-  | { kind: 'rm'; x: number; y: number; cell: 'FRM' | 'BRM'; vc: string; er: number; ci: number; ccr: number; port: string }
+  | {
+      kind: 'rm'
+      x: number
+      y: number
+      cell: 'FRM' | 'BRM'
+      vc: string
+      er: number
+      ci: number
+      ccr: number
+      port: string
+    }
   | { kind: 'queue'; x: number; y: number; port: string; cells: number }
   | { kind: 'flow'; x: number; y: number; port: string; util: number }
   | { kind: 'gauge'; x: number; y: number; vc: string; acr: number; pcr: number; maxmin: number }
@@ -78,7 +101,13 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
     ctx.moveTo(a.x, a.y)
     ctx.lineTo(b.x, b.y)
     ctx.stroke()
-    targets.push({ kind: 'flow', x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, port: portName(layout, port.index), util })
+    targets.push({
+      kind: 'flow',
+      x: (a.x + b.x) / 2,
+      y: (a.y + b.y) / 2,
+      port: portName(layout, port.index),
+      util,
+    })
   }
   ctx.restore()
 
@@ -88,7 +117,10 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
     const queue = Math.max(0, inputs.queue(port.index) || 0)
     const max = Math.min(QUEUE_BAR_MAX, port.length * 0.45)
     const len = Math.min(max, (queue / scale) * max)
-    const o = { x: port.start.x + port.normal.x * QUEUE_OFFSET, y: port.start.y + port.normal.y * QUEUE_OFFSET }
+    const o = {
+      x: port.start.x + port.normal.x * QUEUE_OFFSET,
+      y: port.start.y + port.normal.y * QUEUE_OFFSET,
+    }
     ctx.lineCap = 'butt'
     ctx.lineWidth = 1.5
     ctx.strokeStyle = '#e6e9ed'
@@ -104,7 +136,13 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
       ctx.lineTo(o.x + port.dir.x * Math.max(1.5, len), o.y + port.dir.y * Math.max(1.5, len))
       ctx.stroke()
     }
-    targets.push({ kind: 'queue', x: o.x + (port.dir.x * max) / 2, y: o.y + (port.dir.y * max) / 2, port: portName(layout, port.index), cells: queue })
+    targets.push({
+      kind: 'queue',
+      x: o.x + (port.dir.x * max) / 2,
+      y: o.y + (port.dir.y * max) / 2,
+      port: portName(layout, port.index),
+      cells: queue,
+    })
   }
 
   // Cells in flight, batched into one path per colour and shape (one fill each, not one per cell).
@@ -162,7 +200,8 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
     ctx.globalAlpha = inputs.fadeCells ? 0.25 : 1
     for (const [color, list] of squares) {
       ctx.beginPath()
-      for (let i = 0; i < list.length; i += 3) ctx.rect(list[i] - list[i + 2] / 2, list[i + 1] - list[i + 2] / 2, list[i + 2], list[i + 2])
+      for (let i = 0; i < list.length; i += 3)
+        ctx.rect(list[i] - list[i + 2] / 2, list[i + 1] - list[i + 2] / 2, list[i + 2], list[i + 2])
       ctx.fillStyle = color
       ctx.fill()
     }
@@ -248,24 +287,48 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
         ctx.fillStyle = INK
         ctx.fillRect(x - 0.6, y - 1.5, 1.2, GAUGE_HEIGHT + 3)
       }
-      targets.push({ kind: 'gauge', x: source.at.x + GAUGE_WIDTH / 2, y: y + GAUGE_HEIGHT / 2, vc: vc.id, acr, pcr, maxmin })
+      targets.push({
+        kind: 'gauge',
+        x: source.at.x + GAUGE_WIDTH / 2,
+        y: y + GAUGE_HEIGHT / 2,
+        vc: vc.id,
+        acr,
+        pcr,
+        maxmin,
+      })
     })
     if (source.vcs.length > shown.length) {
       ctx.fillStyle = '#59636e'
       ctx.font = '7px system-ui, sans-serif'
-      ctx.fillText(`+${source.vcs.length - shown.length} VCs`, source.at.x, source.at.y + shown.length * GAUGE_STEP + 6)
+      ctx.fillText(
+        `+${source.vcs.length - shown.length} VCs`,
+        source.at.x,
+        source.at.y + shown.length * GAUGE_STEP + 6,
+      )
     }
   }
   return { cellsDrawn, flowPorts, targets }
 }
 
 /** The hover target nearest to (x, y) within `radius`, RM cells first (they are what one aims at). */
-export function hitTest(targets: readonly HitTarget[], x: number, y: number, radius: number): HitTarget | null {
+export function hitTest(
+  targets: readonly HitTarget[],
+  x: number,
+  y: number,
+  radius: number,
+): HitTarget | null {
   let best: HitTarget | null = null
   let bestScore = Infinity
   for (const t of targets) {
     const d = Math.hypot(t.x - x, t.y - y)
-    const reach = t.kind === 'rm' ? radius : t.kind === 'gauge' ? radius + GAUGE_WIDTH / 2 : t.kind === 'queue' ? radius + QUEUE_BAR_MAX / 2 : radius * 3
+    const reach =
+      t.kind === 'rm'
+        ? radius
+        : t.kind === 'gauge'
+          ? radius + GAUGE_WIDTH / 2
+          : t.kind === 'queue'
+            ? radius + QUEUE_BAR_MAX / 2
+            : radius * 3
     if (d > reach) continue
     // RM cells win over everything near them; then whatever is closest.
     const score = (t.kind === 'rm' ? 0 : 1000) + d

@@ -3,7 +3,16 @@ import { parseLayout, type Layout } from '../engine/layout'
 import { realEngine, scenarioText } from '../test/realEngine'
 import { TOPOLOGY_BOX } from '../topology/TopologyView'
 import { describeTarget, hitTest, type HitTarget } from './draw'
-import { advance, buildScene, cellPoint, fitTransform, LANE, MIN_CROSSING_WALL_MS, showsCells, slowestCellPace } from './scene'
+import {
+  advance,
+  buildScene,
+  cellPoint,
+  fitTransform,
+  LANE,
+  MIN_CROSSING_WALL_MS,
+  showsCells,
+  slowestCellPace,
+} from './scene'
 
 function defaultLayout(): Layout {
   const engine = new (realEngine().Engine)(scenarioText('two-source-wan'))
@@ -62,14 +71,28 @@ describe('animation scene', () => {
   })
 
   it('maps the drawing like the SVG’s default xMidYMid meet', () => {
-    expect(fitTransform({ width: 560, height: 300 }, 1120, 900)).toEqual({ scale: 2, dx: 0, dy: 150 })
+    expect(fitTransform({ width: 560, height: 300 }, 1120, 900)).toEqual({
+      scale: 2,
+      dx: 0,
+      dy: 150,
+    })
   })
 })
 
 describe('hover targets', () => {
   const targets: HitTarget[] = [
     { kind: 'queue', x: 10, y: 10, port: 'SW1→SW2', cells: 7000 },
-    { kind: 'rm', x: 14, y: 10, cell: 'BRM', vc: 'vc1', er: 70.04, ci: 0, ccr: 69.9, port: 'SW2→SW1' },
+    {
+      kind: 'rm',
+      x: 14,
+      y: 10,
+      cell: 'BRM',
+      vc: 'vc1',
+      er: 70.04,
+      ci: 0,
+      ccr: 69.9,
+      port: 'SW2→SW1',
+    },
   ]
 
   it('prefers an RM cell to whatever else is near', () => {
@@ -79,7 +102,9 @@ describe('hover targets', () => {
   })
 
   it('says what an RM cell carries', () => {
-    expect(describeTarget(targets[1])).toBe('BRM of vc1 on SW2→SW1 · ER 70.0 Mbit/s · CI 0 · CCR 69.9 Mbit/s')
+    expect(describeTarget(targets[1])).toBe(
+      'BRM of vc1 on SW2→SW1 · ER 70.0 Mbit/s · CI 0 · CCR 69.9 Mbit/s',
+    )
     expect(describeTarget(targets[0])).toBe('Queue at SW1→SW2: 7,000 cells')
   })
 })

@@ -6,7 +6,7 @@
  */
 import type { Layout, LayoutVc } from '../engine/layout'
 import type { Speed } from '../engine/protocol'
-import { fitNodes, type Fit, type Point } from '../topology/geometry'
+import { fitDrawing, type Fit, type Point } from '../topology/geometry'
 
 export interface Box {
   width: number
@@ -74,7 +74,7 @@ function edge(kind: string, dir: Point, box: Box): number {
 
 /** The scene of a layout, placed by `fit` (by default fitted to the nodes, as TopologyView does). */
 export function buildScene(layout: Layout, box: Box, given?: Fit): Scene {
-  const fit = given ?? fitNodes(layout.nodes, box.width, box.height, box.padding)
+  const fit = given ?? fitDrawing(layout.nodes, box.width, box.height, box.padding)
   const positions = new Map(layout.nodes.map((n) => [n.id, fit.place(n)]))
   const kinds = new Map(layout.nodes.map((n) => [n.id, n.kind]))
   const links = new Map(layout.links.map((l) => [l.id, l]))
@@ -119,7 +119,7 @@ export function buildScene(layout: Layout, box: Box, given?: Fit): Scene {
     const y = down ? p.y + box.hostRadius + 5 : p.y - box.hostRadius - 5 - shown * GAUGE_STEP
     sources.push({ node, at: { x: p.x - GAUGE_WIDTH / 2, y }, down, vcs })
   }
-  return { box, positions, ports, sources }
+  return { box: { ...box, width: fit.width, height: fit.height }, positions, ports, sources }
 }
 
 /** Where a cell is drawn at `progress` (0..1) along a port's lane. */
@@ -148,7 +148,11 @@ export function slowestCellPace(port: Pick<PortLane, 'spanMs'>): number {
 }
 
 /** The drawing's transform into a canvas of CSS size w×h (SVG's default "xMidYMid meet"). */
-export function fitTransform(box: Pick<Box, 'width' | 'height'>, w: number, h: number): { scale: number; dx: number; dy: number } {
+export function fitTransform(
+  box: Pick<Box, 'width' | 'height'>,
+  w: number,
+  h: number,
+): { scale: number; dx: number; dy: number } {
   const scale = Math.min(w / box.width, h / box.height)
   return { scale, dx: (w - box.width * scale) / 2, dy: (h - box.height * scale) / 2 }
 }

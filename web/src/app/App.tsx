@@ -4,7 +4,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import './bench.css'
-import { AnimatedTopology, AnimationLayer, AnimationLegend, type AnimationMode } from '../animation/AnimatedTopology'
+import {
+  AnimatedTopology,
+  AnimationLayer,
+  AnimationLegend,
+  type AnimationMode,
+} from '../animation/AnimatedTopology'
+import { Magnifier, stopAtOrBelow, useMagnifier } from '../animation/Magnifier'
 import { ChartsWorkspace } from '../charts/ChartsWorkspace'
 import { TimeCursor } from '../charts/cursor'
 import type { PinnedRun } from '../charts/models'
@@ -29,12 +35,15 @@ import type { JsonObject } from '../scenario/paths'
 import { applyThing, type ThingToTry } from '../scenario/things'
 import { SweepPanel } from '../sweep/SweepPanel'
 import type { Fit } from '../topology/geometry'
-import { TopologyView } from '../topology/TopologyView'
+import { placedLayout } from '../topology/autoLayout'
+import { BundleToggles } from '../topology/bundles'
+import { TOPOLOGY_BOX, TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
+import { PRESENTATION_PACE, setPresentation, usePresentation } from './presentation'
 import { ErrorPanel, errorText } from './ErrorPanel'
 import { installTestApi, type TestApiSource } from './testApi'
 import { Timeline } from './Timeline'
-import { nextSpeed, Transport } from './Transport'
+import { nextSpeed, SPEEDS, Transport } from './Transport'
 import { useBench } from './useBench'
 
 export function App() {
@@ -42,6 +51,13 @@ export function App() {
   const bench = useBench({ autoplay, trackUrl: !embed })
   const { sim, scenario, info, selection } = bench
   const { layout, store, status } = sim
+  const present = usePresentation()
+  // A slower pace for a lecture hall: entering presentation mode caps it (only then, not on every change of pace).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the mode is entered
+  useEffect(() => {
+    if (present.on && (sim.speed === null || sim.speed > PRESENTATION_PACE))
+      sim.setSpeed(PRESENTATION_PACE)
+  }, [present.on])
   const [libraryOpen, setLibraryOpen] = useState(false)
   const [shareOpen, setShareOpen] = useState(false)
 
@@ -92,13 +108,41 @@ export function App() {
         enabled: status !== 'idle' || sim.error?.title === 'The engine crashed',
         perform: sim.reset,
       },
-      { name: 'slower', label: 'Slower', keys: ['-'], shortcut: '−', enabled: sim.speed !== 0.1, perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)) },
-      { name: 'faster', label: 'Faster', keys: ['+', '='], shortcut: '+', enabled: sim.speed !== null, perform: () => sim.setSpeed(nextSpeed(sim.speed, 1)) },
+      {
+        name: 'slower',
+        label: 'Slower',
+        keys: ['-'],
+        shortcut: '−',
+        enabled: sim.speed !== SPEEDS[0],
+        perform: () => sim.setSpeed(nextSpeed(sim.speed, -1)),
+      },
+      {
+        name: 'faster',
+        label: 'Faster',
+        keys: ['+', '='],
+        shortcut: '+',
+        enabled: sim.speed !== null,
+        perform: () => sim.setSpeed(nextSpeed(sim.speed, 1)),
+      },
     ]
     if (!embed) {
       list.push(
-        { name: 'undo', label: 'Undo', keys: ['mod+z'], shortcut: 'Ctrl+Z', enabled: bench.undoLabel !== null, perform: bench.undo },
-        { name: 'redo', label: 'Redo', keys: ['mod+shift+z', 'mod+y'], shortcut: 'Ctrl+Shift+Z', enabled: bench.redoLabel !== null, perform: bench.redo },
+        {
+          name: 'undo',
+          label: 'Undo',
+          keys: ['mod+z'],
+          shortcut: 'Ctrl+Z',
+          enabled: bench.undoLabel !== null,
+          perform: bench.undo,
+        },
+        {
+          name: 'redo',
+          label: 'Redo',
+          keys: ['mod+shift+z', 'mod+y'],
+          shortcut: 'Ctrl+Shift+Z',
+          enabled: bench.redoLabel !== null,
+          perform: bench.redo,
+        },
         {
           name: 'remove',
           label: 'Remove',
@@ -126,13 +170,33 @@ export function App() {
   }, [actions])
 
   const pageError = sim.error ?? (bench.notice ? { ...bench.notice, offerDefault: false } : null)
-  const testSource = useRef<TestApiSource>({ store: null, layout: null, status: 'idle', nowMs: 0, error: null })
-  testSource.current = { store, layout, status, nowMs: sim.nowMs, error: errorText(pageError), scenario }
+  const testSource = useRef<TestApiSource>({
+    store: null,
+    layout: null,
+    status: 'idle',
+    nowMs: 0,
+    error: null,
+  })
+  testSource.current = {
+    store,
+    layout,
+    status,
+    nowMs: sim.nowMs,
+    error: errorText(pageError),
+    scenario,
+  }
   useEffect(() => installTestApi(() => testSource.current), [])
 
-  const colors = useMemo(() => colorMap(layout?.vcs.map((v) => v.id) ?? []), [layout])
+  const placed = useMemo(() => (layout ? placedLayout(layout, TOPOLOGY_BOX) : null), [layout])
+  const [picked, setPicked] = useState<ReadonlySet<string>>()
+  const colors = useMemo(
+    () => colorMap(layout?.vcs.map((v) => v.id) ?? [], picked),
+    [layout, picked],
+  )
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
+  /** On a phone the drawing and the charts are two panes, one at a time (styles.css). */
+  const [pane, setPane] = useState<'network' | 'charts'>('network')
   const { pinned, setPinned } = bench
   // Names of runs opened from the compare and sweep panels, by their scenario document.
   const runLabels = useRef(new WeakMap<JsonObject, string>())
@@ -165,9 +229,25 @@ export function App() {
     return openRun(JSON.stringify(next), short, pin)
   }
   useTask(!layout && !pageError, 'Building the scenario…')
-  useTask(status === 'running' && sim.speed === null, 'Running as fast as the engine goes…', layout ? sim.nowMs / layout.until_ms : null)
-  const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({ mode: 'flow', fastest: 0 })
-  const onAnimationMode = useCallback((mode: AnimationMode, fastest: number) => setAnimation({ mode, fastest }), [])
+  useTask(
+    status === 'running' && sim.speed === null,
+    'Running as fast as the engine goes…',
+    layout ? sim.nowMs / layout.until_ms : null,
+  )
+  const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({
+    mode: 'flow',
+    fastest: 0,
+  })
+  const onAnimationMode = useCallback(
+    (mode: AnimationMode, fastest: number) => setAnimation({ mode, fastest }),
+    [],
+  )
+  const [magnified, setMagnified] = useMagnifier(
+    layout,
+    selection?.kind === 'link' ? selection.id : null,
+    sim.setMagnified,
+  )
+  const slowDown = useCallback((pace: number) => sim.setSpeed(stopAtOrBelow(SPEEDS, pace)), [sim])
   const animationProps = {
     store,
     frame: sim.frame,
@@ -179,10 +259,17 @@ export function App() {
     cursor,
     onCellsWanted: sim.setAnimationCells,
   }
-  const overlay = (viewLayout: Layout, fit: Fit) => <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
-// biome-ignore lint/correctness/useExhaustiveDependencies: sim.revision says the store gained rows
+  const overlay = (viewLayout: Layout, fit: Fit) => (
+    <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
+  )
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sim.revision says the store gained rows
   const started = useMemo(
-    () => new Set(layout && store ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id) : []),
+    () =>
+      new Set(
+        layout && store
+          ? layout.vcs.filter((vc) => (store.last(column.sent(vc.id)) ?? 0) > 0).map((vc) => vc.id)
+          : [],
+      ),
     [layout, store, sim.revision],
   )
 
@@ -190,11 +277,17 @@ export function App() {
   const announcement = bench.announcement
 
   return (
-    <div className={`app${embed ? ' embed' : ''}`}>
+    <div className={`app${embed ? ' embed' : ''}${present.on && !embed ? ' present' : ''}`}>
       <header className="topbar">
         <div className="brand">
           {embed ? (
-            <a className="logo" href={fullPageUrl(window.location.href, window.location.hash)} target="_blank" rel="noreferrer" title="Open this scenario in ABR Lab">
+            <a
+              className="logo"
+              href={fullPageUrl(window.location.href, window.location.hash)}
+              target="_blank"
+              rel="noreferrer"
+              title="Open this scenario in ABR Lab"
+            >
               ABR Lab ↗
             </a>
           ) : (
@@ -204,20 +297,49 @@ export function App() {
         </div>
         {!embed && (
           <div className="bench-tools" role="toolbar" aria-label="Scenario">
-            <button type="button" onClick={bench.undo} disabled={bench.undoLabel === null} title={bench.undoLabel ? `Undo: ${bench.undoLabel} (Ctrl+Z)` : 'Nothing to undo'} aria-keyshortcuts="Control+Z">
+            <button
+              type="button"
+              onClick={bench.undo}
+              disabled={bench.undoLabel === null}
+              title={bench.undoLabel ? `Undo: ${bench.undoLabel} (Ctrl+Z)` : 'Nothing to undo'}
+              aria-keyshortcuts="Control+Z"
+            >
               Undo
             </button>
-            <button type="button" onClick={bench.redo} disabled={bench.redoLabel === null} title={bench.redoLabel ? `Redo: ${bench.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'} aria-keyshortcuts="Control+Shift+Z">
+            <button
+              type="button"
+              onClick={bench.redo}
+              disabled={bench.redoLabel === null}
+              title={
+                bench.redoLabel ? `Redo: ${bench.redoLabel} (Ctrl+Shift+Z)` : 'Nothing to redo'
+              }
+              aria-keyshortcuts="Control+Shift+Z"
+            >
               Redo
             </button>
             <button type="button" onClick={() => setLibraryOpen(true)} disabled={!info}>
               Library
             </button>
-            <button type="button" onClick={() => scenario && saveScenario(scenario)} disabled={!scenario} title="Save the scenario as edited to a file">
+            <button
+              type="button"
+              onClick={() => scenario && saveScenario(scenario)}
+              disabled={!scenario}
+              title="Save the scenario as edited to a file"
+            >
               Save
             </button>
             <button type="button" onClick={() => setShareOpen(true)} disabled={!scenario}>
               Share
+            </button>
+            <button
+              type="button"
+              aria-pressed={present.on}
+              onClick={() => setPresentation({ on: !present.on })}
+              title="Presentation mode: large text, the drawing and two charts (P)"
+              aria-keyshortcuts="P"
+              data-testid="present"
+            >
+              Present
             </button>
           </div>
         )}
@@ -233,15 +355,46 @@ export function App() {
         />
         {layout && !embed && <Timeline cursor={cursor} nowMs={sim.nowMs} stepMs={stepMs} marks={bench.liveMarks.filter((m) => m.run === layout)} />}
       </header>
-      {pageError && <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />}
+      {pageError && (
+        <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />
+      )}
       <ProgressIndicator />
       {layout && (
-        <main className="workspace">
+        <main className="workspace" data-pane={pane}>
+          {!embed && (
+            <div className="phone-panes" role="group" aria-label="Show">
+              {(
+                [
+                  ['network', 'Network'],
+                  ['charts', 'Charts'],
+                ] as const
+              ).map(([id, label]) => (
+                <button
+                  key={id}
+                  type="button"
+                  aria-pressed={pane === id}
+                  onClick={() => setPane(id)}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
+          )}
           <aside className="side">
             {embed || !scenario || !info ? (
-              <AnimatedTopology layout={layout} {...animationProps}>
-                <TopologyView layout={layout} colors={colors} frame={sim.frame} started={started} cursor={cursor} store={store} />
-              </AnimatedTopology>
+              <>
+                <AnimatedTopology layout={placed ?? layout} {...animationProps}>
+                  <TopologyView
+                    layout={placed ?? layout}
+                    colors={colors}
+                    frame={sim.frame}
+                    started={started}
+                    cursor={cursor}
+                    store={store}
+                  />
+                </AnimatedTopology>
+                <BundleToggles vcs={layout.vcs} />
+              </>
             ) : (
               <>
                 <EditorCanvas
@@ -258,16 +411,53 @@ export function App() {
                   cursor={cursor}
                   store={store}
                 />
-                <AnimationLegend mode={animation.mode} fastestCellPace={animation.fastest} packets={layout.model === 'ip'} />
+                <AnimationLegend
+                  mode={animation.mode}
+                  fastestCellPace={animation.fastest}
+                  packets={layout.model === 'ip'}
+                  onSlowDown={slowDown}
+                />
+                <BundleToggles vcs={layout.vcs} />
+                <Magnifier
+                  layout={layout}
+                  colors={colors}
+                  cells={sim.cells}
+                  speed={sim.speed}
+                  status={status}
+                  revision={sim.revision}
+                  port={magnified}
+                  onPort={setMagnified}
+                  onSpeed={sim.setSpeed}
+                  speeds={SPEEDS}
+                />
                 <div className="tabs" role="tablist" aria-label="Side panel">
-                  <button type="button" role="tab" id="tab-params" aria-controls="panel-params" aria-selected={bench.tab === 'params'} onClick={() => bench.setTab('params')}>
+                  <button
+                    type="button"
+                    role="tab"
+                    id="tab-params"
+                    aria-controls="panel-params"
+                    aria-selected={bench.tab === 'params'}
+                    onClick={() => bench.setTab('params')}
+                  >
                     Parameters
                   </button>
-                  <button type="button" role="tab" id="tab-about" aria-controls="panel-about" aria-selected={bench.tab === 'about'} onClick={() => bench.setTab('about')}>
+                  <button
+                    type="button"
+                    role="tab"
+                    id="tab-about"
+                    aria-controls="panel-about"
+                    aria-selected={bench.tab === 'about'}
+                    onClick={() => bench.setTab('about')}
+                  >
                     About this scenario
                   </button>
                 </div>
-                <div role="tabpanel" id={`panel-${bench.tab}`} aria-labelledby={`tab-${bench.tab}`} className="tab-panel">
+                <div
+                  role="tabpanel"
+                  id={`panel-${bench.tab}`}
+                  aria-labelledby={`tab-${bench.tab}`}
+                  className="tab-panel"
+                >
                   {bench.tab === 'params' ? (
                     <ParamsPanel
                       scenario={scenario}
@@ -289,7 +479,12 @@ export function App() {
                     />
                   )}
                 </div>
-                <p className={`announcement ${announcement?.tone ?? ''}`} role="status" data-testid="announcement" key={announcement?.serial}>
+                <p
+                  className={`announcement ${announcement?.tone ?? ''}`}
+                  role="status"
+                  data-testid="announcement"
+                  key={announcement?.serial}
+                >
                   {announcement?.text}
                 </p>
               </>
@@ -305,14 +500,36 @@ export function App() {
                     ['guide', 'Parameter guide'],
                   ] as const
                 ).map(([id, label]) => (
-                  <button key={id} type="button" role="tab" id={`view-${id}`} aria-selected={view === id} aria-controls={`view-panel-${id}`} onClick={() => setView(id)}>
+                  <button
+                    key={id}
+                    type="button"
+                    role="tab"
+                    id={`view-${id}`}
+                    aria-selected={view === id}
+                    aria-controls={`view-panel-${id}`}
+                    onClick={() => setView(id)}
+                  >
                     {label}
                   </button>
                 ))}
-                <RunExports store={store} scenarioId={layout.scenario.id} edited={(bench.edited?.changes.length ?? 0) > 0} />
               </div>
             )}
-            <div className="view-panel" role="tabpanel" id="view-panel-charts" aria-labelledby="view-charts" hidden={view !== 'charts'}>
+            {!embed && (
+              <div className="main-tools">
+                <RunExports
+                  store={store}
+                  scenarioId={layout.scenario.id}
+                  edited={(bench.edited?.changes.length ?? 0) > 0}
+                />
+              </div>
+            )}
+            <div
+              className="view-panel"
+              role="tabpanel"
+              id="view-panel-charts"
+              aria-labelledby="view-charts"
+              hidden={view !== 'charts'}
+            >
               {store && (
                 <ChartsWorkspace
                   layout={layout}
@@ -321,6 +538,15 @@ export function App() {
                   cursor={cursor}
                   pinned={pinned}
                   runLabel={runLabel}
+                  onPick={setPicked}
+                  present={
+                    present.on && !embed
+                      ? {
+                          charts: present.charts,
+                          onCharts: (charts) => setPresentation({ charts }),
+                        }
+                      : undefined
+                  }
                   toolbar={
                     !embed &&
                     scenarioJson && (
@@ -341,13 +567,29 @@ export function App() {
               )}
             </div>
             {!embed && (
-              <div className="view-panel" role="tabpanel" id="view-panel-sweep" aria-labelledby="view-sweep" hidden={view !== 'sweep'}>
-                {scenarioJson && <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />}
+              <div
+                className="view-panel"
+                role="tabpanel"
+                id="view-panel-sweep"
+                aria-labelledby="view-sweep"
+                hidden={view !== 'sweep'}
+              >
+                {scenarioJson && (
+                  <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />
+                )}
               </div>
             )}
             {!embed && (
-              <div className="view-panel" role="tabpanel" id="view-panel-guide" aria-labelledby="view-guide" hidden={view !== 'guide'}>
-                {scenarioJson && view === 'guide' && <ParameterGuide layout={layout} scenarioJson={scenarioJson} />}
+              <div
+                className="view-panel"
+                role="tabpanel"
+                id="view-panel-guide"
+                aria-labelledby="view-guide"
+                hidden={view !== 'guide'}
+              >
+                {scenarioJson && view === 'guide' && (
+                  <ParameterGuide layout={layout} scenarioJson={scenarioJson} />
+                )}
               </div>
             )}
           </div>
@@ -366,13 +608,24 @@ export function App() {
             setLibraryOpen(false)
             const hash = origin.kind === 'library' ? `#scenario=${origin.id}` : ''
             // A history entry per scenario opened, so Back returns to the previous one.
-            window.history.pushState(null, '', hash || window.location.pathname + window.location.search)
+            window.history.pushState(
+              null,
+              '',
+              hash || window.location.pathname + window.location.search,
+            )
             bench.dismissNotice()
             return null
           }}
         />
       )}
-      {!embed && <ShareDialog open={shareOpen} title={title} makeHash={bench.shareHash} onClose={() => setShareOpen(false)} />}
+      {!embed && (
+        <ShareDialog
+          open={shareOpen}
+          title={title}
+          makeHash={bench.shareHash}
+          onClose={() => setShareOpen(false)}
+        />
+      )}
     </div>
   )
 }

@@ -4,15 +4,46 @@ import type { Action, ActionName } from './actions'
 
 /**
  * Pacing stops: simulated ms per wall-clock second, from slow motion to as fast as the engine goes
- * (null). At 0.1 ms/s a 155.52 Mbit/s link sends one cell (2.7 µs) every 27 ms of wall time, so
- * single cells can be followed; at the top the engine runs flat out.
+ * (null). The slowest, 1 µs per second, shows one 155.52 Mbit/s cell time (2.7 µs) as 2.7 s of wall
+ * time, so single cells can be followed on the shortest LAN link of any library scenario; at the top
+ * the engine runs flat out.
  */
-export const SPEEDS: readonly Speed[] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, null]
+export const SPEEDS: readonly Speed[] = [
+  0.001,
+  0.002,
+  0.005,
+  0.01,
+  0.02,
+  0.05,
+  0.1,
+  0.2,
+  0.5,
+  1,
+  2,
+  5,
+  10,
+  20,
+  50,
+  100,
+  200,
+  500,
+  1000,
+  null,
+]
+
+/** A pacing in short words: "2 µs/s" below 0.1 ms per second, "50 ms/s" above, "max" flat out. */
+export function speedShort(speed: Speed): string {
+  if (speed === null) return 'max'
+  return speed < 0.1 ? `${Number((speed * 1000).toPrecision(3))} µs/s` : `${speed} ms/s`
+}
 
 /** Words for a pacing stop. */
 export function speedText(speed: Speed): string {
   if (speed === null) return 'as fast as possible'
-  const text = `${speed} ms per second`
+  const text =
+    speed < 0.1
+      ? `${Number((speed * 1000).toPrecision(3))} µs per second`
+      : `${speed} ms per second`
   return speed < 1 ? `${text} (slow motion)` : text
 }
 
@@ -21,7 +52,11 @@ export function speedIndex(speed: Speed): number {
   if (speed === null) return SPEEDS.length - 1
   let best = 0
   SPEEDS.forEach((s, i) => {
-    if (s !== null && Math.abs(Math.log(s / speed)) < Math.abs(Math.log((SPEEDS[best] ?? 1) / speed))) best = i
+    if (
+      s !== null &&
+      Math.abs(Math.log(s / speed)) < Math.abs(Math.log((SPEEDS[best] ?? 1) / speed))
+    )
+      best = i
   })
   return best
 }
@@ -54,9 +89,20 @@ const STATUS_TEXT: Record<RunStatus, string> = {
   finished: 'finished',
 }
 
-export function Transport({ actions, status, nowMs, untilMs, events, speed, onSpeed, compact = false }: TransportProps) {
+export function Transport({
+  actions,
+  status,
+  nowMs,
+  untilMs,
+  events,
+  speed,
+  onSpeed,
+  compact = false,
+}: TransportProps) {
   const progress = untilMs > 0 ? Math.min(1, nowMs / untilMs) : 0
-  const buttons = BUTTONS.map((name) => actions.find((a) => a.name === name)).filter((a): a is Action => a !== undefined)
+  const buttons = BUTTONS.map((name) => actions.find((a) => a.name === name)).filter(
+    (a): a is Action => a !== undefined,
+  )
   const slower = actions.find((a) => a.name === 'slower')
   const faster = actions.find((a) => a.name === 'faster')
   return (
@@ -68,7 +114,9 @@ export function Transport({ actions, status, nowMs, untilMs, events, speed, onSp
           className={`action action-${action.name}`}
           onClick={action.perform}
           disabled={!action.enabled}
-          aria-keyshortcuts={action.keys.map((k) => (k === ' ' ? 'Space' : k.toUpperCase())).join(' ')}
+          aria-keyshortcuts={action.keys
+            .map((k) => (k === ' ' ? 'Space' : k.toUpperCase()))
+            .join(' ')}
           title={`${action.label} (${action.shortcut})`}
         >
           {action.label} <kbd>{action.shortcut}</kbd>
@@ -87,7 +135,7 @@ export function Transport({ actions, status, nowMs, untilMs, events, speed, onSp
           title={`Speed: ${slower?.shortcut ?? ''} slower, ${faster?.shortcut ?? ''} faster`}
           onChange={(e) => onSpeed(SPEEDS[Number(e.target.value)] ?? null)}
         />
-        <output className="speed-value">{speed === null ? 'max' : `${speed} ms/s`}</output>
+        <output className="speed-value">{speedShort(speed)}</output>
       </label>
       <div className="clock" aria-live="off">
         <progress max={1} value={progress} aria-label="simulated time" />

@@ -3,7 +3,14 @@ import { actionForKey, type Action } from './actions'
 
 function actions(): Action[] {
   return [
-    { name: 'togglePlay', label: 'Play', keys: [' '], shortcut: 'Space', enabled: true, perform: vi.fn() },
+    {
+      name: 'togglePlay',
+      label: 'Play',
+      keys: [' '],
+      shortcut: 'Space',
+      enabled: true,
+      perform: vi.fn(),
+    },
     { name: 'reset', label: 'Reset', keys: ['r'], shortcut: 'R', enabled: false, perform: vi.fn() },
   ]
 }
@@ -46,12 +53,28 @@ describe('actionForKey', () => {
 
   it('matches Ctrl/Cmd combinations written as mod+', () => {
     const list: Action[] = [
-      { name: 'undo', label: 'Undo', keys: ['mod+z'], shortcut: 'Ctrl+Z', enabled: true, perform: vi.fn() },
-      { name: 'redo', label: 'Redo', keys: ['mod+shift+z', 'mod+y'], shortcut: 'Ctrl+Shift+Z', enabled: true, perform: vi.fn() },
+      {
+        name: 'undo',
+        label: 'Undo',
+        keys: ['mod+z'],
+        shortcut: 'Ctrl+Z',
+        enabled: true,
+        perform: vi.fn(),
+      },
+      {
+        name: 'redo',
+        label: 'Redo',
+        keys: ['mod+shift+z', 'mod+y'],
+        shortcut: 'Ctrl+Shift+Z',
+        enabled: true,
+        perform: vi.fn(),
+      },
     ]
     expect(actionForKey(list, key('z', 'BODY', { ctrlKey: true }))?.name).toBe('undo')
     expect(actionForKey(list, key('z', 'BODY', { metaKey: true }))?.name).toBe('undo')
-    expect(actionForKey(list, key('Z', 'BODY', { ctrlKey: true, shiftKey: true }))?.name).toBe('redo')
+    expect(actionForKey(list, key('Z', 'BODY', { ctrlKey: true, shiftKey: true }))?.name).toBe(
+      'redo',
+    )
     expect(actionForKey(list, key('y', 'BODY', { ctrlKey: true }))?.name).toBe('redo')
     expect(actionForKey(list, key('z'))).toBeUndefined()
     // Text fields keep their own undo.

@@ -4,7 +4,15 @@
  * (excalidraw `actions/register.ts`).
  */
 
-export type ActionName = 'togglePlay' | 'step' | 'reset' | 'slower' | 'faster' | 'undo' | 'redo' | 'remove'
+export type ActionName =
+  | 'togglePlay'
+  | 'step'
+  | 'reset'
+  | 'slower'
+  | 'faster'
+  | 'undo'
+  | 'redo'
+  | 'remove'
 
 export interface Action {
   name: ActionName
@@ -43,11 +51,18 @@ const ACTIVATABLE = new Set(['BUTTON', 'A', 'SUMMARY'])
 /** Finds the enabled action bound to a key press, or undefined. */
 export function actionForKey(
   actions: readonly Action[],
-  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'> & { shiftKey?: boolean; target: EventTarget | null },
+  event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'> & {
+    shiftKey?: boolean
+    target: EventTarget | null
+  },
 ): Action | undefined {
   // Alt combinations belong to the browser and the system.
   if (event.altKey) return undefined
-  const target = event.target as { tagName?: string; isContentEditable?: boolean; getAttribute?: (name: string) => string | null } | null
+  const target = event.target as {
+    tagName?: string
+    isContentEditable?: boolean
+    getAttribute?: (name: string) => string | null
+  } | null
   const tag = target?.tagName ?? ''
   const inputType = tag === 'INPUT' ? (target?.getAttribute?.('type') ?? 'text').toLowerCase() : ''
   const ownKeys = KEYS_OF_INPUT[inputType]

@@ -22,6 +22,7 @@ import { loadEngineInfo, type EngineInfo } from '../scenario/engineInfo'
 import { isObject, leafChanges, type Json, type JsonObject } from '../scenario/paths'
 import { restoreFromHash, type Notice, type Origin } from '../scenario/restore'
 import { shareHash, type Selection, type ViewState } from '../scenario/shareLink'
+import { getPresentation, setPresentation } from './presentation'
 import { useSimulation, type Simulation } from './useSimulation'
 
 /** What the last change did to the run, in words. */
@@ -117,7 +118,10 @@ function sameForEngine(a: JsonObject, b: JsonObject): boolean {
 }
 
 /** A selection that still names something in the scenario, else null. */
-function validSelection(scenario: JsonObject, selection: Selection | null | undefined): Selection | null {
+function validSelection(
+  scenario: JsonObject,
+  selection: Selection | null | undefined,
+): Selection | null {
   if (!selection) return null
   const ids =
     selection.kind === 'node'
@@ -179,7 +183,8 @@ export function useBench(options: BenchOptions = {}): Bench {
       if (engineDoc !== null && sameForEngine(engineDoc, next)) return
       const running = current.status === 'running'
       const midRun = (running || current.status === 'paused') && current.nowMs > 0
-      const changes = engineDoc !== null && midRun ? leafChanges(forEngine(engineDoc), forEngine(next)) : null
+      const changes =
+        engineDoc !== null && midRun ? leafChanges(forEngine(engineDoc), forEngine(next)) : null
       if (changes !== null && changes.length > 0 && changes.every((c) => c.after !== undefined)) {
         let restart = false
         let at = 0
@@ -187,7 +192,10 @@ export function useBench(options: BenchOptions = {}): Bench {
           const result = await simRef.current.setParam(change.path, JSON.stringify(change.after))
           if (epochRef.current !== epoch) return
           if (!result.ok) {
-            announce(`${label}: the engine refused it — ${result.errors.map(formatScenarioError).join('; ')}`, 'error')
+            announce(
+              `${label}: the engine refused it — ${result.errors.map(formatScenarioError).join('; ')}`,
+              'error',
+            )
             restart = true
             break
           }
@@ -203,12 +211,16 @@ export function useBench(options: BenchOptions = {}): Bench {
         }
         engineDocRef.current = next
         await simRef.current.load(JSON.stringify(next), { play: running })
-        announce(`${label}: the model cannot change this mid-run, so the run restarted from 0 ms.`, 'restart')
+        announce(
+          `${label}: the model cannot change this mid-run, so the run restarted from 0 ms.`,
+          'restart',
+        )
         return
       }
       engineDocRef.current = next
       await simRef.current.load(JSON.stringify(next), { play: running })
-      if (midRun) announce(`${label}: the network changed, so the run restarted from 0 ms.`, 'restart')
+      if (midRun)
+        announce(`${label}: the network changed, so the run restarted from 0 ms.`, 'restart')
       else announce(`${label}.`, 'info')
     },
     [announce],
@@ -246,6 +258,7 @@ export function useBench(options: BenchOptions = {}): Bench {
       setSelection(validSelection(next, view.selection))
       if (view.tab) setTab(view.tab)
       if (view.speed !== undefined) simRef.current.setSpeed(view.speed)
+      if (view.present) setPresentation({ on: true })
       engineDocRef.current = next
       void simRef.current.load(JSON.stringify(next), { play: options.autoplay })
     },
@@ -267,7 +280,11 @@ export function useBench(options: BenchOptions = {}): Bench {
     const run = () => {
       restore().catch((error: unknown) => {
         if (cancelled) return
-        setNotice({ title: 'ABR Lab could not start', message: error instanceof Error ? error.message : String(error), errors: [] })
+        setNotice({
+          title: 'ABR Lab could not start',
+          message: error instanceof Error ? error.message : String(error),
+          errors: [],
+        })
       })
     }
     run()
@@ -365,7 +382,15 @@ export function useBench(options: BenchOptions = {}): Bench {
   const makeShareHash = useCallback(async () => {
     const current = scenarioRef.current
     if (!current) throw new Error('no scenario is open')
-    return shareHash({ scenario: current, view: { selection, speed: simRef.current.speed, tab } })
+    return shareHash({
+      scenario: current,
+      view: {
+        selection,
+        speed: simRef.current.speed,
+        tab,
+        ...(getPresentation().on ? { present: true } : {}),
+      },
+    })
   }, [selection, tab])
 
   // Once edited, the URL carries the scenario as edited, so a reload or a bookmark keeps it.
@@ -388,7 +413,8 @@ export function useBench(options: BenchOptions = {}): Bench {
 
   const editedDoc = useMemo(() => (scenario ? editedState(scenario) : null), [scenario])
   const undoLabel = history.past.length > 0 ? history.past[history.past.length - 1].label : null
-  const redoLabel = history.future.length > 0 ? history.future[history.future.length - 1].label : null
+  const redoLabel =
+    history.future.length > 0 ? history.future[history.future.length - 1].label : null
 
   return useMemo(
     () => ({

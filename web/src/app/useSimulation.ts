@@ -27,6 +27,8 @@ export interface LiveCells {
   nowMs: number
   /** `performance.now()` when it arrived. */
   wallMs: number
+  /** Every cell of the magnified port, rows of 7 (`samples.portCells`), or null. */
+  port: Float64Array | null
 }
 
 /** Something the page cannot run past, shown as readable text. */
@@ -66,6 +68,8 @@ export interface Simulation {
   setSpeed(speed: Speed): void
   /** Asks the engine for up to `max` cells in flight with every frame (0: none). */
   setAnimationCells(max: number): void
+  /** Asks the engine for every cell of one port (by index) with every frame, for the magnifier (null: none). */
+  setMagnified(port: number | null): void
   /** Changes one parameter of the run by dotted path (`Engine.set_param`). */
   setParam(path: string, valueJson: string): Promise<SetParamResult>
 }
@@ -92,6 +96,7 @@ export function useSimulation(): Simulation {
   const speedRef = useRef<Speed>(DEFAULT_SPEED)
   const cellsRef = useRef<LiveCells | null>(null)
   const animationCellsRef = useRef(0)
+  const magnifiedRef = useRef<number | null>(null)
   /** Counts loads; only the latest one's result is adopted. */
   const generationRef = useRef(0)
 
@@ -111,38 +116,35 @@ export function useSimulation(): Simulation {
     })
   }, [])
 
-  const adopt = useCallback(
-    (result: LoadResult) => {
-      if (!result.ok) {
-        layoutRef.current = null
-        storeRef.current = null
-        setLayout(null)
-        setWarnings([])
-        setStatus('idle')
-        const count = result.errors.length
-        setError({
-          title: 'The engine rejected this scenario',
-          message: `${count === 1 ? 'One problem' : `${count} problems`}, each named by its path in the scenario file:`,
-          errors: result.errors,
-          offerDefault: true,
-        })
-        return
-      }
-      const parsed = parseLayout(result.layoutJson)
-      layoutRef.current = parsed
-      storeRef.current = new SampleStore(parsed.columns)
-      frameRef.current = null
-      cellsRef.current = null
-      acceptingRef.current = true
-      setLayout(parsed)
-      setWarnings(result.warnings)
-      setStatus('paused')
-      setClock({ nowMs: 0, events: 0 })
-      setError(null)
-      setRevision((r) => r + 1)
-    },
-    [],
-  )
+  const adopt = useCallback((result: LoadResult) => {
+    if (!result.ok) {
+      layoutRef.current = null
+      storeRef.current = null
+      setLayout(null)
+      setWarnings([])
+      setStatus('idle')
+      const count = result.errors.length
+      setError({
+        title: 'The engine rejected this scenario',
+        message: `${count === 1 ? 'One problem' : `${count} problems`}, each named by its path in the scenario file:`,
+        errors: result.errors,
+        offerDefault: true,
+      })
+      return
+    }
+    const parsed = parseLayout(result.layoutJson)
+    layoutRef.current = parsed
+    storeRef.current = new SampleStore(parsed.columns)
+    frameRef.current = null
+    cellsRef.current = null
+    acceptingRef.current = true
+    setLayout(parsed)
+    setWarnings(result.warnings)
+    setStatus('paused')
+    setClock({ nowMs: 0, events: 0 })
+    setError(null)
+    setRevision((r) => r + 1)
+  }, [])
 
   const fail = useCallback((title: string, cause: unknown) => {
     setStatus('idle')
@@ -159,7 +161,15 @@ export function useSimulation(): Simulation {
           try {
             store.append(event.rows)
             frameRef.current = parseFrame(event.frame, current)
-            if (event.cells) cellsRef.current = { rows: event.cells, nowMs: event.nowMs, wallMs: performance.now() }
+            if (event.cells || event.portCells) {
+              const rows = event.cells ?? new Float64Array(0)
+              cellsRef.current = {
+                rows,
+                port: event.portCells ?? null,
+                nowMs: event.nowMs,
+                wallMs: performance.now(),
+              }
+            }
           } catch (cause) {
             acceptingRef.current = false
             void clientRef.current?.pause().catch(() => undefined)
@@ -213,7 +223,7 @@ export function useSimulation(): Simulation {
       try {
         // A fresh worker (first load, or after a crash) starts with default pacing: set the user's.
         await client.setSpeed(speedRef.current)
-        await client.animate(animationCellsRef.current)
+        await client.animate(animationCellsRef.current, magnifiedRef.current)
         const result = await client.load(json)
         // A newer load supersedes this one: its result is not shown.
         if (generation !== generationRef.current) return null
@@ -221,7 +231,8 @@ export function useSimulation(): Simulation {
         if (result.ok && options.play) await client.play()
         return result
       } catch (cause) {
-        if (generation === generationRef.current && clientRef.current === client) fail('Could not start the engine', cause)
+        if (generation === generationRef.current && clientRef.current === client)
+          fail('Could not start the engine', cause)
         return null
       }
     },
@@ -237,14 +248,11 @@ export function useSimulation(): Simulation {
     [fail],
   )
 
-  const setParam = useCallback(
-    async (path: string, valueJson: string): Promise<SetParamResult> => {
-      const client = clientRef.current
-      if (!client) return { ok: false, errors: [{ path, message: 'the engine is not running' }] }
-      return client.setParam(path, valueJson)
-    },
-    [],
-  )
+  const setParam = useCallback(async (path: string, valueJson: string): Promise<SetParamResult> => {
+    const client = clientRef.current
+    if (!client) return { ok: false, errors: [{ path, message: 'the engine is not running' }] }
+    return client.setParam(path, valueJson)
+  }, [])
 
   const play = useCallback(() => {
     const client = clientRef.current
@@ -266,7 +274,7 @@ export function useSimulation(): Simulation {
       .then(async (result) => {
         // A fresh worker (after a crash) starts with default pacing: restore the user's.
         await client.setSpeed(speedRef.current)
-        await client.animate(animationCellsRef.current)
+        await client.animate(animationCellsRef.current, magnifiedRef.current)
         if (generation === generationRef.current) adopt(result)
       })
       .catch((cause: unknown) => {
@@ -279,7 +287,9 @@ export function useSimulation(): Simulation {
     (next: Speed) => {
       speedRef.current = next
       setSpeedState(next)
-      clientRef.current?.setSpeed(next).catch((cause: unknown) => fail('The engine could not change speed', cause))
+      clientRef.current
+        ?.setSpeed(next)
+        .catch((cause: unknown) => fail('The engine could not change speed', cause))
     },
     [fail],
   )
@@ -289,7 +299,21 @@ export function useSimulation(): Simulation {
       if (animationCellsRef.current === max) return
       animationCellsRef.current = max
       if (max === 0) cellsRef.current = null
-      clientRef.current?.animate(max).catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
+      clientRef.current
+        ?.animate(max, magnifiedRef.current)
+        .catch((cause: unknown) => fail('The engine could not send cells for the animation', cause))
+    },
+    [fail],
+  )
+
+  const setMagnified = useCallback(
+    (port: number | null) => {
+      if (magnifiedRef.current === port) return
+      magnifiedRef.current = port
+      if (port === null && cellsRef.current) cellsRef.current = { ...cellsRef.current, port: null }
+      clientRef.current
+        ?.animate(animationCellsRef.current, port)
+        .catch((cause: unknown) => fail('The engine could not send cells for the magnifier', cause))
     },
     [fail],
   )
@@ -313,6 +337,7 @@ export function useSimulation(): Simulation {
     reset,
     setSpeed,
     setAnimationCells,
+    setMagnified,
     setParam,
   }
 }

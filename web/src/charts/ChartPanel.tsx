@@ -8,7 +8,8 @@ import { ExportMenu } from '../export/ExportMenu'
 import type { ChartModel } from './acrChart'
 import type { TimeCursor } from './cursor'
 import { renderCursor, renderInteraction } from './interaction'
-import { renderTimeSeries } from './timeSeries'
+import { chartSummary, chartTable } from './readout'
+import { renderTimeSeries, type LineSeries } from './timeSeries'
 
 export interface ChartPanelProps {
   /** DOM id of the <svg>, also used by tests. */
@@ -37,7 +38,10 @@ function useSize<T extends HTMLElement>(): [RefObject<T | null>, Size] {
     if (!element) return
     setSize({ width: element.clientWidth, height: element.clientHeight })
     const observer = new ResizeObserver(([entry]) =>
-      setSize({ width: Math.floor(entry.contentRect.width), height: Math.floor(entry.contentRect.height) }),
+      setSize({
+        width: Math.floor(entry.contentRect.width),
+        height: Math.floor(entry.contentRect.height),
+      }),
     )
     observer.observe(element)
     return () => observer.disconnect()
@@ -45,8 +49,80 @@ function useSize<T extends HTMLElement>(): [RefObject<T | null>, Size] {
   return [ref, size]
 }
 
+/** The chart in words (always) and as a table (on demand). */
+function ChartReadout({
+  id,
+  title,
+  series,
+  unit,
+}: {
+  id: string
+  title: string
+  series: readonly LineSeries[]
+  unit: string
+}) {
+  const [table, setTable] = useState(false)
+  const data = table ? chartTable(series) : null
+  return (
+    <div className={`chart-readout${table ? ' open' : ''}`}>
+      <p className="chart-summary" data-testid={`${id}-summary`}>
+        <span className="summary-text">{chartSummary(series, unit)}</span>{' '}
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={table}
+          onClick={() => setTable(!table)}
+        >
+          {table ? 'Hide table' : 'Data as a table'}
+        </button>
+      </p>
+      {data && (
+        <div className="chart-table">
+          <table>
+            <caption>
+              {title}
+              {unit ? ` (${unit})` : ''}
+            </caption>
+            <thead>
+              <tr>
+                {data.head.map((h) => (
+                  <th key={h} scope="col">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.body.map((row, r) => (
+                <tr key={r}>
+                  {row.map((cell, c) =>
+                    c === 0 ? (
+                      <th key={c} scope="row">
+                        {cell}
+                      </th>
+                    ) : (
+                      <td key={c}>{cell}</td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  )
+}
+
 /** Redraws only when its model, size or handlers change (memo): not on every page render. */
-export const ChartPanel = memo(function ChartPanel({ id, title, model, placeholder, cursor, onZoom }: ChartPanelProps) {
+export const ChartPanel = memo(function ChartPanel({
+  id,
+  title,
+  model,
+  placeholder,
+  cursor,
+  onZoom,
+}: ChartPanelProps) {
   const [boxRef, { width, height }] = useSize<HTMLDivElement>()
   const svgRef = useRef<SVGSVGElement>(null)
   const latest = useRef({ model, width, height })
@@ -101,8 +177,16 @@ export const ChartPanel = memo(function ChartPanel({ id, title, model, placehold
         </ul>
       </header>
       <div className="chart-box" ref={boxRef}>
-        {model ? <svg id={id} ref={svgRef} /> : <p className="placeholder">{placeholder}</p>}
+        {model ? (
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard focus reaches every chart (its role=img label and the readout describe it)
+          <svg id={id} ref={svgRef} tabIndex={0} />
+        ) : (
+          <p className="placeholder">{placeholder}</p>
+        )}
       </div>
+      {model && (
+        <ChartReadout id={id} title={title} series={model.options.series} unit={model.unit ?? ''} />
+      )}
     </section>
   )
 })

@@ -3,13 +3,27 @@
  * one brushed time window for all of them, one choice of VCs and ports; with a pinned run
  * overlaid when there is one.
  */
-import { useCallback, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react'
 import './charts.css'
 import type { Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { ChartPanel } from './ChartPanel'
 import { formatTime, type TimeCursor, type TimeWindow } from './cursor'
-import { chartKinds, chartModel, chartTitle, type ChartContext, type ChartKind, type PinnedRun } from './models'
+import {
+  chartKinds,
+  chartModel,
+  chartTitle,
+  type ChartContext,
+  type ChartKind,
+  type PinnedRun,
+} from './models'
 import { defaultSelection, selectedPorts, selectedVcs, type SeriesSelection } from './selection'
 import { SeriesPicker } from './SeriesPicker'
 
@@ -22,6 +36,10 @@ interface ChartsWorkspaceProps {
   runLabel: string
   /** Extra controls for the toolbar (the compare panel). */
   toolbar?: ReactNode
+  /** Told the VCs picked for the charts (they take the palette's colours, the rest are grey). */
+  onPick?(vcs: ReadonlySet<string>): void
+  /** Presentation mode: only these two charts, with a choice of which. */
+  present?: { charts: readonly ChartKind[]; onCharts(charts: [ChartKind, ChartKind]): void }
 }
 
 /** DOM ids of the charts' <svg>s; the first two keep the ids the page has always had. */
@@ -48,20 +66,50 @@ function HoverTime({ cursor }: { cursor: TimeCursor }) {
   )
   return (
     <span className="hover-time" data-testid="hover-time" aria-live="off">
-      {t === null ? 'Hover a chart to read every value at one time; drag to zoom' : `Values at t = ${formatTime(t)}`}
+      {t === null
+        ? 'Hover a chart to read every value at one time; drag to zoom'
+        : `Values at t = ${formatTime(t)}`}
     </span>
   )
 }
 
-export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabel, toolbar }: ChartsWorkspaceProps) {
+/** The two charts presentation mode shows (the first two the scenario has, for kinds it lacks). */
+function shownCharts<M extends { kind: ChartKind }>(
+  models: readonly M[],
+  wanted: readonly ChartKind[],
+): M[] {
+  const chosen = wanted
+    .map((k) => models.find((m) => m.kind === k))
+    .filter((m): m is M => m !== undefined)
+  const picked = [...new Set(chosen)]
+  for (const m of models) if (picked.length < 2 && !picked.includes(m)) picked.push(m)
+  return picked
+}
+
+export function ChartsWorkspace({
+  layout,
+  store,
+  colors,
+  cursor,
+  pinned,
+  runLabel,
+  toolbar,
+  onPick,
+  present,
+}: ChartsWorkspaceProps) {
   const key = topologyKey(layout)
-  const [state, setState] = useState<{ key: string; selection: SeriesSelection; window: TimeWindow }>(() => ({
+  const [state, setState] = useState<{
+    key: string
+    selection: SeriesSelection
+    window: TimeWindow
+  }>(() => ({
     key,
     selection: defaultSelection(layout),
     window: null,
   }))
   // A different topology starts from the defaults (derived during render, not in an effect).
-  const current = state.key === key ? state : { key, selection: defaultSelection(layout), window: null }
+  const current =
+    state.key === key ? state : { key, selection: defaultSelection(layout), window: null }
   if (current !== state) setState(current)
 
   const ctx: ChartContext = useMemo(
@@ -80,19 +128,28 @@ export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabe
   // Rebuilt only when rows have arrived (the engine also sends frames without any), so in slow
   // motion the charts stay still while the animation moves.
   const receivedRows = store.receivedRows
-// biome-ignore lint/correctness/useExhaustiveDependencies: receivedRows says the store gained rows; layout is read through ctx
+  // biome-ignore lint/correctness/useExhaustiveDependencies: receivedRows says the store gained rows; layout is read through ctx
   const models = useMemo(
     () => chartKinds(layout).map((kind) => ({ kind, model: chartModel(kind, ctx) })),
     [ctx, receivedRows],
   )
+  useEffect(() => onPick?.(current.selection.vcs), [current.selection.vcs, onPick])
   const onZoom = useCallback((window: TimeWindow) => setState((s) => ({ ...s, window })), [])
-  const onSelect = useCallback((selection: SeriesSelection) => setState((s) => ({ ...s, selection })), [])
+  const onSelect = useCallback(
+    (selection: SeriesSelection) => setState((s) => ({ ...s, selection })),
+    [],
+  )
   const setWindow = onZoom
 
   return (
     <div className="charts-workspace">
       <div className="charts-toolbar" role="toolbar" aria-label="Chart controls">
-        <SeriesPicker layout={layout} colors={colors} selection={current.selection} onChange={onSelect} />
+        <SeriesPicker
+          layout={layout}
+          colors={colors}
+          selection={current.selection}
+          onChange={onSelect}
+        />
         {current.window ? (
           <span className="zoomed">
             Zoomed to {formatTime(current.window[0])} – {formatTime(current.window[1])}
@@ -101,11 +158,31 @@ export function ChartsWorkspace({ layout, store, colors, cursor, pinned, runLabe
             </button>
           </span>
         ) : null}
+        {present &&
+          ([0, 1] as const).map((slot) => (
+            <label key={slot} className="present-chart">
+              Chart {slot + 1}{' '}
+              <select
+                value={present.charts[slot]}
+                onChange={(e) => {
+                  const next: [ChartKind, ChartKind] = [present.charts[0], present.charts[1]]
+                  next[slot] = e.target.value as ChartKind
+                  present.onCharts(next)
+                }}
+              >
+                {chartKinds(layout).map((kind) => (
+                  <option key={kind} value={kind}>
+                    {chartTitle(kind, layout)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
         <HoverTime cursor={cursor} />
         {toolbar}
       </div>
       <div className="charts-grid">
-        {models.map(({ kind, model }) => (
+        {(present ? shownCharts(models, present.charts) : models).map(({ kind, model }) => (
           <ChartPanel
             key={kind}
             id={CHART_IDS[kind]}

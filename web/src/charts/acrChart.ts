@@ -81,7 +81,8 @@ export function acrChartModel(
       maxValue = Math.max(maxValue, store.max(maxmin))
     }
   }
-  if (hasShares) legend.push({ label: 'dashed: max-min fair share', color: '#59636e', dash: REFERENCE_DASH })
+  if (hasShares)
+    legend.push({ label: 'dashed: max-min fair share', color: '#59636e', dash: REFERENCE_DASH })
   // Rates never exceed the fastest link, so that is a stable axis top before data arrives.
   const fastestLink = Math.max(0, ...layout.links.map((l) => l.rate_mbps))
   const yDomain = yDomainFrom(maxValue, fastestLink)

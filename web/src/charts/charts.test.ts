@@ -26,19 +26,25 @@ describe('time-series helpers', () => {
   it('holds values between samples for step series', () => {
     const x = scaleLinear().domain([0, 2]).range([0, 200])
     const y = scaleLinear().domain([0, 10]).range([100, 0])
-    expect(seriesPath({ x: [0, 1, 2], y: [0, 5, 10], curve: 'step' }, x, y)).toBe('M0,100L100,100L100,50L200,50L200,0')
+    expect(seriesPath({ x: [0, 1, 2], y: [0, 5, 10], curve: 'step' }, x, y)).toBe(
+      'M0,100L100,100L100,50L200,50L200,0',
+    )
   })
 
   it('breaks the line at non-finite values', () => {
     const x = scaleLinear().domain([0, 3]).range([0, 300])
     const y = scaleLinear().domain([0, 10]).range([100, 0])
-    expect(seriesPath({ x: [0, 1, 2, 3], y: [0, Number.NaN, 10, 10] }, x, y)).toBe('M0,100ZM200,0L300,0')
+    expect(seriesPath({ x: [0, 1, 2, 3], y: [0, Number.NaN, 10, 10] }, x, y)).toBe(
+      'M0,100ZM200,0L300,0',
+    )
   })
 
   it('decimates long series per pixel column but keeps the extremes', () => {
     const n = 10_000
     const xs = Float64Array.from({ length: n }, (_, i) => i)
-    const ys = Float64Array.from({ length: n }, (_, i) => (i === 4321 ? 1000 : i === 8765 ? -1000 : Math.sin(i)))
+    const ys = Float64Array.from({ length: n }, (_, i) =>
+      i === 4321 ? 1000 : i === 8765 ? -1000 : Math.sin(i),
+    )
     const scale = scaleLinear().domain([0, n]).range([0, 100])
     const kept = decimate(xs, ys, scale, 100)
     expect(kept.length).toBeLessThanOrEqual(4 * 101)
@@ -106,7 +112,9 @@ describe('chart models from a real run of the default scenario', () => {
   it('draws ACR and a dashed max-min share per VC, in the VC colour', () => {
     const colors = colorMap(layout.vcs.map((v) => v.id))
     const model = acrChartModel(layout, store, colors)
-    expect(model.series.map((s) => s.key)).toEqual(layout.vcs.flatMap((v) => [column.acr(v.id), column.maxmin(v.id)]))
+    expect(model.series.map((s) => s.key)).toEqual(
+      layout.vcs.flatMap((v) => [column.acr(v.id), column.maxmin(v.id)]),
+    )
     for (const vc of layout.vcs) {
       const acr = model.series.find((s) => s.key === column.acr(vc.id))
       const share = model.series.find((s) => s.key === column.maxmin(vc.id))
@@ -124,7 +132,9 @@ describe('chart models from a real run of the default scenario', () => {
     }
     expect(model.options.xDomain).toEqual([0, layout.until_ms])
     // The axis reaches at least the fastest link rate.
-    expect(model.yDomain[1]).toBeGreaterThanOrEqual(Math.max(...layout.links.map((l) => l.rate_mbps)))
+    expect(model.yDomain[1]).toBeGreaterThanOrEqual(
+      Math.max(...layout.links.map((l) => l.rate_mbps)),
+    )
   })
 
   it('watches the switch port that queued most: SW1 towards SW2, the bottleneck', () => {
@@ -134,7 +144,8 @@ describe('chart models from a real run of the default scenario', () => {
     const first = ports[0]
     expect([first.from, first.to]).toEqual(['SW1', 'SW2'])
     const maxOf = (id: string) => store.max(column.queueMax(id))
-    for (const p of layout.ports.filter((q) => q.from_kind === 'switch')) expect(maxOf(first.id)).toBeGreaterThanOrEqual(maxOf(p.id))
+    for (const p of layout.ports.filter((q) => q.from_kind === 'switch'))
+      expect(maxOf(first.id)).toBeGreaterThanOrEqual(maxOf(p.id))
     const model = queueChartModel(layout, store)
     expect(model.legend[0].label).toContain(portLabel(first))
     expect(model.series[0].key).toBe(column.queue(first.id))

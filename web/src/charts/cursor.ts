@@ -69,6 +69,13 @@ export function formatTime(ms: number): string {
 export function formatValue(value: number, unit = ''): string {
   if (!Number.isFinite(value)) return '—'
   const abs = Math.abs(value)
-  const text = abs >= 1000 ? Math.round(value).toLocaleString('en') : abs >= 100 ? value.toFixed(1) : abs >= 1 ? value.toFixed(2) : value.toFixed(3)
+  const text =
+    abs >= 1000
+      ? Math.round(value).toLocaleString('en')
+      : abs >= 100
+        ? value.toFixed(1)
+        : abs >= 1
+          ? value.toFixed(2)
+          : value.toFixed(3)
   return unit ? `${text} ${unit}` : text
 }

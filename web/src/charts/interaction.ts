@@ -5,7 +5,13 @@
  */
 import { brushX, pointer, select, type BrushBehavior } from 'd3'
 import { formatTime, formatValue } from './cursor'
-import { chartScales, MARGIN, sampleIndexAt, type LineSeries, type TimeSeriesOptions } from './timeSeries'
+import {
+  chartScales,
+  MARGIN,
+  sampleIndexAt,
+  type LineSeries,
+  type TimeSeriesOptions,
+} from './timeSeries'
 
 /** Rows of values the read-out box lists at most; the rest are counted. */
 export const READOUT_ROWS = 8
@@ -50,7 +56,11 @@ interface InteractionState {
 const STATE = new WeakMap<SVGSVGElement, InteractionState>()
 
 /** Installs (once) or updates the brush and hover listeners of a rendered chart. */
-export function renderInteraction(svgElement: SVGSVGElement, options: Sized, handlers: InteractionHandlers): void {
+export function renderInteraction(
+  svgElement: SVGSVGElement,
+  options: Sized,
+  handlers: InteractionHandlers,
+): void {
   const { x, y } = chartScales(options)
   const svg = select(svgElement)
   let state = STATE.get(svgElement)
@@ -65,7 +75,8 @@ export function renderInteraction(svgElement: SVGSVGElement, options: Sized, han
       const [a, b] = event.selection.map((px) => scales.x.invert(px))
       // Clear the grey band: the zoom itself shows what was chosen.
       brush.move(svg.selectAll<SVGGElement, null>('g.brush'), null)
-      if (Math.abs(event.selection[1] - event.selection[0]) >= 4) current.handlers.onBrush([Math.min(a, b), Math.max(a, b)])
+      if (Math.abs(event.selection[1] - event.selection[0]) >= 4)
+        current.handlers.onBrush([Math.min(a, b), Math.max(a, b)])
     })
     svg.on('pointermove.cursor', (event: PointerEvent) => {
       const scales = chartScales(current.options)
@@ -88,7 +99,11 @@ export function renderInteraction(svgElement: SVGSVGElement, options: Sized, han
     [x.range()[1], y.range()[0]],
   ]
   const key = extent.flat().join(',')
-  const group = svg.selectAll<SVGGElement, null>('g.brush').data([null]).join('g').attr('class', 'brush')
+  const group = svg
+    .selectAll<SVGGElement, null>('g.brush')
+    .data([null])
+    .join('g')
+    .attr('class', 'brush')
   if (key !== state.extentKey) {
     state.extentKey = key
     state.brush.extent(extent)
@@ -106,7 +121,12 @@ export function renderCursor(
   t: number | null,
 ): void {
   const svg = select(svgElement)
-  const group = svg.selectAll<SVGGElement, null>('g.cursor').data([null]).join('g').attr('class', 'cursor').attr('pointer-events', 'none')
+  const group = svg
+    .selectAll<SVGGElement, null>('g.cursor')
+    .data([null])
+    .join('g')
+    .attr('class', 'cursor')
+    .attr('pointer-events', 'none')
   const { x, y } = chartScales(options)
   const [x0, x1] = x.range()
   if (t === null || x(t) < x0 - 0.5 || x(t) > x1 + 0.5) {
@@ -131,7 +151,10 @@ export function renderCursor(
   const [yLo, yHi] = y.domain()
   group
     .selectAll('circle')
-    .data(rows.filter((r) => r.value >= yLo && r.value <= yHi), (d) => (d as ReadoutRow).key)
+    .data(
+      rows.filter((r) => r.value >= yLo && r.value <= yHi),
+      (d) => (d as ReadoutRow).key,
+    )
     .join('circle')
     .attr('cx', px)
     .attr('cy', (r) => y(r.value))
@@ -143,8 +166,14 @@ export function renderCursor(
   const shown = rows.slice(0, READOUT_ROWS)
   const lines = [
     { text: `t = ${formatTime(t)}`, color: '#1b1f24', bold: true },
-    ...shown.map((r) => ({ text: `${r.label}: ${formatValue(r.value, unit)}`, color: r.color, bold: false })),
-    ...(rows.length > shown.length ? [{ text: `+ ${rows.length - shown.length} more`, color: '#59636e', bold: false }] : []),
+    ...shown.map((r) => ({
+      text: `${r.label}: ${formatValue(r.value, unit)}`,
+      color: r.color,
+      bold: false,
+    })),
+    ...(rows.length > shown.length
+      ? [{ text: `+ ${rows.length - shown.length} more`, color: '#59636e', bold: false }]
+      : []),
   ]
   const lineHeight = 15
   const boxWidth = Math.min(260, Math.max(...lines.map((l) => l.text.length)) * 6.6 + 16)
@@ -152,7 +181,12 @@ export function renderCursor(
   const right = px + 10 + boxWidth <= x1
   const bx = right ? px + 10 : Math.max(MARGIN.left, px - 10 - boxWidth)
   const by = y.range()[1] + 2
-  const box = group.selectAll<SVGGElement, null>('g.readout').data([null]).join('g').attr('class', 'readout').attr('transform', `translate(${bx},${by})`)
+  const box = group
+    .selectAll<SVGGElement, null>('g.readout')
+    .data([null])
+    .join('g')
+    .attr('class', 'readout')
+    .attr('transform', `translate(${bx},${by})`)
   box
     .selectAll('rect')
     .data([null])

@@ -4,7 +4,14 @@ import { column, parseLayout, type Layout } from '../engine/layout'
 import { SampleStore } from '../engine/samples'
 import { realEngine, scenarioText } from '../test/realEngine'
 import { readout } from './interaction'
-import { chartKinds, chartModel, chartTitle, CHART_KINDS, PINNED_OPACITY, type ChartContext } from './models'
+import {
+  chartKinds,
+  chartModel,
+  chartTitle,
+  CHART_KINDS,
+  PINNED_OPACITY,
+  type ChartContext,
+} from './models'
 import { colorMap } from './palette'
 import { defaultSelection, describeSelection, selectedPorts, selectedVcs } from './selection'
 
@@ -45,7 +52,9 @@ function context(overrides: Partial<ChartContext> = {}): ChartContext {
 
 describe('chart models', () => {
   it('builds every chart of SPEC §7 from engine columns', () => {
-    const keys = Object.fromEntries(CHART_KINDS.map((k) => [k, chartModel(k, context()).series.map((s) => s.key)]))
+    const keys = Object.fromEntries(
+      CHART_KINDS.map((k) => [k, chartModel(k, context()).series.map((s) => s.key)]),
+    )
     expect(keys.acr).toContain('vc.vc1.acr')
     expect(keys.queue).toEqual(['port.l3.queue'])
     expect(keys.util).toEqual(['port.l3.util'])
@@ -58,7 +67,11 @@ describe('chart models', () => {
   })
 
   it('draws only the VCs and ports picked, and zooms to the window', () => {
-    const ctx = context({ vcs: layout.vcs.filter((v) => v.id === 'vc2'), ports: layout.ports.filter((p) => p.id === 'l1'), window: [100, 150] })
+    const ctx = context({
+      vcs: layout.vcs.filter((v) => v.id === 'vc2'),
+      ports: layout.ports.filter((p) => p.id === 'l1'),
+      window: [100, 150],
+    })
     expect(chartModel('acr', ctx).series.map((s) => s.key)).toEqual(['vc.vc2.acr', 'vc.vc2.maxmin'])
     expect(chartModel('queue', ctx).series.map((s) => s.key)).toEqual(['port.l1.queue'])
     expect(chartModel('util', ctx).options.xDomain).toEqual([100, 150])
@@ -70,8 +83,12 @@ describe('chart models', () => {
     const copy = model.series.find((s) => s.key === 'pinned:vc.vc1.acr')
     expect(copy?.opacity).toBe(PINNED_OPACITY)
     expect(copy?.label).toBe('vc1 ACR (pinned)')
-    expect(model.series.findIndex((s) => s.key === 'pinned:vc.vc1.acr')).toBeLessThan(model.series.findIndex((s) => s.key === 'vc.vc1.acr'))
-    expect(model.legend.map((l) => l.label)).toEqual(expect.arrayContaining(['this run: RIF 1/16', 'faint band: pinned RIF 1']))
+    expect(model.series.findIndex((s) => s.key === 'pinned:vc.vc1.acr')).toBeLessThan(
+      model.series.findIndex((s) => s.key === 'vc.vc1.acr'),
+    )
+    expect(model.legend.map((l) => l.label)).toEqual(
+      expect.arrayContaining(['this run: RIF 1/16', 'faint band: pinned RIF 1']),
+    )
   })
 
   it('reads every series at one time for the hover read-out', () => {
@@ -85,8 +102,18 @@ describe('chart models', () => {
   })
 
   it('describes the selection and keeps large scenarios to eight VCs by default', () => {
-    expect(describeSelection(layout, defaultSelection(layout))).toBe('2 of 2 VCs · ports: bottleneck')
-    const many = { vcs: Array.from({ length: 500 }, (_, i) => ({ id: `vc${i}`, source: 'S', destination: 'D', path: [] })), ports: [] }
+    expect(describeSelection(layout, defaultSelection(layout))).toBe(
+      '2 of 2 VCs · ports: bottleneck',
+    )
+    const many = {
+      vcs: Array.from({ length: 500 }, (_, i) => ({
+        id: `vc${i}`,
+        source: 'S',
+        destination: 'D',
+        path: [],
+      })),
+      ports: [],
+    }
     expect(defaultSelection(many).vcs.size).toBe(8)
   })
 })
@@ -107,15 +134,31 @@ describe('packet-level charts (Pletka et al.)', () => {
     const ip = run(scenarioText('pletka-clcc-tcp-udp'), 2000)
     expect(chartKinds(ip.layout)).toEqual(['classes', 'ratio', 'queue', 'util', 'lost', 'fairness'])
     expect(chartTitle('lost', ip.layout)).toBe('Packets lost')
-    const ctx: ChartContext = { layout: ip.layout, store: ip.store, colors: new Map(), vcs: [], ports: 'auto', window: null, runLabel: 'BAT + CLCC', pinned: null }
+    const ctx: ChartContext = {
+      layout: ip.layout,
+      store: ip.store,
+      colors: new Map(),
+      vcs: [],
+      ports: 'auto',
+      window: null,
+      runLabel: 'BAT + CLCC',
+      pinned: null,
+    }
     const classes = chartModel('classes', ctx)
-    expect(classes.series.map((s) => s.key)).toEqual(['class.tcp.throughput_mbps', 'aqm.tcp.reference_mbps', 'class.udp.throughput_mbps', 'aqm.udp.reference_mbps'])
+    expect(classes.series.map((s) => s.key)).toEqual([
+      'class.tcp.throughput_mbps',
+      'aqm.tcp.reference_mbps',
+      'class.udp.throughput_mbps',
+      'aqm.udp.reference_mbps',
+    ])
     expect(classes.unit).toBe('Mbit/s')
     expect(chartModel('ratio', ctx).series.map((s) => s.key)).toEqual(['ratio', 'd_udp'])
     const queue = chartModel('queue', ctx)
     expect(queue.series.length).toBeGreaterThan(0)
     expect(queue.unit).toBe('packets')
-    expect(ip.layout.ports.find((p) => `port.${p.id}.queue` === queue.series[0].key)?.from_kind).toBe('router')
+    expect(
+      ip.layout.ports.find((p) => `port.${p.id}.queue` === queue.series[0].key)?.from_kind,
+    ).toBe('router')
     expect(chartModel('fairness', ctx).legend[0].label).toContain('weighted')
   })
 })

@@ -4,7 +4,14 @@
  * each limited to the VCs and ports picked, zoomed to the time window chosen, and overlaid with a
  * pinned run when there is one.
  */
-import { column, isPacketModel, portLabel, type Layout, type LayoutPort, type LayoutVc } from '../engine/layout'
+import {
+  column,
+  isPacketModel,
+  portLabel,
+  type Layout,
+  type LayoutPort,
+  type LayoutVc,
+} from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { acrChartModel, acrFromFirstCell, type ChartModel, type LegendEntry } from './acrChart'
 import type { TimeWindow } from './cursor'
@@ -87,14 +94,24 @@ function lineModel(
   floor: number,
   ariaLabel: string,
 ): ChartModel {
-  const maxValue = Math.max(0, ...series.map((s) => (ctx.store.has(s.key) ? ctx.store.max(s.key) : 0)))
+  const maxValue = Math.max(
+    0,
+    ...series.map((s) => (ctx.store.has(s.key) ? ctx.store.max(s.key) : 0)),
+  )
   const yDomain = yDomainFrom(maxValue, floor)
   return {
     series,
     legend,
     yDomain,
     unit,
-    options: { xDomain: [0, ctx.layout.until_ms], yDomain, xLabel: 'simulated time (ms)', yLabel, series, ariaLabel },
+    options: {
+      xDomain: [0, ctx.layout.until_ms],
+      yDomain,
+      xLabel: 'simulated time (ms)',
+      yLabel,
+      series,
+      ariaLabel,
+    },
   }
 }
 
@@ -110,8 +127,19 @@ export function utilChartModel(ctx: ChartContext): ChartModel {
     y: ctx.store.series(column.util(p.id)),
     strokeWidth: 2,
   }))
-  const legend = ports.map((p) => ({ label: `${portLabel(p)} (port ${p.id})`, color: portColor(ctx.layout, p) }))
-  const model = lineModel(ctx, series, legend, 'utilisation', '', 1, `Utilisation of ${ports.map(portLabel).join(', ') || 'no port'}`)
+  const legend = ports.map((p) => ({
+    label: `${portLabel(p)} (port ${p.id})`,
+    color: portColor(ctx.layout, p),
+  }))
+  const model = lineModel(
+    ctx,
+    series,
+    legend,
+    'utilisation',
+    '',
+    1,
+    `Utilisation of ${ports.map(portLabel).join(', ') || 'no port'}`,
+  )
   model.yDomain = [0, Math.max(1.05, model.yDomain[1])]
   model.options.yDomain = model.yDomain
   return model
@@ -134,7 +162,15 @@ export function receivedChartModel(ctx: ChartContext): ChartModel {
     strokeWidth: 2,
   }))
   const legend = vcs.map((v) => ({ label: label(v), color: ctx.colors.get(v.id) ?? '#000' }))
-  return lineModel(ctx, series, legend, 'cells received', 'cells', 10, `Cells received at the destinations of ${vcs.map((v) => v.id).join(', ') || 'no VC'}`)
+  return lineModel(
+    ctx,
+    series,
+    legend,
+    'cells received',
+    'cells',
+    10,
+    `Cells received at the destinations of ${vcs.map((v) => v.id).join(', ') || 'no VC'}`,
+  )
 }
 
 /**
@@ -145,7 +181,9 @@ export function lostChartModel(ctx: ChartContext): ChartModel {
   const t = ctx.store.series(column.time)
   const withLoss =
     ctx.ports === 'auto'
-      ? ctx.layout.ports.filter((p) => ctx.store.has(column.lost(p.id)) && ctx.store.max(column.lost(p.id)) > 0)
+      ? ctx.layout.ports.filter(
+          (p) => ctx.store.has(column.lost(p.id)) && ctx.store.max(column.lost(p.id)) > 0,
+        )
       : ctx.ports.filter((p) => ctx.store.has(column.lost(p.id)))
   const series: LineSeries[] = withLoss.map((p) => ({
     key: column.lost(p.id),
@@ -155,14 +193,35 @@ export function lostChartModel(ctx: ChartContext): ChartModel {
     y: ctx.store.series(column.lost(p.id)),
     strokeWidth: 2,
   }))
-  const legend: LegendEntry[] = withLoss.map((p) => ({ label: `${portLabel(p)} (port ${p.id})`, color: portColor(ctx.layout, p) }))
+  const legend: LegendEntry[] = withLoss.map((p) => ({
+    label: `${portLabel(p)} (port ${p.id})`,
+    color: portColor(ctx.layout, p),
+  }))
   if (series.length === 0 && ctx.ports === 'auto') {
     // No port has lost a cell (every lost column peaks at 0), so the total is exactly zero.
-    series.push({ key: 'lost.total', label: 'all ports', color: '#59636e', x: t, y: new Float64Array(t.length), strokeWidth: 2 })
-    legend.push({ label: `no port has lost a ${isPacketModel(ctx.layout) ? 'packet' : 'cell'}`, color: '#59636e' })
+    series.push({
+      key: 'lost.total',
+      label: 'all ports',
+      color: '#59636e',
+      x: t,
+      y: new Float64Array(t.length),
+      strokeWidth: 2,
+    })
+    legend.push({
+      label: `no port has lost a ${isPacketModel(ctx.layout) ? 'packet' : 'cell'}`,
+      color: '#59636e',
+    })
   }
   const what = isPacketModel(ctx.layout) ? 'packets' : 'cells'
-  return lineModel(ctx, series, legend, `${what} lost`, what, 10, `${what === 'packets' ? 'Packets' : 'Cells'} lost at ${withLoss.map(portLabel).join(', ') || 'no port'}`)
+  return lineModel(
+    ctx,
+    series,
+    legend,
+    `${what} lost`,
+    what,
+    10,
+    `${what === 'packets' ? 'Packets' : 'Cells'} lost at ${withLoss.map(portLabel).join(', ') || 'no port'}`,
+  )
 }
 
 /**
@@ -175,11 +234,30 @@ export function fairnessChartModel(ctx: ChartContext): ChartModel {
   const ip = isPacketModel(ctx.layout)
   const name = ip ? 'weighted index' : 'Jain’s index'
   const series: LineSeries[] = ctx.store.has(column.fairness)
-    ? [{ key: column.fairness, label: name, color: '#009E73', x: t, y: ctx.store.series(column.fairness), strokeWidth: 2 }]
+    ? [
+        {
+          key: column.fairness,
+          label: name,
+          color: '#009E73',
+          x: t,
+          y: ctx.store.series(column.fairness),
+          strokeWidth: 2,
+        },
+      ]
     : []
   const explained = ip ? 'weighted fairness index (Pletka et al. eq. 2), serviced rate ÷ reference' : 'Jain’s index of ACR ÷ max-min share, active VCs'
   const legend = series.length ? [{ label: explained, color: '#009E73' }] : []
-  const model = lineModel(ctx, series, legend, 'fairness index', '', 1, ip ? 'Weighted fairness index of the traffic classes against their references' : 'Jain’s fairness index of the active VCs against their max-min shares')
+  const model = lineModel(
+    ctx,
+    series,
+    legend,
+    'fairness index',
+    '',
+    1,
+    ip
+      ? 'Weighted fairness index of the traffic classes against their references'
+      : 'Jain’s fairness index of the active VCs against their max-min shares',
+  )
   model.yDomain = [0, 1.05]
   model.options.yDomain = model.yDomain
   return model
@@ -193,16 +271,45 @@ export function classesChartModel(ctx: ChartContext): ChartModel {
   ;(ctx.layout.classes ?? []).forEach((c, i) => {
     const color = classColor(c, i)
     if (ctx.store.has(column.classThroughput(c))) {
-      series.push({ key: column.classThroughput(c), label: `${c.toUpperCase()} throughput`, color, x: t, y: ctx.store.series(column.classThroughput(c)), strokeWidth: 2 })
+      series.push({
+        key: column.classThroughput(c),
+        label: `${c.toUpperCase()} throughput`,
+        color,
+        x: t,
+        y: ctx.store.series(column.classThroughput(c)),
+        strokeWidth: 2,
+      })
       legend.push({ label: c.toUpperCase(), color })
     }
     if (ctx.store.has(column.classReference(c))) {
-      series.push({ key: column.classReference(c), label: `${c.toUpperCase()} reference`, color, x: t, y: ctx.store.series(column.classReference(c)), dash: REFERENCE_DASH, curve: 'step', strokeWidth: 1.5 })
+      series.push({
+        key: column.classReference(c),
+        label: `${c.toUpperCase()} reference`,
+        color,
+        x: t,
+        y: ctx.store.series(column.classReference(c)),
+        dash: REFERENCE_DASH,
+        curve: 'step',
+        strokeWidth: 1.5,
+      })
     }
   })
-  if (series.some((s) => s.dash)) legend.push({ label: 'dashed: the BAT’s reference rate', color: '#59636e', dash: REFERENCE_DASH })
+  if (series.some((s) => s.dash))
+    legend.push({
+      label: 'dashed: the BAT’s reference rate',
+      color: '#59636e',
+      dash: REFERENCE_DASH,
+    })
   const fastest = Math.max(0, ...ctx.layout.links.map((l) => l.rate_mbps))
-  return lineModel(ctx, series, legend, 'throughput (Mbit/s)', 'Mbit/s', fastest, `Throughput of ${(ctx.layout.classes ?? []).join(' and ')} in Mbit/s`)
+  return lineModel(
+    ctx,
+    series,
+    legend,
+    'throughput (Mbit/s)',
+    'Mbit/s',
+    fastest,
+    `Throughput of ${(ctx.layout.classes ?? []).join(' and ')} in Mbit/s`,
+  )
 }
 
 /** Packet model: the UDP/TCP serviced-rate ratio the CLCC steers, and its control D_UDP. */
@@ -211,14 +318,37 @@ export function ratioChartModel(ctx: ChartContext): ChartModel {
   const series: LineSeries[] = []
   const legend: LegendEntry[] = []
   if (ctx.store.has(column.ratio)) {
-    series.push({ key: column.ratio, label: 'UDP/TCP ratio', color: '#CC79A7', x: t, y: ctx.store.series(column.ratio), strokeWidth: 2 })
+    series.push({
+      key: column.ratio,
+      label: 'UDP/TCP ratio',
+      color: '#CC79A7',
+      x: t,
+      y: ctx.store.series(column.ratio),
+      strokeWidth: 2,
+    })
     legend.push({ label: 'UDP/TCP serviced ratio', color: '#CC79A7' })
   }
   if (ctx.store.has(column.dUdp)) {
-    series.push({ key: column.dUdp, label: 'D_UDP', color: '#009E73', x: t, y: ctx.store.series(column.dUdp), curve: 'step', strokeWidth: 2 })
+    series.push({
+      key: column.dUdp,
+      label: 'D_UDP',
+      color: '#009E73',
+      x: t,
+      y: ctx.store.series(column.dUdp),
+      curve: 'step',
+      strokeWidth: 2,
+    })
     legend.push({ label: 'D_UDP (CLCC)', color: '#009E73' })
   }
-  return lineModel(ctx, series, legend, 'ratio, D_UDP', '', 1, 'The UDP over TCP serviced-rate ratio and the CLCC controller’s D_UDP')
+  return lineModel(
+    ctx,
+    series,
+    legend,
+    'ratio, D_UDP',
+    '',
+    1,
+    'The UDP over TCP serviced-rate ratio and the CLCC controller’s D_UDP',
+  )
 }
 
 /** The model of one chart kind, zoomed and overlaid. */
@@ -263,7 +393,12 @@ export function chartModel(kind: ChartKind, ctx: ChartContext): ChartModel {
  * Adds the pinned run's copy of every series it also has (same sample column), faint, behind the
  * current run's lines; the y axis grows to fit both, and the legend says which style is which.
  */
-export function overlayPinned(model: ChartModel, pinned: PinnedRun, runLabel: string, gapBeforeFirstCell: boolean): ChartModel {
+export function overlayPinned(
+  model: ChartModel,
+  pinned: PinnedRun,
+  runLabel: string,
+  gapBeforeFirstCell: boolean,
+): ChartModel {
   const store = pinned.store
   if (!store.has(column.time)) return model
   const t = store.series(column.time)
@@ -276,7 +411,15 @@ export function overlayPinned(model: ChartModel, pinned: PinnedRun, runLabel: st
       const sent = s.key.replace(/\.acr$/, '.sent')
       y = acrFromFirstCell(y, store.has(sent) ? store.series(sent) : null)
     }
-    copies.push({ ...s, key: `pinned:${s.key}`, label: `${s.label} (pinned)`, x: t, y, opacity: PINNED_OPACITY, strokeWidth: PINNED_WIDTH })
+    copies.push({
+      ...s,
+      key: `pinned:${s.key}`,
+      label: `${s.label} (pinned)`,
+      x: t,
+      y,
+      opacity: PINNED_OPACITY,
+      strokeWidth: PINNED_WIDTH,
+    })
     maxValue = Math.max(maxValue, store.max(s.key))
   }
   const series = [...copies, ...model.series]

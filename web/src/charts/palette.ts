@@ -18,7 +18,23 @@ export function seriesColor(i: number): string {
   return OKABE_ITO[((i % OKABE_ITO.length) + OKABE_ITO.length) % OKABE_ITO.length]
 }
 
-/** Assigns each id a colour by its position, so a VC has the same colour in every view. */
-export function colorMap(ids: readonly string[]): ReadonlyMap<string, string> {
-  return new Map(ids.map((id, i) => [id, seriesColor(i)]))
+/** The colour of a VC not picked for one of the palette's colours. */
+export const UNPICKED = '#a3acb5'
+
+/**
+ * Gives each id a colour, so a VC has the same colour in every view: the picked ids (by default
+ * all), in order, take the palette's seven colours; the rest are grey until picked. Seven hues and
+ * grey make the eight a reader can tell apart (no two VCs share a hue, issue 15).
+ */
+export function colorMap(
+  ids: readonly string[],
+  picked?: ReadonlySet<string>,
+): ReadonlyMap<string, string> {
+  let k = 0
+  return new Map(
+    ids.map((id) => [
+      id,
+      (picked ? picked.has(id) : true) && k < OKABE_ITO.length ? seriesColor(k++) : UNPICKED,
+    ]),
+  )
 }

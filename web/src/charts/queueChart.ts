@@ -26,13 +26,19 @@ export const MIN_PEAK_CELLS = 2
  */
 export function bottleneckPorts(layout: Layout, store: SampleStore): LayoutPort[] {
   // Ports in the network (switches, routers), not the hosts' own.
-  const switchPorts = layout.ports.filter((p) => p.from_kind !== 'host' && store.has(column.queue(p.id)))
-  const peak = (p: LayoutPort) => (store.has(column.queueMax(p.id)) ? store.max(column.queueMax(p.id)) : store.max(column.queue(p.id)))
+  const switchPorts = layout.ports.filter(
+    (p) => p.from_kind !== 'host' && store.has(column.queue(p.id)),
+  )
+  const peak = (p: LayoutPort) =>
+    store.has(column.queueMax(p.id))
+      ? store.max(column.queueMax(p.id))
+      : store.max(column.queue(p.id))
   const largest = Math.max(0, ...switchPorts.map(peak))
   const threshold = Math.max(MIN_PEAK_CELLS, largest * SIGNIFICANT_PEAK)
   const queued = switchPorts.filter((p) => peak(p) >= threshold).sort((a, b) => peak(b) - peak(a))
   if (queued.length > 0) return queued.slice(0, MAX_QUEUE_PORTS)
-  const util = (p: LayoutPort) => (store.has(column.util(p.id)) && store.rowCount > 0 ? store.max(column.util(p.id)) : 0)
+  const util = (p: LayoutPort) =>
+    store.has(column.util(p.id)) ? store.max(column.util(p.id)) : -Infinity
   const busiest = [...switchPorts].sort((a, b) => util(b) - util(a))[0]
   // Nothing measured yet (before Play, after Reset): the bottleneck the topology implies.
   if (!busiest || util(busiest) <= 0) {
@@ -71,7 +77,11 @@ export function portColor(layout: Layout, port: LayoutPort): string {
 }
 
 /** Builds the queue chart's series from the samples so far, for `ports` (the bottleneck's by default). */
-export function queueChartModel(layout: Layout, store: SampleStore, ports: readonly LayoutPort[] = bottleneckPorts(layout, store)): ChartModel {
+export function queueChartModel(
+  layout: Layout,
+  store: SampleStore,
+  ports: readonly LayoutPort[] = bottleneckPorts(layout, store),
+): ChartModel {
   const t = store.series(column.time)
   const colorOf = (p: LayoutPort) => portColor(layout, p)
   const series: LineSeries[] = ports.map((p) => ({
@@ -82,7 +92,10 @@ export function queueChartModel(layout: Layout, store: SampleStore, ports: reado
     y: store.series(column.queue(p.id)),
     strokeWidth: 2,
   }))
-  const legend: LegendEntry[] = ports.map((p) => ({ label: `${portLabel(p)} (port ${p.id})`, color: colorOf(p) }))
+  const legend: LegendEntry[] = ports.map((p) => ({
+    label: `${portLabel(p)} (port ${p.id})`,
+    color: colorOf(p),
+  }))
   const maxValue = Math.max(0, ...ports.map((p) => store.max(column.queue(p.id))))
   const yDomain = yDomainFrom(maxValue, 10)
   return {

@@ -22,15 +22,25 @@ export function selectedVcs(layout: Pick<Layout, 'vcs'>, selection: SeriesSelect
 }
 
 /** The selected ports in layout order, or `auto`. */
-export function selectedPorts(layout: Pick<Layout, 'ports'>, selection: SeriesSelection): LayoutPort[] | 'auto' {
+export function selectedPorts(
+  layout: Pick<Layout, 'ports'>,
+  selection: SeriesSelection,
+): LayoutPort[] | 'auto' {
   if (selection.ports === 'auto') return 'auto'
   const chosen = selection.ports
   return layout.ports.filter((p) => chosen.has(p.id))
 }
 
 /** One-line description for the picker's button: "2 of 2 VCs · ports: bottleneck". */
-export function describeSelection(layout: Pick<Layout, 'vcs' | 'ports'>, selection: SeriesSelection): string {
+export function describeSelection(
+  layout: Pick<Layout, 'vcs' | 'ports'>,
+  selection: SeriesSelection,
+): string {
   const vcs = `${selection.vcs.size} of ${layout.vcs.length} VC${layout.vcs.length === 1 ? '' : 's'}`
-  const ports = selection.ports === 'auto' ? 'ports: bottleneck' : `${selection.ports.size} of ${layout.ports.length} ports`
-  return `${vcs} · ${ports}`
+  const ports =
+    selection.ports === 'auto'
+      ? 'ports: bottleneck'
+      : `${selection.ports.size} of ${layout.ports.length} ports`
+  // The packet model has flows, not VCs: no "0 of 0 VCs".
+  return layout.vcs.length === 0 ? ports.replace(/^ports: /, 'ports at the ') : `${vcs} · ${ports}`
 }

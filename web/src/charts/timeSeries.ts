@@ -5,7 +5,18 @@
  * views from SampleStore. Rendering joins into a persistent SVG structure, so redrawing once per
  * animation frame only updates path strings and axes.
  */
-import { axisBottom, axisLeft, curveLinear, curveStepAfter, format, line, scaleLinear, select, type NumberValue, type ScaleLinear } from 'd3'
+import {
+  axisBottom,
+  axisLeft,
+  curveLinear,
+  curveStepAfter,
+  format,
+  line,
+  scaleLinear,
+  select,
+  type NumberValue,
+  type ScaleLinear,
+} from 'd3'
 
 /** One line of a chart. */
 export interface LineSeries {
@@ -42,7 +53,9 @@ export interface TimeSeriesOptions {
 export const MARGIN = { top: 12, right: 16, bottom: 40, left: 60 } as const
 
 /** Pixel scales for a chart of the given size. */
-export function chartScales(options: Pick<TimeSeriesOptions, 'width' | 'height' | 'xDomain' | 'yDomain'>): {
+export function chartScales(
+  options: Pick<TimeSeriesOptions, 'width' | 'height' | 'xDomain' | 'yDomain'>,
+): {
   x: ScaleLinear<number, number>
   y: ScaleLinear<number, number>
 } {
@@ -59,7 +72,12 @@ export function chartScales(options: Pick<TimeSeriesOptions, 'width' | 'height' 
  * Indices of the points worth drawing: when there are more points than two per pixel column,
  * keep the first, minimum, maximum and last point of each column, so peaks survive decimation.
  */
-export function decimate(x: ArrayLike<number>, y: ArrayLike<number>, xScale: (v: number) => number, pixels: number): number[] {
+export function decimate(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  xScale: (v: number) => number,
+  pixels: number,
+): number[] {
   const n = Math.min(x.length, y.length)
   if (n <= pixels * 2) return Array.from({ length: n }, (_, i) => i)
   const kept: number[] = []
@@ -129,7 +147,11 @@ export function seriesPath(
   const n = Math.min(series.x.length, series.y.length)
   const [from, to] = visibleRange(series.x, x.domain())
   const part = (a: ArrayLike<number>): ArrayLike<number> =>
-    from === 0 && to >= n ? a : a instanceof Float64Array ? a.subarray(from, to) : Array.prototype.slice.call(a, from, to)
+    from === 0 && to >= n
+      ? a
+      : a instanceof Float64Array
+        ? a.subarray(from, to)
+        : Array.prototype.slice.call(a, from, to)
   const xs = part(series.x)
   const ys = part(series.y)
   const local = decimate(xs, ys, x, Math.max(1, Math.round(r1 - r0)))
@@ -165,7 +187,15 @@ const drawnAxes = new WeakMap<SVGSVGElement, string>()
 export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesOptions): void {
   const { width, height } = options
   const { x, y } = chartScales(options)
-  const axesKey = [width, height, ...options.xDomain, ...options.yDomain, options.xLabel, options.yLabel, options.ariaLabel].join('|')
+  const axesKey = [
+    width,
+    height,
+    ...options.xDomain,
+    ...options.yDomain,
+    options.xLabel,
+    options.yLabel,
+    options.ariaLabel,
+  ].join('|')
   const svg = select(svgElement)
   if (drawnAxes.get(svgElement) !== axesKey) {
     drawnAxes.set(svgElement, axesKey)
@@ -192,7 +222,12 @@ export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesO
 }
 
 /** The frame of a chart: size, grid, axes, labels and the clip of the plot area. */
-function renderAxes(svgElement: SVGSVGElement, options: TimeSeriesOptions, x: ScaleLinear<number, number>, y: ScaleLinear<number, number>): void {
+function renderAxes(
+  svgElement: SVGSVGElement,
+  options: TimeSeriesOptions,
+  x: ScaleLinear<number, number>,
+  y: ScaleLinear<number, number>,
+): void {
   const { width, height } = options
   const svg = select(svgElement)
     .attr('viewBox', `0 0 ${width} ${height}`)
@@ -202,11 +237,7 @@ function renderAxes(svgElement: SVGSVGElement, options: TimeSeriesOptions, x: Sc
     .attr('aria-label', options.ariaLabel)
 
   const layer = (name: string) =>
-    svg
-      .selectAll<SVGGElement, null>(`g.${name}`)
-      .data([null])
-      .join('g')
-      .attr('class', name)
+    svg.selectAll<SVGGElement, null>(`g.${name}`).data([null]).join('g').attr('class', name)
 
   const plotHeight = y.range()[0] - y.range()[1]
   const plotWidth = x.range()[1] - x.range()[0]
@@ -223,10 +254,18 @@ function renderAxes(svgElement: SVGSVGElement, options: TimeSeriesOptions, x: Sc
 
   layer('x-axis')
     .attr('transform', `translate(0,${y.range()[0]})`)
-    .call(axisBottom(x).ticks(Math.max(2, Math.floor(plotWidth / 80))).tickFormat(yTickFormat(options.xDomain[1])))
+    .call(
+      axisBottom(x)
+        .ticks(Math.max(2, Math.floor(plotWidth / 80)))
+        .tickFormat(yTickFormat(options.xDomain[1])),
+    )
   layer('y-axis')
     .attr('transform', `translate(${MARGIN.left},0)`)
-    .call(axisLeft(y).ticks(Math.max(2, Math.floor(plotHeight / 45))).tickFormat(yTickFormat(options.yDomain[1])))
+    .call(
+      axisLeft(y)
+        .ticks(Math.max(2, Math.floor(plotHeight / 45)))
+        .tickFormat(yTickFormat(options.yDomain[1])),
+    )
 
   layer('x-label')
     .selectAll('text')

@@ -18,14 +18,28 @@ import { docLinks, docNodes, type DocNode } from '../scenario/doc'
 import type { EngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
-import { along, fitNodes, type Fit, type Point } from '../topology/geometry'
+import { along, fitDrawing, type Fit, type Point } from '../topology/geometry'
 import { TOPOLOGY_BOX, TopologyView } from '../topology/TopologyView'
-import { addLink, addNode, addVc, freeSpot, moveNode, removeSelected, shortestSwitchPath, type Edit } from './ops'
+import { placeNodes, trafficPaths } from '../topology/autoLayout'
+import {
+  addLink,
+  addNode,
+  addVc,
+  adoptPositions,
+  freeSpot,
+  moveNode,
+  removeSelected,
+  shortestSwitchPath,
+  type Edit,
+} from './ops'
 
 /** Validates and applies an edit; null when applied, else why it was refused. */
 export type ApplyEdit = (edit: Edit, key?: string) => string | null
 
-type Mode = { kind: 'select' } | { kind: 'link'; from: string | null } | { kind: 'vc'; path: string[] }
+type Mode =
+  | { kind: 'select' }
+  | { kind: 'link'; from: string | null }
+  | { kind: 'vc'; path: string[] }
 
 interface Callout {
   at: Point
@@ -50,7 +64,7 @@ interface EditorCanvasProps {
   overlay?(layout: Layout, fit: Fit): ReactNode
 }
 
-const { width: W, height: H, padding: PAD } = TOPOLOGY_BOX
+const { width: W, height: BOX_H, padding: PAD } = TOPOLOGY_BOX
 /** Hit radius of a node, and how far from the edge a dragged node may go. */
 const NODE_R = 24
 /** Pixels of drawing an arrow key moves a node (Shift: one pixel). */
@@ -77,18 +91,22 @@ const LINK_HIT = 8
 
 /** The corners of a band of half-width `half` along a→b, as SVG polygon points. */
 function band(a: Point, b: Point, half: number): string {
-  return [along(a, b, 0, half), along(a, b, 1, half), along(a, b, 1, -half), along(a, b, 0, -half)].map((p) => `${p.x},${p.y}`).join(' ')
+  return [along(a, b, 0, half), along(a, b, 1, half), along(a, b, 1, -half), along(a, b, 0, -half)]
+    .map((p) => `${p.x},${p.y}`)
+    .join(' ')
 }
 
 const clampX = (x: number) => Math.min(W - NODE_R, Math.max(NODE_R, x))
-const clampY = (y: number) => Math.min(H - NODE_R, Math.max(NODE_R, y))
+const clampY = (y: number, h: number) => Math.min(h - NODE_R, Math.max(NODE_R, y))
 
 function modeHint(mode: Mode): string {
   switch (mode.kind) {
     case 'select':
       return 'Drag a node to move it; click a node, a link or a VC button to see its parameters.'
     case 'link':
-      return mode.from === null ? 'New link: pick the first node.' : `New link from ${mode.from}: pick the node to join it to (Esc cancels).`
+      return mode.from === null
+        ? 'New link: pick the first node.'
+        : `New link from ${mode.from}: pick the node to join it to (Esc cancels).`
     case 'vc':
       return mode.path.length === 0
         ? 'New VC: pick the source host.'
@@ -101,16 +119,40 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
   const [mode, setMode] = useState<Mode>({ kind: 'select' })
   const [callout, setCallout] = useState<Callout | null>(null)
   /** A node being dragged: its id and position in scenario units, and the fit held meanwhile. */
-  const [drag, setDrag] = useState<{ id: string; x: number; y: number; fit: Fit; moved: boolean } | null>(null)
-  const pressRef = useRef<{ id: string; start: Point; origin: Point; pointerId: number } | null>(null)
+  const [drag, setDrag] = useState<{
+    id: string
+    x: number
+    y: number
+    fit: Fit
+    moved: boolean
+  } | null>(null)
+  const pressRef = useRef<{ id: string; start: Point; origin: Point; pointerId: number } | null>(
+    null,
+  )
 
-  const nodes = useMemo(() => docNodes(scenario), [scenario])
+  // Stored positions that collide are replaced by the automatic layout (topology/autoLayout.ts);
+  // the first move or addition writes that layout into the document.
+  const stored = useMemo(() => docNodes(scenario), [scenario])
+  const nodes = useMemo(
+    () => placeNodes(stored, docLinks(scenario), trafficPaths(layout), TOPOLOGY_BOX),
+    [stored, scenario, layout],
+  )
+  const auto = nodes.some((n, i) => n.x !== stored[i]?.x || n.y !== stored[i]?.y)
+  const base = useCallback(
+    () => (auto ? adoptPositions(scenario, new Map(nodes.map((n) => [n.id, n]))) : scenario),
+    [auto, scenario, nodes],
+  )
   const positioned = useMemo(
-    () => (drag ? nodes.map((n) => (n.id === drag.id ? { ...n, x: drag.x, y: drag.y } : n)) : nodes),
+    () =>
+      drag ? nodes.map((n) => (n.id === drag.id ? { ...n, x: drag.x, y: drag.y } : n)) : nodes,
     [nodes, drag],
   )
-  const fit = useMemo(() => drag?.fit ?? fitNodes(nodes, W, H, PAD), [nodes, drag?.fit])
-  const place = useMemo(() => new Map(positioned.map((n) => [n.id, fit.place(n)])), [positioned, fit])
+  const fit = useMemo(() => drag?.fit ?? fitDrawing(nodes, W, BOX_H, PAD), [nodes, drag?.fit])
+  const H = fit.height
+  const place = useMemo(
+    () => new Map(positioned.map((n) => [n.id, fit.place(n)])),
+    [positioned, fit],
+  )
 
   // The engine's layout, with the nodes where the document (or the drag) has them.
   const viewLayout = useMemo(() => {
@@ -126,9 +168,12 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
 
   const links = useMemo(() => docLinks(scenario), [scenario])
 
-  const say = useCallback((at: Point | undefined, text: string, tone: Callout['tone'] = 'error') => {
-    setCallout({ at: at ?? { x: W / 2, y: 24 }, text, tone })
-  }, [])
+  const say = useCallback(
+    (at: Point | undefined, text: string, tone: Callout['tone'] = 'error') => {
+      setCallout({ at: at ?? { x: W / 2, y: 24 }, text, tone })
+    },
+    [],
+  )
 
   const applyAt = useCallback(
     (edit: Edit, at: Point | undefined, key?: string): boolean => {
@@ -157,7 +202,11 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
       const at = place.get(node.id)
       if (mode.kind === 'select') {
         setCallout(null)
-        onSelect(selection?.kind === 'node' && selection.id === node.id ? null : { kind: 'node', id: node.id })
+        onSelect(
+          selection?.kind === 'node' && selection.id === node.id
+            ? null
+            : { kind: 'node', id: node.id },
+        )
         return
       }
       if (mode.kind === 'link') {
@@ -166,7 +215,8 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
           setCallout(null)
           return
         }
-        if (applyAt(addLink(scenario, mode.from, node.id, linkDefaults), at)) setMode({ kind: 'select' })
+        if (applyAt(addLink(scenario, mode.from, node.id, linkDefaults), at))
+          setMode({ kind: 'select' })
         return
       }
       // Building a VC.
@@ -177,11 +227,16 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
         setCallout(null)
         return
       }
-      if (path.includes(node.id)) return say(at, `${node.id} is already on the path: a path may not loop.`)
+      if (path.includes(node.id))
+        return say(at, `${node.id} is already on the path: a path may not loop.`)
       const last = path[path.length - 1]
       let next: string[]
       if (node.kind === 'switch') {
-        if (links.every((l) => !((l.a === last && l.b === node.id) || (l.b === last && l.a === node.id)))) {
+        if (
+          links.every(
+            (l) => !((l.a === last && l.b === node.id) || (l.b === last && l.a === node.id)),
+          )
+        ) {
           return say(at, `No link joins ${last} and ${node.id}.`)
         }
         next = [...path, node.id]
@@ -191,7 +246,8 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
       }
       // A host ends the path; fill in the shortest way through switches if it is not adjacent.
       const way = shortestSwitchPath(scenario, last, node.id, path.slice(0, -1))
-      if (way === null) return say(at, `No way through switches leads from ${last} to ${node.id}: add links first.`)
+      if (way === null)
+        return say(at, `No way through switches leads from ${last} to ${node.id}: add links first.`)
       next = [...path, ...way.slice(1)]
       if (applyAt(addVc(scenario, next), at)) setMode({ kind: 'select' })
     },
@@ -227,13 +283,17 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
 
   const onNodePointerMove = (event: PointerEvent<SVGGElement>) => {
     const press = pressRef.current
-    if (!press || press.pointerId !== event.pointerId || !svgRef.current || mode.kind !== 'select') return
+    if (!press || press.pointerId !== event.pointerId || !svgRef.current || mode.kind !== 'select')
+      return
     const p = svgPoint(svgRef.current, event.clientX, event.clientY)
     const dx = p.x - press.start.x
     const dy = p.y - press.start.y
     if (!drag && Math.hypot(dx, dy) < CLICK_SLOP) return
     const held = drag?.fit ?? fit
-    const to = unplace(held, { x: clampX(press.origin.x + dx), y: clampY(press.origin.y + dy) })
+    const to = unplace(held, {
+      x: clampX(press.origin.x + dx),
+      y: clampY(press.origin.y + dy, held.height),
+    })
     setDrag({ id: press.id, x: to.x, y: to.y, fit: held, moved: true })
   }
 
@@ -242,7 +302,7 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
     pressRef.current = null
     if (!press || press.pointerId !== event.pointerId) return
     if (drag?.moved) {
-      applyAt(moveNode(scenario, drag.id, drag.x, drag.y), place.get(drag.id), `move-${drag.id}`)
+      applyAt(moveNode(base(), drag.id, drag.x, drag.y), place.get(drag.id), `move-${drag.id}`)
       setDrag(null)
       return
     }
@@ -253,7 +313,12 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
   // ---- keyboard --------------------------------------------------------------------------------
 
   const onNodeKeyDown = (event: KeyboardEvent<SVGGElement>, node: DocNode) => {
-    const arrows: Record<string, Point> = { ArrowLeft: { x: -1, y: 0 }, ArrowRight: { x: 1, y: 0 }, ArrowUp: { x: 0, y: -1 }, ArrowDown: { x: 0, y: 1 } }
+    const arrows: Record<string, Point> = {
+      ArrowLeft: { x: -1, y: 0 },
+      ArrowRight: { x: 1, y: 0 },
+      ArrowUp: { x: 0, y: -1 },
+      ArrowDown: { x: 0, y: 1 },
+    }
     const dir = arrows[event.key]
     if (dir) {
       event.preventDefault()
@@ -261,8 +326,11 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
       const from = place.get(node.id)
       if (!from) return
       const step = event.shiftKey ? 1 : NUDGE
-      const to = unplace(fit, { x: clampX(from.x + dir.x * step), y: clampY(from.y + dir.y * step) })
-      applyAt(moveNode(scenario, node.id, to.x, to.y), from, `move-${node.id}`)
+      const to = unplace(fit, {
+        x: clampX(from.x + dir.x * step),
+        y: clampY(from.y + dir.y * step, fit.height),
+      })
+      applyAt(moveNode(base(), node.id, to.x, to.y), from, `move-${node.id}`)
       return
     }
     if (event.key === 'Enter' || event.key === ' ') {
@@ -288,8 +356,9 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
 
   const addAt = (kind: 'host' | 'switch') => {
     cancelMode()
-    const spot = freeSpot(scenario)
-    applyAt(addNode(scenario, kind, spot), fit.place(spot))
+    const doc = base()
+    const spot = freeSpot(doc)
+    applyAt(addNode(doc, kind, spot), fit.place(spot))
   }
 
   const remove = () => {
@@ -298,8 +367,11 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
     applyAt(removeSelected(scenario, selection), at)
   }
 
-  const pending = mode.kind === 'vc' ? mode.path : mode.kind === 'link' && mode.from ? [mode.from] : []
-  const pendingPoints = pending.map((id) => place.get(id)).filter((p): p is Point => p !== undefined)
+  const pending =
+    mode.kind === 'vc' ? mode.path : mode.kind === 'link' && mode.from ? [mode.from] : []
+  const pendingPoints = pending
+    .map((id) => place.get(id))
+    .filter((p): p is Point => p !== undefined)
 
   return (
     <section className="editor" aria-label="Topology editor">
@@ -310,13 +382,28 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
         <button type="button" onClick={() => addAt('switch')}>
           + Switch
         </button>
-        <button type="button" aria-pressed={mode.kind === 'link'} onClick={() => (mode.kind === 'link' ? cancelMode() : setMode({ kind: 'link', from: null }))}>
+        <button
+          type="button"
+          aria-pressed={mode.kind === 'link'}
+          onClick={() =>
+            mode.kind === 'link' ? cancelMode() : setMode({ kind: 'link', from: null })
+          }
+        >
           + Link
         </button>
-        <button type="button" aria-pressed={mode.kind === 'vc'} onClick={() => (mode.kind === 'vc' ? cancelMode() : setMode({ kind: 'vc', path: [] }))}>
+        <button
+          type="button"
+          aria-pressed={mode.kind === 'vc'}
+          onClick={() => (mode.kind === 'vc' ? cancelMode() : setMode({ kind: 'vc', path: [] }))}
+        >
           + VC
         </button>
-        <button type="button" onClick={remove} disabled={!selection} title="Remove the selection (Delete)">
+        <button
+          type="button"
+          onClick={remove}
+          disabled={!selection}
+          title="Remove the selection (Delete)"
+        >
           Remove{selection ? ` ${selection.id}` : ''}
         </button>
         {mode.kind !== 'select' && (
@@ -424,7 +511,12 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
             style={{ left: `${(callout.at.x / W) * 100}%`, top: `${(callout.at.y / H) * 100}%` }}
           >
             {callout.text}
-            <button type="button" className="callout-close" aria-label="Dismiss" onClick={() => setCallout(null)}>
+            <button
+              type="button"
+              className="callout-close"
+              aria-label="Dismiss"
+              onClick={() => setCallout(null)}
+            >
               ×
             </button>
           </div>

@@ -3,7 +3,19 @@ import { docLinks, docNodes, docVcs } from '../scenario/doc'
 import { createEngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { addLink, addNode, addVc, freeSpot, moveNode, pathProblem, removeLink, removeNode, removeVc, shortestSwitchPath, type Edit } from './ops'
+import {
+  addLink,
+  addNode,
+  addVc,
+  freeSpot,
+  moveNode,
+  pathProblem,
+  removeLink,
+  removeNode,
+  removeVc,
+  shortestSwitchPath,
+  type Edit,
+} from './ops'
 
 const info = createEngineInfo(realEngine())
 const wan = (): JsonObject => JSON.parse(scenarioText('two-source-wan')) as JsonObject
@@ -34,7 +46,8 @@ describe('topology edits', () => {
   it('adds hosts and switches with fresh ids, clear of the others', () => {
     let doc = wan()
     const spot = freeSpot(doc)
-    for (const n of docNodes(doc)) expect(Math.hypot(n.x - spot.x, n.y - spot.y)).toBeGreaterThan(50)
+    for (const n of docNodes(doc))
+      expect(Math.hypot(n.x - spot.x, n.y - spot.y)).toBeGreaterThan(50)
     const added = addNode(doc, 'switch', spot)
     doc = accepted(added)
     expect(added.ok && added.select).toEqual({ kind: 'node', id: 'SW3' })

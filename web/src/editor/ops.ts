@@ -5,8 +5,26 @@
  * different nodes once); the engine then validates the whole result before it is accepted
  * (useBench's commit), so nothing invalid ever reaches the run.
  */
-import { docBackground, docLinks, docNodes, docVcs, freshId, linkBetween, routeUsesLink, type DocNode, type NodeKind } from '../scenario/doc'
-import { cloneJson, isObject, PathError, setPath, type Json, type JsonObject } from '../scenario/paths'
+import {
+  docBackground,
+  docLinks,
+  docNodes,
+  docVcs,
+  freshId,
+  linkBetween,
+  routeUsesLink,
+  type DocNode,
+  type NodeKind,
+} from '../scenario/doc'
+import { segmentDistance } from '../topology/geometry'
+import {
+  cloneJson,
+  isObject,
+  PathError,
+  setPath,
+  type Json,
+  type JsonObject,
+} from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
 
 export type Edit =
@@ -51,12 +69,35 @@ export function moveNode(doc: JsonObject, id: string, x: number, y: number): Edi
 }
 
 /**
- * A place for a new node: near the middle of the drawing but clear of every node, searched on a
- * spiral in scenario units.
+ * The document with every node at the given position (the drawing's automatic layout, adopted
+ * when the author first moves or adds a node, so that the file's positions stop colliding).
+ */
+export function adoptPositions(
+  doc: JsonObject,
+  at: ReadonlyMap<string, { x: number; y: number }>,
+): JsonObject {
+  const copy = cloneJson(doc)
+  for (const n of array(copy, 'nodes')) {
+    const p = isObject(n) && typeof n.id === 'string' ? at.get(n.id) : undefined
+    if (isObject(n) && p) {
+      n.x = tidy(p.x)
+      n.y = tidy(p.y)
+    }
+  }
+  return copy
+}
+
+/**
+ * A place for a new node: near the middle of the drawing but clear of every node and of every
+ * link (a node dropped on a link would look connected to it), searched on a spiral in scenario units.
  */
 export function freeSpot(doc: JsonObject): { x: number; y: number } {
   const nodes = docNodes(doc)
   if (nodes.length === 0) return { x: 0, y: 0 }
+  const byId = new Map(nodes.map((n) => [n.id, n]))
+  const segments = docLinks(doc)
+    .map((l) => [byId.get(l.a), byId.get(l.b)] as const)
+    .filter((s): s is readonly [DocNode, DocNode] => s[0] !== undefined && s[1] !== undefined)
   const xs = nodes.map((n) => n.x)
   const ys = nodes.map((n) => n.y)
   const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 100)
@@ -67,14 +108,21 @@ export function freeSpot(doc: JsonObject): { x: number; y: number } {
     const angle = k * 2.399963 // the golden angle: an even spread
     const radius = clearance * 0.5 * Math.sqrt(k)
     const p = { x: cx + radius * Math.cos(angle), y: cy + radius * Math.sin(angle) }
-    if (nodes.every((n) => Math.hypot(n.x - p.x, n.y - p.y) >= clearance)) return { x: tidy(p.x), y: tidy(p.y) }
+    if (
+      nodes.every((n) => Math.hypot(n.x - p.x, n.y - p.y) >= clearance) &&
+      segments.every(([a, b]) => segmentDistance(p, a, b) >= clearance * 0.6)
+    )
+      return { x: tidy(p.x), y: tidy(p.y) }
   }
   return { x: tidy(cx), y: tidy(cy + span * 0.6) }
 }
 
 export function addNode(doc: JsonObject, kind: NodeKind, at: { x: number; y: number }): Edit {
   const copy = cloneJson(doc)
-  const id = freshId(kind === 'host' ? 'H' : 'SW', docNodes(copy).map((n) => n.id))
+  const id = freshId(
+    kind === 'host' ? 'H' : 'SW',
+    docNodes(copy).map((n) => n.id),
+  )
   array(copy, 'nodes').push({ id, kind, x: tidy(at.x), y: tidy(at.y) })
   return { ok: true, scenario: copy, label: `Add ${kind} ${id}`, select: { kind: 'node', id } }
 }
@@ -109,14 +157,20 @@ function plural(count: number, one: string, many = `${one}s`): string {
 /** Removes the VCs and background sources for which `uses(path)` holds; describes what went. */
 function removeRoutes(doc: JsonObject, uses: (path: readonly string[]) => boolean): string[] {
   const parts: string[] = []
-  const gone = docVcs(doc).filter((v) => uses(v.path)).map((v) => v.id)
+  const gone = docVcs(doc)
+    .filter((v) => uses(v.path))
+    .map((v) => v.id)
   if (gone.length > 0) {
     doc.vcs = array(doc, 'vcs').filter((v) => !(isObject(v) && gone.includes(String(v.id))))
     parts.push(`${gone.length === 1 ? 'VC' : 'VCs'} ${gone.join(', ')}`)
   }
-  const bg = docBackground(doc).filter((b) => uses(b.path)).map((b) => b.id)
+  const bg = docBackground(doc)
+    .filter((b) => uses(b.path))
+    .map((b) => b.id)
   if (bg.length > 0) {
-    doc.background = array(doc, 'background').filter((b) => !(isObject(b) && bg.includes(String(b.id))))
+    doc.background = array(doc, 'background').filter(
+      (b) => !(isObject(b) && bg.includes(String(b.id))),
+    )
     parts.push(`background ${bg.join(', ')}`)
   }
   return parts
@@ -124,7 +178,8 @@ function removeRoutes(doc: JsonObject, uses: (path: readonly string[]) => boolea
 
 function detailOf(removed: string[], droppedVariants: string[]): string | undefined {
   const parts = [...removed]
-  if (droppedVariants.length > 0) parts.push(`${plural(droppedVariants.length, 'variant')} (${droppedVariants.join('; ')})`)
+  if (droppedVariants.length > 0)
+    parts.push(`${plural(droppedVariants.length, 'variant')} (${droppedVariants.join('; ')})`)
   return parts.length > 0 ? `also removed ${parts.join(', ')}` : undefined
 }
 
@@ -135,8 +190,15 @@ export function removeNode(doc: JsonObject, id: string): Edit {
   const removed = removeRoutes(copy, (path) => path.includes(id))
   copy.links = array(copy, 'links').filter((l) => !(isObject(l) && (l.a === id || l.b === id)))
   copy.nodes = array(copy, 'nodes').filter((n) => !(isObject(n) && n.id === id))
-  if (links.length > 0) removed.unshift(`${links.length === 1 ? 'link' : 'links'} ${links.map((l) => l.id).join(', ')}`)
-  return { ok: true, scenario: copy, label: `Remove ${id}`, detail: detailOf(removed, pruneVariants(copy)), select: null }
+  if (links.length > 0)
+    removed.unshift(`${links.length === 1 ? 'link' : 'links'} ${links.map((l) => l.id).join(', ')}`)
+  return {
+    ok: true,
+    scenario: copy,
+    label: `Remove ${id}`,
+    detail: detailOf(removed, pruneVariants(copy)),
+    select: null,
+  }
 }
 
 /** Default rate and length of a new link: the registry's link defaults. */
@@ -152,8 +214,17 @@ export function addLink(doc: JsonObject, a: string, b: string, defaults: LinkDef
   const existing = linkBetween(doc, a, b)
   if (existing) return refuse(`${a} and ${b} are already joined by link ${existing.id}`)
   const copy = cloneJson(doc)
-  const id = freshId('l', docLinks(copy).map((l) => l.id))
-  array(copy, 'links').push({ id, a, b, rate_mbps: defaults.rate_mbps, length_km: defaults.length_km })
+  const id = freshId(
+    'l',
+    docLinks(copy).map((l) => l.id),
+  )
+  array(copy, 'links').push({
+    id,
+    a,
+    b,
+    rate_mbps: defaults.rate_mbps,
+    length_km: defaults.length_km,
+  })
   return { ok: true, scenario: copy, label: `Add link ${a}–${b}`, select: { kind: 'link', id } }
 }
 
@@ -163,7 +234,13 @@ export function removeLink(doc: JsonObject, id: string): Edit {
   const copy = cloneJson(doc)
   const removed = removeRoutes(copy, (path) => routeUsesLink(path, link.a, link.b))
   copy.links = array(copy, 'links').filter((l) => !(isObject(l) && l.id === id))
-  return { ok: true, scenario: copy, label: `Remove link ${id}`, detail: detailOf(removed, pruneVariants(copy)), select: null }
+  return {
+    ok: true,
+    scenario: copy,
+    label: `Remove link ${id}`,
+    detail: detailOf(removed, pruneVariants(copy)),
+    select: null,
+  }
 }
 
 /**
@@ -171,16 +248,19 @@ export function removeLink(doc: JsonObject, id: string): Edit {
  * different host, along links, without visiting a node twice (the engine's `read_path` rules).
  */
 export function pathProblem(doc: JsonObject, path: readonly string[]): string | null {
-  if (path.length < 2) return 'a VC needs a path: a source host, the switches along the way and a destination host'
+  if (path.length < 2)
+    return 'a VC needs a path: a source host, the switches along the way and a destination host'
   const nodes = new Map(docNodes(doc).map((n) => [n.id, n]))
   for (let i = 0; i < path.length; i++) {
     const n = nodes.get(path[i])
     if (!n) return `there is no node ${path[i]}`
     const end = i === 0 || i === path.length - 1
     if (end && n.kind !== 'host') return `${n.id} is a switch: a VC starts and ends at a host`
-    if (!end && n.kind !== 'switch') return `${n.id} is a host: only switches may be in the middle of a path`
+    if (!end && n.kind !== 'switch')
+      return `${n.id} is a host: only switches may be in the middle of a path`
     if (path.indexOf(path[i]) !== i) return `${n.id} is on the path twice: a path may not loop`
-    if (i > 0 && !linkBetween(doc, path[i - 1], path[i])) return `no link joins ${path[i - 1]} and ${path[i]}`
+    if (i > 0 && !linkBetween(doc, path[i - 1], path[i]))
+      return `no link joins ${path[i - 1]} and ${path[i]}`
   }
   return null
 }
@@ -189,7 +269,12 @@ export function pathProblem(doc: JsonObject, path: readonly string[]): string | 
  * The shortest way from `from` to the host `to` through switches only (breadth first), both ends
  * included, or null when there is none. Used to complete a VC when its destination is picked.
  */
-export function shortestSwitchPath(doc: JsonObject, from: string, to: string, avoid: readonly string[] = []): string[] | null {
+export function shortestSwitchPath(
+  doc: JsonObject,
+  from: string,
+  to: string,
+  avoid: readonly string[] = [],
+): string[] | null {
   const kinds = new Map(docNodes(doc).map((n) => [n.id, n.kind]))
   const neighbours = new Map<string, string[]>()
   for (const l of docLinks(doc)) {
@@ -219,16 +304,30 @@ export function addVc(doc: JsonObject, path: readonly string[]): Edit {
   const problem = pathProblem(doc, path)
   if (problem) return refuse(problem)
   const copy = cloneJson(doc)
-  const id = freshId('vc', docVcs(copy).map((v) => v.id))
+  const id = freshId(
+    'vc',
+    docVcs(copy).map((v) => v.id),
+  )
   array(copy, 'vcs').push({ id, path: [...path], traffic: { kind: 'persistent', start_ms: 0 } })
-  return { ok: true, scenario: copy, label: `Add ${id} ${path[0]}→${path[path.length - 1]}`, select: { kind: 'vc', id } }
+  return {
+    ok: true,
+    scenario: copy,
+    label: `Add ${id} ${path[0]}→${path[path.length - 1]}`,
+    select: { kind: 'vc', id },
+  }
 }
 
 export function removeVc(doc: JsonObject, id: string): Edit {
   if (!docVcs(doc).some((v) => v.id === id)) return refuse(`there is no VC ${id}`)
   const copy = cloneJson(doc)
   copy.vcs = array(copy, 'vcs').filter((v) => !(isObject(v) && v.id === id))
-  return { ok: true, scenario: copy, label: `Remove ${id}`, detail: detailOf([], pruneVariants(copy)), select: null }
+  return {
+    ok: true,
+    scenario: copy,
+    label: `Remove ${id}`,
+    detail: detailOf([], pruneVariants(copy)),
+    select: null,
+  }
 }
 
 /** Removes whatever is selected. */

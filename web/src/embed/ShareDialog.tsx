@@ -37,13 +37,24 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
     <div className="copy-field">
       <label>
         {label}
-        <textarea ref={fieldRef} readOnly value={value} rows={3} data-testid={testId} onFocus={(e) => e.currentTarget.select()} />
+        <textarea
+          ref={fieldRef}
+          readOnly
+          value={value}
+          rows={3}
+          data-testid={testId}
+          onFocus={(e) => e.currentTarget.select()}
+        />
       </label>
       <button type="button" onClick={copy}>
         {label.startsWith('Embed') ? 'Copy embed snippet' : 'Copy link'}
       </button>
       <span className="muted" role="status">
-        {state === 'copied' ? 'Copied.' : state === 'manual' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}
+        {state === 'copied'
+          ? 'Copied.'
+          : state === 'manual'
+            ? 'Selected: press Ctrl+C (⌘C) to copy.'
+            : ''}
       </span>
     </div>
   )
@@ -68,7 +79,8 @@ export function ShareDialog({ open, title, makeHash, onClose }: ShareDialogProps
     setHash(null)
     makeHash().then(
       (h) => !cancelled && setHash(h),
-      (error: unknown) => !cancelled && setFailure(error instanceof Error ? error.message : String(error)),
+      (error: unknown) =>
+        !cancelled && setFailure(error instanceof Error ? error.message : String(error)),
     )
     return () => {
       cancelled = true
@@ -78,7 +90,12 @@ export function ShareDialog({ open, title, makeHash, onClose }: ShareDialogProps
   const link = hash ? `${pageBase()}${hash}` : ''
   const snippet = hash ? embedSnippet(embedUrl(pageBase(), hash, autoplay), title) : ''
   return (
-    <dialog ref={dialogRef} className="share-dialog" aria-labelledby="share-title" onClose={onClose}>
+    <dialog
+      ref={dialogRef}
+      className="share-dialog"
+      aria-labelledby="share-title"
+      onClose={onClose}
+    >
       <header className="dialog-header">
         <h2 id="share-title">Share this run</h2>
         <button type="button" className="plain" onClick={onClose} aria-label="Close sharing">
@@ -86,15 +103,21 @@ export function ShareDialog({ open, title, makeHash, onClose }: ShareDialogProps
         </button>
       </header>
       <p className="muted">
-        The link holds the whole scenario as edited, its parameters and the view, compressed ({link.length.toLocaleString('en')} characters). Opening it
-        builds the same scenario with the same seed, so the run is identical, from 0 ms.
+        The link holds the whole scenario as edited, its parameters and the view, compressed (
+        {link.length.toLocaleString('en')} characters). Opening it builds the same scenario with the
+        same seed, so the run is identical, from 0 ms.
       </p>
       {failure && <p role="alert">The link could not be made: {failure}</p>}
       {hash ? (
         <>
           <CopyField label="Link" value={link} testId="share-link" />
           <label className="inline">
-            <input type="checkbox" checked={autoplay} onChange={(e) => setAutoplay(e.target.checked)} /> the embedded run starts by itself (autoplay)
+            <input
+              type="checkbox"
+              checked={autoplay}
+              onChange={(e) => setAutoplay(e.target.checked)}
+            />{' '}
+            the embedded run starts by itself (autoplay)
           </label>
           <CopyField label="Embed snippet (HTML)" value={snippet} testId="embed-snippet" />
         </>

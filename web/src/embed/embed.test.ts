@@ -12,10 +12,14 @@ describe('embed mode', () => {
   it('builds the iframe address and snippet', () => {
     const src = embedUrl('https://lab.example/abr/?x=1#old', '#scenario=fahmy-rif', true)
     expect(src).toBe('https://lab.example/abr/?embed&autoplay#scenario=fahmy-rif')
-    expect(embedUrl('https://lab.example/', '#lab=1.abc', false)).toBe('https://lab.example/?embed#lab=1.abc')
+    expect(embedUrl('https://lab.example/', '#lab=1.abc', false)).toBe(
+      'https://lab.example/?embed#lab=1.abc',
+    )
     const html = embedSnippet(src, 'RIF "1/16"')
     expect(html).toContain('src="https://lab.example/abr/?embed&amp;autoplay#scenario=fahmy-rif"')
     expect(html).toContain('title="ABR Lab: RIF &quot;1/16&quot;"')
-    expect(fullPageUrl('https://lab.example/abr/?embed', '#scenario=a')).toBe('https://lab.example/abr/#scenario=a')
+    expect(fullPageUrl('https://lab.example/abr/?embed', '#scenario=a')).toBe(
+      'https://lab.example/abr/#scenario=a',
+    )
   })
 })

@@ -15,7 +15,8 @@ export interface EmbedOptions {
 /** Reads the query string (`?embed&autoplay`); a flag counts unless it is "0" or "false". */
 export function readEmbedOptions(search: string): EmbedOptions {
   const params = new URLSearchParams(search)
-  const flag = (name: string) => params.has(name) && !['0', 'false', 'no'].includes((params.get(name) ?? '').toLowerCase())
+  const flag = (name: string) =>
+    params.has(name) && !['0', 'false', 'no'].includes((params.get(name) ?? '').toLowerCase())
   return { embed: flag('embed'), autoplay: flag('autoplay') }
 }
 
@@ -25,7 +26,10 @@ export function embedUrl(base: string, hash: string, autoplay: boolean): string 
   url.search = autoplay ? '?embed&autoplay' : '?embed'
   url.hash = hash.replace(/^#/, '')
   // URLSearchParams would write "embed=": keep the bare flags.
-  return url.toString().replace(/embed=&autoplay=/, 'embed&autoplay').replace(/embed=(#|$)/, 'embed$1')
+  return url
+    .toString()
+    .replace(/embed=&autoplay=/, 'embed&autoplay')
+    .replace(/embed=(#|$)/, 'embed$1')
 }
 
 function escapeAttribute(text: string): string {
@@ -33,7 +37,11 @@ function escapeAttribute(text: string): string {
 }
 
 /** The HTML to paste into a page: an iframe of the scenario in embed mode. */
-export function embedSnippet(src: string, title: string, size: { width: number; height: number } = { width: 800, height: 450 }): string {
+export function embedSnippet(
+  src: string,
+  title: string,
+  size: { width: number; height: number } = { width: 800, height: 450 },
+): string {
   return `<iframe src="${escapeAttribute(src)}" width="${size.width}" height="${size.height}" style="border:0;max-width:100%" title="${escapeAttribute(`ABR Lab: ${title}`)}" loading="lazy"></iframe>`
 }
 

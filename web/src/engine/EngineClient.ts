@@ -32,7 +32,9 @@ export type LoadResult =
   | { ok: false; message: string; errors: ScenarioError[] }
 
 /** What became of a parameter change. */
-export type SetParamResult = { ok: true; applied: 'live' | 'restart'; nowMs: number } | { ok: false; errors: ScenarioError[] }
+export type SetParamResult =
+  | { ok: true; applied: 'live' | 'restart'; nowMs: number }
+  | { ok: false; errors: ScenarioError[] }
 
 /** A request the worker could not carry out, or one cut short by a crash. */
 export class EngineCallError extends Error {
@@ -78,7 +80,8 @@ export class EngineClient {
       this.lastGoodScenario = scenarioJson
       return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
     }
-    if (reply.type === 'rejected') return { ok: false, message: reply.message, errors: reply.errors }
+    if (reply.type === 'rejected')
+      return { ok: false, message: reply.message, errors: reply.errors }
     throw unexpected(reply)
   }
 
@@ -95,8 +98,13 @@ export class EngineClient {
   }
 
   /** Asks for up to `maxCells` cells in flight with every samples event (0: none). */
-  async animate(maxCells: number, signal?: AbortSignal): Promise<void> {
-    expectOk(await this.call({ type: 'animate', maxCells }, signal))
+  async animate(maxCells: number, port: number | null = null, signal?: AbortSignal): Promise<void> {
+    expectOk(
+      await this.call(
+        port === null ? { type: 'animate', maxCells } : { type: 'animate', maxCells, port },
+        signal,
+      ),
+    )
   }
 
   /** Advances `ms` of simulated time and stops there, paused. */
@@ -123,8 +131,10 @@ export class EngineClient {
       return this.load(this.lastGoodScenario, signal)
     }
     const reply = await this.call({ type: 'reset' }, signal)
-    if (reply.type === 'loaded') return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
-    if (reply.type === 'rejected') return { ok: false, message: reply.message, errors: reply.errors }
+    if (reply.type === 'loaded')
+      return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
+    if (reply.type === 'rejected')
+      return { ok: false, message: reply.message, errors: reply.errors }
     throw unexpected(reply)
   }
 
@@ -142,7 +152,9 @@ export class EngineClient {
       if (signal?.aborted) throw abortError()
       const worker = this.ensureWorker()
       const id = this.nextId++
-      const reply = new Promise<WorkerReply>((resolve, reject) => this.pending.set(id, { resolve, reject }))
+      const reply = new Promise<WorkerReply>((resolve, reject) =>
+        this.pending.set(id, { resolve, reject }),
+      )
       worker.postMessage({ ...body, id })
       return reply
     }

@@ -25,6 +25,8 @@ export interface EngineHandle {
   frame(): Float64Array
   /** Cells on the links, rows of 7 (absent in engines built before the animation API). */
   cells_in_flight?(max: number): Float64Array
+  /** One port's cells on its wire and in its queue (absent in engines before the magnifier). */
+  port_cells?(port: number, max: number): Float64Array
   set_param(path: string, value_json: string): string
   scenario_json(): string
   free(): void
@@ -67,6 +69,8 @@ export const MAX_EVENTS_PER_CALL = 100_000
  * after every slice that catches up, so the charts follow the clock as before.
  */
 export const FLUSH_MS = 32
+/** At most this many cells of the magnified port, on its wire and again in its queue. */
+export const MAGNIFIED_CELLS = 4000
 /** How long to wait when paced play has caught up with the wall clock (about one display frame). */
 const PACED_IDLE_MS = 16
 
@@ -110,7 +114,10 @@ function isTrap(error: unknown): boolean {
  */
 function ownBuffer(array: Float64Array): Float64Array {
   const buffer = array.buffer
-  const owns = buffer instanceof ArrayBuffer && array.byteOffset === 0 && array.byteLength === buffer.byteLength
+  const owns =
+    buffer instanceof ArrayBuffer &&
+    array.byteOffset === 0 &&
+    array.byteLength === buffer.byteLength
   return owns ? array : array.slice()
 }
 
@@ -134,6 +141,8 @@ export class EngineHost {
   private lastFlushWall = Number.NEGATIVE_INFINITY
   /** Cells in flight sent with each flush, for the animation; 0 sends none. */
   private maxCells = 0
+  /** The port whose every cell is sent with each flush (the magnifier's), or null. */
+  private magnified: number | null = null
   /** Set when the engine trapped; from then on every request fails (STYLE: "a poisoned flag"). */
   private poisoned: string | null = null
 
@@ -146,7 +155,10 @@ export class EngineHost {
   /** Handles one request and posts exactly one reply with the same id. */
   handle(req: ClientRequest): void {
     if (this.poisoned !== null) {
-      this.post({ type: 'failed', id: req.id, message: `engine crashed earlier: ${this.poisoned}` }, [])
+      this.post(
+        { type: 'failed', id: req.id, message: `engine crashed earlier: ${this.poisoned}` },
+        [],
+      )
       return
     }
     try {
@@ -174,7 +186,10 @@ export class EngineHost {
           return
         case 'animate':
           this.maxCells = Math.floor(req.maxCells)
+          this.magnified = req.port ?? null
           this.post({ type: 'ok', id: req.id }, [])
+          // A paused run shows the newly magnified port at once.
+          if (!this.running && this.engine !== null && this.magnified !== null) this.flush()
           return
         case 'step':
           this.step(req.id, req.ms)
@@ -186,7 +201,10 @@ export class EngineHost {
     } catch (error) {
       if (isTrap(error)) {
         this.poison(error)
-        this.post({ type: 'failed', id: req.id, message: `engine crashed: ${messageOf(error)}` }, [])
+        this.post(
+          { type: 'failed', id: req.id, message: `engine crashed: ${messageOf(error)}` },
+          [],
+        )
       } else {
         this.post({ type: 'failed', id: req.id, message: messageOf(error) }, [])
       }
@@ -199,7 +217,10 @@ export class EngineHost {
     const verdictText = this.mod.validate_scenario(scenarioJson)
     const verdict = parseEngineErrors(verdictText)
     if (verdict.length > 0) {
-      this.post({ type: 'rejected', id, message: 'the engine rejected this scenario', errors: verdict }, [])
+      this.post(
+        { type: 'rejected', id, message: 'the engine rejected this scenario', errors: verdict },
+        [],
+      )
       return
     }
     const warnings = parseEngineWarnings(verdictText)
@@ -267,13 +288,19 @@ export class EngineHost {
     }
     const result = parseSetParamResult(engine.set_param(path, valueJson))
     if ('error' in result) {
-      this.post({ type: 'rejected', id, message: 'the engine refused this change', errors: [result.error] }, [])
+      this.post(
+        { type: 'rejected', id, message: 'the engine refused this change', errors: [result.error] },
+        [],
+      )
       return
     }
     // Reset rebuilds the scenario as edited, so a live change survives it.
     const scenarioJson = engine.scenario_json()
     this.scenarioJson = scenarioJson
-    this.post({ type: 'param', id, applied: result.applied, scenarioJson, nowMs: engine.now_ms() }, [])
+    this.post(
+      { type: 'param', id, applied: result.applied, scenarioJson, nowMs: engine.now_ms() },
+      [],
+    )
   }
 
   private pause(): void {
@@ -320,7 +347,10 @@ export class EngineHost {
     const target =
       this.speed === null
         ? this.untilMs
-        : Math.min(this.untilMs, this.anchorSimMs + (this.speed * (start - this.anchorWallMs)) / 1000)
+        : Math.min(
+            this.untilMs,
+            this.anchorSimMs + (this.speed * (start - this.anchorWallMs)) / 1000,
+          )
     let caughtUp = false
     try {
       for (;;) {
@@ -382,16 +412,37 @@ export class EngineHost {
     this.lastFlushWall = this.clock.now()
     const rows = ownBuffer(engine.take_samples())
     const frame = ownBuffer(engine.frame())
-    const cells = this.maxCells > 0 && engine.cells_in_flight ? ownBuffer(engine.cells_in_flight(this.maxCells)) : undefined
+    const cells =
+      this.maxCells > 0 && engine.cells_in_flight
+        ? ownBuffer(engine.cells_in_flight(this.maxCells))
+        : undefined
+    const portCells =
+      this.magnified !== null && engine.port_cells
+        ? ownBuffer(engine.port_cells(this.magnified, MAGNIFIED_CELLS))
+        : undefined
+    const transfer: Transferable[] = [rows.buffer, frame.buffer]
+    if (cells) transfer.push(cells.buffer)
+    if (portCells) transfer.push(portCells.buffer)
     this.post(
-      { type: 'samples', rows, frame, cells, nowMs: engine.now_ms(), events: engine.events() },
-      cells ? [rows.buffer, frame.buffer, cells.buffer] : [rows.buffer, frame.buffer],
+      {
+        type: 'samples',
+        rows,
+        frame,
+        cells,
+        portCells,
+        nowMs: engine.now_ms(),
+        events: engine.events(),
+      },
+      transfer,
     )
   }
 
   private postStatus(status: RunStatus): void {
     const engine = this.engine
-    this.post({ type: 'status', status, nowMs: engine?.now_ms() ?? 0, events: engine?.events() ?? 0 }, [])
+    this.post(
+      { type: 'status', status, nowMs: engine?.now_ms() ?? 0, events: engine?.events() ?? 0 },
+      [],
+    )
   }
 
   /** After a trap the wasm instance may be corrupt: stop, never touch the engine again, tell the page. */

@@ -28,9 +28,10 @@ export type ClientRequest =
   | { type: 'speed'; id: number; speed: Speed }
   /**
    * Ask for up to `maxCells` cells in flight with every `samples` event (0: none), for the
-   * animation. Replies `ok`.
+   * animation, and with `port` (a port index) every cell of that port, on its wire and in its
+   * queue, for the magnifier. Replies `ok`.
    */
-  | { type: 'animate'; id: number; maxCells: number }
+  | { type: 'animate'; id: number; maxCells: number; port?: number }
   /**
    * Advance by `ms` of simulated time (or to the end of the run) and stop there, paused. Replies
    * `ok`; the samples and the status follow as events.
@@ -81,9 +82,19 @@ export type WorkerEvent =
    * `[port index, progress 0..1, kind (0 data, 1 FRM, 2 BRM, 3 background, 7 connection set-up,
    * 8 connect), VC or background index, ER Mbit/s, CI, CCR Mbit/s]` (Engine.cells_in_flight; a
    * set-up or connect is at progress 0 while a switch processes it, and its ER is the rate offered
-   * so far). All buffers are transferred.
+   * so far). `portCells`, when `animate` named a port: the same rows for all of that port's cells,
+   * those waiting in its queue with progress -(k + 1), k = 0 next to be sent (Engine.port_cells).
+   * All buffers are transferred.
    */
-  | { type: 'samples'; rows: Float64Array; frame: Float64Array; cells?: Float64Array; nowMs: number; events: number }
+  | {
+      type: 'samples'
+      rows: Float64Array
+      frame: Float64Array
+      cells?: Float64Array
+      portCells?: Float64Array
+      nowMs: number
+      events: number
+    }
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }
   /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */
   | { type: 'fatal'; message: string }
@@ -105,7 +116,11 @@ export function isWorkerReply(msg: unknown): msg is WorkerReply {
 
 /** True for an unsolicited worker event. */
 export function isWorkerEvent(msg: unknown): msg is WorkerEvent {
-  return typeof msg === 'object' && msg !== null && eventTypes.has((msg as { type?: unknown }).type as string)
+  return (
+    typeof msg === 'object' &&
+    msg !== null &&
+    eventTypes.has((msg as { type?: unknown }).type as string)
+  )
 }
 
 /** True for a request the worker understands. */
@@ -123,7 +138,13 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
     case 'speed':
       return m.speed === null || (typeof m.speed === 'number' && m.speed > 0)
     case 'animate':
-      return typeof m.maxCells === 'number' && Number.isFinite(m.maxCells) && m.maxCells >= 0
+      return (
+        typeof m.maxCells === 'number' &&
+        Number.isFinite(m.maxCells) &&
+        m.maxCells >= 0 &&
+        (m.port === undefined ||
+          (typeof m.port === 'number' && Number.isInteger(m.port) && m.port >= 0))
+      )
     case 'step':
       return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
     case 'set':
@@ -180,15 +201,23 @@ export function parseEngineWarnings(text: string): ScenarioError[] {
  * Reads `Engine.set_param`'s answer: `{"applied":"live"|"restart"}` or
  * `{"error":{"path","message"}}`. Anything else becomes an error, so nothing is lost.
  */
-export function parseSetParamResult(text: string): { applied: 'live' | 'restart' } | { error: ScenarioError } {
+export function parseSetParamResult(
+  text: string,
+): { applied: 'live' | 'restart' } | { error: ScenarioError } {
   try {
-    const value = JSON.parse(text) as { applied?: unknown; error?: { path?: unknown; message?: unknown } }
+    const value = JSON.parse(text) as {
+      applied?: unknown
+      error?: { path?: unknown; message?: unknown }
+    }
     if (value.applied === 'live' || value.applied === 'restart') return { applied: value.applied }
     if (value.error && typeof value.error === 'object') {
       return {
         error: {
           path: typeof value.error.path === 'string' ? value.error.path : '',
-          message: typeof value.error.message === 'string' ? value.error.message : JSON.stringify(value.error),
+          message:
+            typeof value.error.message === 'string'
+              ? value.error.message
+              : JSON.stringify(value.error),
         },
       }
     }

@@ -33,6 +33,8 @@ export interface ViewState {
   speed?: number | null
   /** Which tab the side panel shows. */
   tab?: 'params' | 'about'
+  /** Presentation mode (large text, the drawing and two charts). */
+  present?: boolean
 }
 
 export interface SharedLab {
@@ -52,13 +54,21 @@ export function sanitizeView(value: unknown): ViewState {
   if (!isObject(value)) return {}
   const view: ViewState = {}
   const sel = value.selection
-  if (isObject(sel) && (sel.kind === 'node' || sel.kind === 'link' || sel.kind === 'vc') && typeof sel.id === 'string') {
+  if (
+    isObject(sel) &&
+    (sel.kind === 'node' || sel.kind === 'link' || sel.kind === 'vc') &&
+    typeof sel.id === 'string'
+  ) {
     view.selection = { kind: sel.kind, id: sel.id }
   }
-  if (value.speed === null || (typeof value.speed === 'number' && Number.isFinite(value.speed) && value.speed > 0)) {
+  if (
+    value.speed === null ||
+    (typeof value.speed === 'number' && Number.isFinite(value.speed) && value.speed > 0)
+  ) {
     view.speed = value.speed
   }
   if (value.tab === 'params' || value.tab === 'about') view.tab = value.tab
+  if (value.present === true) view.present = true
   return view
 }
 
@@ -71,14 +81,20 @@ function toBase64Url(bytes: Uint8Array): string {
 }
 
 function fromBase64Url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new ShareLinkError('it contains characters a share link never has')
+  if (!/^[A-Za-z0-9_-]*$/.test(text))
+    throw new ShareLinkError('it contains characters a share link never has')
   const base64 = text.replace(/-/g, '+').replace(/_/g, '/')
-  if (base64.length % 4 === 1) throw new ShareLinkError('it is incomplete: it was probably cut short when it was copied')
+  if (base64.length % 4 === 1)
+    throw new ShareLinkError('it is incomplete: it was probably cut short when it was copied')
   const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4))
   return Uint8Array.from(binary, (ch) => ch.charCodeAt(0))
 }
 
-async function pipeBytes(bytes: Uint8Array, transform: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array> {
+async function pipeBytes(
+  bytes: Uint8Array,
+  transform: CompressionStream | DecompressionStream,
+  limit: number,
+): Promise<Uint8Array> {
   const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(transform)
   const reader = stream.getReader()
   const chunks: Uint8Array[] = []
@@ -105,7 +121,11 @@ async function pipeBytes(bytes: Uint8Array, transform: CompressionStream | Decom
 /** The hash parameter's value (`1.…`) for a scenario and view. */
 export async function encodeShare(lab: SharedLab): Promise<string> {
   const json = JSON.stringify({ scenario: lab.scenario, view: lab.view })
-  const compressed = await pipeBytes(new TextEncoder().encode(json), new CompressionStream('deflate-raw'), Infinity)
+  const compressed = await pipeBytes(
+    new TextEncoder().encode(json),
+    new CompressionStream('deflate-raw'),
+    Infinity,
+  )
   return `${SHARE_VERSION}.${toBase64Url(compressed)}`
 }
 
@@ -115,9 +135,14 @@ export async function decodeShare(param: string): Promise<SharedLab> {
   if (!match) throw new ShareLinkError('it does not begin with its format version (#lab=1.…)')
   const version = Number(match[1])
   if (version > SHARE_VERSION) {
-    throw new ShareLinkError(`it was made by a newer ABR Lab (share format ${version}; this page reads format ${SHARE_VERSION})`)
+    throw new ShareLinkError(
+      `it was made by a newer ABR Lab (share format ${version}; this page reads format ${SHARE_VERSION})`,
+    )
   }
-  if (version !== SHARE_VERSION) throw new ShareLinkError(`share format ${version} does not exist (this page reads format ${SHARE_VERSION})`)
+  if (version !== SHARE_VERSION)
+    throw new ShareLinkError(
+      `share format ${version} does not exist (this page reads format ${SHARE_VERSION})`,
+    )
   if (match[2] === '') throw new ShareLinkError('it is empty after the version')
   const compressed = fromBase64Url(match[2])
   let bytes: Uint8Array
@@ -125,7 +150,9 @@ export async function decodeShare(param: string): Promise<SharedLab> {
     bytes = await pipeBytes(compressed, new DecompressionStream('deflate-raw'), MAX_JSON_BYTES)
   } catch (error) {
     if (error instanceof ShareLinkError) throw error
-    throw new ShareLinkError('it is incomplete or altered: the compressed data does not unpack (was it cut short when copied?)')
+    throw new ShareLinkError(
+      'it is incomplete or altered: the compressed data does not unpack (was it cut short when copied?)',
+    )
   }
   let value: unknown
   try {
@@ -133,7 +160,8 @@ export async function decodeShare(param: string): Promise<SharedLab> {
   } catch {
     throw new ShareLinkError('it unpacks, but not to JSON text')
   }
-  if (!isObject(value) || !isObject(value.scenario)) throw new ShareLinkError('it does not hold a scenario')
+  if (!isObject(value) || !isObject(value.scenario))
+    throw new ShareLinkError('it does not hold a scenario')
   return { scenario: value.scenario, view: sanitizeView(value.view) }
 }
 

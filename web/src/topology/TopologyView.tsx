@@ -11,8 +11,21 @@ import type { TimeCursor } from '../charts/cursor'
 import { sampleIndexAt } from '../charts/timeSeries'
 import { frameFromSamples, type LiveFrame } from '../engine/frame'
 import type { SampleStore } from '../engine/samples'
-import { portLabel, type Layout } from '../engine/layout'
-import { along, centroid, commonLinkCaption, fitNodes, linkCaption, linkLabelPlacement, stepFrom, type Fit, type Point } from './geometry'
+import { portLabel, type Layout, type LayoutVc } from '../engine/layout'
+import { UNPICKED } from '../charts/palette'
+import { BUNDLE_MIN, routeGroups, useOpenBundles, type Bundle } from './bundles'
+import {
+  along,
+  centroid,
+  commonLinkCaption,
+  fitDrawing,
+  linkCaption,
+  linkLabelPlacement,
+  stepFrom,
+  type Fit,
+  type Point,
+} from './geometry'
+import { LabelPlacer, textBox, type Box } from './labels'
 
 const WIDTH = 560
 const HEIGHT = 300
@@ -21,9 +34,16 @@ const HOST_R = 20
 const SWITCH_HALF = 22
 /** Spacing between parallel VC routes drawn along a shared link. */
 const ROUTE_GAP = 6
+const INK = '#1b1f24'
 
 /** The drawing's coordinate box and node sizes, for layers drawn over it (the editor, the cell animation). */
-export const TOPOLOGY_BOX = { width: WIDTH, height: HEIGHT, padding: PADDING, hostRadius: HOST_R, switchHalf: SWITCH_HALF } as const
+export const TOPOLOGY_BOX = {
+  width: WIDTH,
+  height: HEIGHT,
+  padding: PADDING,
+  hostRadius: HOST_R,
+  switchHalf: SWITCH_HALF,
+} as const
 
 interface TopologyViewProps {
   layout: Layout
@@ -47,25 +67,213 @@ const noTime = () => null
 interface Placement {
   pos: Map<string, Point>
   middle: Point
+  height: number
 }
 
 function usePlacement(layout: Layout, given?: Fit): Placement {
   return useMemo(() => {
-    const fit = given ?? fitNodes(layout.nodes, WIDTH, HEIGHT, PADDING)
+    const fit = given ?? fitDrawing(layout.nodes, WIDTH, HEIGHT, PADDING)
     const pos = new Map(layout.nodes.map((n) => [n.id, fit.place(n)]))
-    return { pos, middle: centroid([...pos.values()]) }
+    return { pos, middle: centroid([...pos.values()]), height: fit.height }
   }, [layout, given])
 }
 
-const StaticTopology = memo(function StaticTopology({ layout, colors, fit }: Pick<TopologyViewProps, 'layout' | 'colors' | 'fit'>) {
-  const { pos, middle } = usePlacement(layout, fit)
-  // Links like most others are described once, in the caption; only the odd ones are labelled.
+/** Font sizes (drawing units) of the drawing's texts, as styles.css sets them. */
+const FONT = { link: 12, caption: 13, acr: 14, queue: 12, badge: 12 } as const
+/** Colour of a bundle of routes whose VCs have no colour of their own. */
+const BUNDLE_COLOR = '#59636e'
+
+interface Spot {
+  at: Point
+  anchor: 'start' | 'middle' | 'end'
+  angle: number
+}
+
+interface LabelPlan {
+  /** Link labels shown, by link id. */
+  links: Map<string, Spot>
+  /** ACR labels by source node: where, and which VCs (one line each, or a summary line). */
+  acr: Map<string, { spots: Spot[]; summary: boolean }>
+  /** Queue labels by port id. */
+  queues: Map<string, Spot>
+  /** Bundle count badges by route key. */
+  badges: Map<string, Spot>
+  caption: boolean
+}
+
+/** Where every label goes, none overlapping a node or another label (see labels.ts). */
+function planLabels(
+  layout: Layout,
+  pos: Map<string, Point>,
+  middle: Point,
+  height: number,
+  bundles: Bundle[],
+  opened: ReadonlySet<string>,
+): LabelPlan {
+  const nodeBoxes: Box[] = layout.nodes.flatMap((n) => {
+    const p = pos.get(n.id)
+    const r = (n.kind === 'switch' ? SWITCH_HALF : HOST_R) + 1
+    return p ? [{ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r }] : []
+  })
+  const placer = new LabelPlacer(nodeBoxes, { x: 0, y: 0, w: WIDTH, h: height })
   const common = commonLinkCaption(layout.links)
+  const plan: LabelPlan = {
+    links: new Map(),
+    acr: new Map(),
+    queues: new Map(),
+    badges: new Map(),
+    caption: false,
+  }
+  if (common) {
+    const text = `${layout.links.every((l) => linkCaption(l) === common) ? 'every link' : 'links unless marked'}: ${common}`
+    plan.caption =
+      placer.place([
+        textBox(text, FONT.caption, { x: WIDTH / 2, y: height - 8 - FONT.caption * 0.35 }),
+      ]) === 0
+  }
+  // ACR labels first: they are what a lecturer points at.
+  const bySource = new Map<string, LayoutVc[]>()
+  for (const vc of layout.vcs) bySource.set(vc.source, [...(bySource.get(vc.source) ?? []), vc])
+  for (const [node, vcs] of bySource) {
+    const p = pos.get(node)
+    if (!p) continue
+    const summary = vcs.length > 3
+    const lines = summary ? 1 : vcs.length
+    const sample = summary
+      ? `${vcs.length} VCs · ACR 000.0–000.0 Mbit/s`
+      : `${vcs.reduce((a, v) => (v.id.length > a.length ? v.id : a), '')} 000.0 Mbit/s`
+    const upper = p.y <= middle.y
+    const left = p.x <= middle.x
+    const options: Spot[][] = []
+    for (const above of upper ? [true, false] : [false, true])
+      for (const start of left ? [true, false] : [false, true])
+        for (const anchor of [start ? 'start' : 'end', 'middle'] as const) {
+          const x = anchor === 'middle' ? p.x : start ? p.x - HOST_R : p.x + HOST_R
+          const first = above ? p.y - HOST_R - 13 - (lines - 1) * FONT.acr * 1.2 : p.y + HOST_R + 13
+          options.push(
+            Array.from({ length: lines }, (_, k) => ({
+              at: { x, y: first + k * FONT.acr * 1.2 },
+              anchor,
+              angle: 0,
+            })),
+          )
+        }
+    for (const spots of options) {
+      const boxes = spots.map((s) => textBox(sample, FONT.acr, s.at, s.anchor))
+      const merged = boxes.reduce((a, b) => ({
+        x: Math.min(a.x, b.x),
+        y: Math.min(a.y, b.y),
+        w: Math.max(a.x + a.w, b.x + b.w) - Math.min(a.x, b.x),
+        h: Math.max(a.y + a.h, b.y + b.h) - Math.min(a.y, b.y),
+      }))
+      if (placer.place([merged]) === 0) {
+        plan.acr.set(node, { spots, summary })
+        break
+      }
+    }
+  }
+  for (const link of layout.links) {
+    const a = pos.get(link.a)
+    const b = pos.get(link.b)
+    const caption = linkCaption(link)
+    if (!a || !b || caption === common) continue
+    const near = linkLabelPlacement(a, b, middle, 11)
+    const far = linkLabelPlacement(
+      b,
+      a,
+      { x: 2 * ((a.x + b.x) / 2) - middle.x, y: 2 * ((a.y + b.y) / 2) - middle.y },
+      11,
+    )
+    const spots: Spot[] = [near, far].map((l) => ({ at: l.at, anchor: 'middle', angle: l.angle }))
+    const i = placer.place(spots.map((s) => textBox(caption, FONT.link, s.at, 'middle', s.angle)))
+    if (i >= 0) plan.links.set(link.id, spots[i])
+  }
+  for (const bundle of bundles) {
+    if (bundle.vcs.length < BUNDLE_MIN || opened.has(bundle.key)) continue
+    const [a, b] = [pos.get(bundle.vcs[0].path[0]), pos.get(bundle.vcs[0].path[1])]
+    if (!a || !b) continue
+    const text = `×${bundle.vcs.length}`
+    const spots: Spot[] = [0.5, 0.35, 0.65].flatMap((f) =>
+      [10, -10].map((o) => ({ at: along(a, b, f, o), anchor: 'middle' as const, angle: 0 })),
+    )
+    const i = placer.place(spots.map((s) => textBox(text, FONT.badge, s.at)))
+    if (i >= 0) plan.badges.set(bundle.key, spots[i])
+  }
+  for (const port of layout.ports) {
+    if (port.from_kind !== 'switch') continue
+    const a = pos.get(port.from)
+    const b = pos.get(port.to)
+    if (!a || !b) continue
+    const anchor = b.x >= a.x ? 'start' : 'end'
+    const spots: Spot[] = [20, 32].map((o) => ({
+      at: stepFrom(a, b, SWITCH_HALF + 4, o),
+      anchor,
+      angle: 0,
+    }))
+    const i = placer.place(spots.map((s) => textBox('00000 cells', FONT.queue, s.at, anchor)))
+    if (i >= 0) plan.queues.set(port.id, spots[i])
+  }
+  return plan
+}
+
+const StaticTopology = memo(function StaticTopology({
+  layout,
+  colors,
+  placement,
+  plan,
+  bundles,
+  opened,
+}: Pick<TopologyViewProps, 'layout' | 'colors'> & {
+  placement: Placement
+  plan: LabelPlan
+  bundles: Bundle[]
+  opened: ReadonlySet<string>
+}) {
+  const { pos, height } = placement
+  const common = commonLinkCaption(layout.links)
+  // Every drawn route: a bundle (one thick line for VCs sharing a route) or one VC.
+  const strands: {
+    key: string
+    path: string[]
+    color: string
+    width?: number
+    vc?: string
+    count?: number
+  }[] = []
+  for (const bundle of bundles) {
+    if (bundle.vcs.length >= BUNDLE_MIN && !opened.has(bundle.key)) {
+      const colored = bundle.vcs
+        .map((v) => colors.get(v.id))
+        .filter((c): c is string => c !== undefined && c !== UNPICKED)
+      strands.push({
+        key: bundle.key,
+        path: bundle.vcs[0].path,
+        color:
+          colored.length === bundle.vcs.length && new Set(colored).size === 1
+            ? colored[0]
+            : BUNDLE_COLOR,
+        width: 5,
+        count: bundle.vcs.length,
+      })
+    } else
+      for (const vc of bundle.vcs)
+        strands.push({
+          key: vc.id,
+          path: vc.path,
+          color: colors.get(vc.id) ?? BUNDLE_COLOR,
+          vc: vc.id,
+        })
+  }
+  // Grey (not picked) routes under the coloured ones.
+  strands.sort((a, b) => Number(a.color !== UNPICKED) - Number(b.color !== UNPICKED))
   return (
     <g className="static">
-      {common && (
-        <text x={WIDTH / 2} y={HEIGHT - 8} textAnchor="middle" className="links-caption">
-          {layout.links.every((l) => linkCaption(l) === common) ? 'every link' : 'links unless marked'}: {common}
+      {common && plan.caption && (
+        <text x={WIDTH / 2} y={height - 8} textAnchor="middle" className="links-caption">
+          {layout.links.every((l) => linkCaption(l) === common)
+            ? 'every link'
+            : 'links unless marked'}
+          : {common}
         </text>
       )}
       <g className="links">
@@ -74,52 +282,98 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, fit }: Pic
           const b = pos.get(link.b)
           if (!a || !b) return null
           const caption = linkCaption(link)
-          const label = linkLabelPlacement(a, b, middle, 11)
+          const label = plan.links.get(link.id)
           return (
             <g key={link.id} data-link={link.id}>
               <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} className="link" />
               <title>{`link ${link.id}: ${caption}`}</title>
-              {caption !== common && (
-              <text
-                transform={`translate(${label.at.x},${label.at.y}) rotate(${label.angle})`}
-                className="link-label"
-                textAnchor="middle"
-                dominantBaseline="central"
-              >
-                {caption}
-              </text>
+              {label && (
+                <text
+                  transform={`translate(${label.at.x},${label.at.y}) rotate(${label.angle})`}
+                  className="link-label"
+                  textAnchor="middle"
+                  dominantBaseline="central"
+                >
+                  {caption}
+                </text>
               )}
             </g>
           )
         })}
       </g>
       <g className="routes">
-        {layout.vcs.map((vc, i) => {
-          const offset = (i - (layout.vcs.length - 1) / 2) * ROUTE_GAP
-          const points = vc.path
+        {strands.map((strand, i) => {
+          const offset = strand.count
+            ? 0
+            : (i - (strands.length - 1) / 2) * Math.min(ROUTE_GAP, 30 / Math.max(1, strands.length))
+          const d = strand.path
             .slice(1)
-            .map((id, k) => [pos.get(vc.path[k]), pos.get(id)] as const)
-            .filter((pair): pair is readonly [Point, Point] => pair[0] !== undefined && pair[1] !== undefined)
+            .map((id, k) => [pos.get(strand.path[k]), pos.get(id)] as const)
+            .filter(
+              (pair): pair is readonly [Point, Point] =>
+                pair[0] !== undefined && pair[1] !== undefined,
+            )
             .map(([a, b]) => [along(a, b, 0, offset), along(a, b, 1, offset)])
-          const d = points.map(([p, q]) => `M${p.x},${p.y}L${q.x},${q.y}`).join('')
-          return <path key={vc.id} d={d} className="route" stroke={colors.get(vc.id)} data-vc={vc.id} />
+            .map(([p, q]) => `M${p.x},${p.y}L${q.x},${q.y}`)
+            .join('')
+          return (
+            <path
+              key={strand.key}
+              d={d}
+              className={strand.count ? 'route bundle' : 'route'}
+              stroke={strand.color}
+              strokeWidth={strand.width}
+              data-vc={strand.vc}
+              data-bundle={strand.count ? strand.key : undefined}
+            />
+          )
+        })}
+      </g>
+      <g className="badges">
+        {[...plan.badges.entries()].map(([key, spot]) => {
+          const count = bundles.find((b) => b.key === key)?.vcs.length ?? 0
+          return (
+            <text
+              key={key}
+              x={spot.at.x}
+              y={spot.at.y}
+              textAnchor="middle"
+              dominantBaseline="central"
+              className="bundle-badge"
+            >
+              ×{count}
+            </text>
+          )
         })}
       </g>
       <g className="nodes">
         {layout.nodes.map((node) => {
           const p = pos.get(node.id)
           if (!p) return null
+          const kind =
+            node.kind === 'switch' ? (layout.model === 'ip' ? 'router' : 'switch') : 'host'
           return (
-            <g key={node.id} transform={`translate(${p.x},${p.y})`} className={`node ${node.kind}`} data-node={node.id}>
+            <g
+              key={node.id}
+              transform={`translate(${p.x},${p.y})`}
+              className={`node ${node.kind}`}
+              data-node={node.id}
+            >
               {node.kind === 'switch' ? (
-                <rect x={-SWITCH_HALF} y={-SWITCH_HALF} width={SWITCH_HALF * 2} height={SWITCH_HALF * 2} rx="4" />
+                <rect
+                  x={-SWITCH_HALF}
+                  y={-SWITCH_HALF}
+                  width={SWITCH_HALF * 2}
+                  height={SWITCH_HALF * 2}
+                  rx="4"
+                />
               ) : (
                 <circle r={HOST_R} />
               )}
               <text textAnchor="middle" dy="0.35em">
                 {node.id}
               </text>
-              <title>{`${node.kind} ${node.id}`}</title>
+              <title>{`${kind} ${node.id}`}</title>
             </g>
           )
         })}
@@ -128,63 +382,96 @@ const StaticTopology = memo(function StaticTopology({ layout, colors, fit }: Pic
   )
 })
 
-function LiveOverlay({ layout, colors, frame: live, started: liveStarted, fit, cursor, store }: TopologyViewProps) {
-  const { pos, middle } = usePlacement(layout, fit)
-  const held = useSyncExternalStore(cursor ? (fn) => cursor.subscribe(fn) : noCursor, cursor ? () => cursor.get() : noTime)
+function LiveOverlay({
+  layout,
+  colors,
+  frame: live,
+  started: liveStarted,
+  plan,
+  cursor,
+  store,
+}: TopologyViewProps & { plan: LabelPlan }) {
+  // Scrubbing the timeline (or hovering a chart) holds the drawing at that time, read from the
+  // samples, so its labels agree with the charts.
+  const held = useSyncExternalStore(
+    cursor ? (fn) => cursor.subscribe(fn) : noCursor,
+    cursor ? () => cursor.get() : noTime,
+  )
   const past = held !== null && store ? frameFromSamples(store, layout, held) : null
   const frame = past ?? live
   const started =
     past && store
-      ? new Set(layout.vcs.filter((vc) => (frameFromSamplesValue(store, `vc.${vc.id}.sent`, past.nowMs) ?? 0) > 0).map((vc) => vc.id))
+      ? new Set(
+          layout.vcs
+            .filter((vc) => (frameFromSamplesValue(store, `vc.${vc.id}.sent`, past.nowMs) ?? 0) > 0)
+            .map((vc) => vc.id),
+        )
       : liveStarted
   if (!frame) return null
+  const bySource = new Map<string, LayoutVc[]>()
+  for (const vc of layout.vcs) bySource.set(vc.source, [...(bySource.get(vc.source) ?? []), vc])
   return (
     <g className="live" data-time={past ? past.nowMs : frame.nowMs} data-held={past ? 'true' : undefined}>
-      {layout.vcs.map((vc) => {
-        const p = pos.get(vc.source)
-        const acr = frame.acrMbps.get(vc.id)
-        if (!p || acr === undefined) return null
-        // Outside the drawing: above a source in the upper half, below one in the lower half,
-        // running inwards from the node's outer edge so it stays inside the picture.
-        const dy = p.y <= middle.y ? -HOST_R - 9 : HOST_R + 20
-        const left = p.x <= middle.x
+      {[...plan.acr.entries()].map(([node, { spots, summary }]) => {
+        const vcs = bySource.get(node) ?? []
+        if (summary) {
+          const acrs = vcs
+            .map((v) => frame.acrMbps.get(v.id))
+            .filter((a): a is number => a !== undefined && Number.isFinite(a))
+          const s = spots[0]
+          return (
+            <text
+              key={node}
+              x={s.at.x}
+              y={s.at.y}
+              textAnchor={s.anchor}
+              dominantBaseline="central"
+              className="acr-label"
+            >
+              {vcs.length} VCs · ACR{' '}
+              {acrs.length
+                ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)} Mbit/s`
+                : '—'}
+            </text>
+          )
+        }
+        return vcs.map((vc, k) => {
+          const s = spots[k]
+          const acr = frame.acrMbps.get(vc.id)
+          if (!s || acr === undefined) return null
+          return (
+            <text
+              key={vc.id}
+              x={s.at.x}
+              y={s.at.y}
+              textAnchor={s.anchor}
+              dominantBaseline="central"
+              className="acr-label"
+              fill={colors.get(vc.id) === UNPICKED ? INK : colors.get(vc.id)}
+            >
+              {vc.id} {started.has(vc.id) ? `${acr.toFixed(1)} Mbit/s` : 'not started'}
+            </text>
+          )
+        })
+      })}
+      {layout.ports.map((port) => {
+        const s = plan.queues.get(port.id)
+        const queue = frame.queueCells.get(port.id)
+        if (!s || queue === undefined || queue <= 0) return null
         return (
           <text
-            key={vc.id}
-            x={left ? p.x - HOST_R : p.x + HOST_R}
-            y={p.y + dy}
-            textAnchor={left ? 'start' : 'end'}
-            className="acr-label"
-            fill={colors.get(vc.id)}
+            key={port.id}
+            x={s.at.x}
+            y={s.at.y}
+            textAnchor={s.anchor}
+            dominantBaseline="central"
+            className="queue-label"
           >
-            {vc.id} {started.has(vc.id) ? `${acr.toFixed(1)} Mbit/s` : 'not started'}
+            <title>{`queue at ${portLabel(port)}`}</title>
+            {Math.round(queue)} {layout.model === 'ip' ? 'packets' : 'cells'}
           </text>
         )
       })}
-      {layout.ports
-        .filter((port) => port.from_kind === 'switch')
-        .map((port) => {
-          const a = pos.get(port.from)
-          const b = pos.get(port.to)
-          const queue = frame.queueCells.get(port.id)
-          if (!a || !b || queue === undefined || queue <= 0) return null
-          // Just past the switch, left of the direction of travel (beyond the animation's queue bar), so a link's two directions never
-          // overlap, and written away from the switch.
-          const at = stepFrom(a, b, SWITCH_HALF + 4, 20)
-          return (
-            <text
-              key={port.id}
-              x={at.x}
-              y={at.y}
-              textAnchor={b.x >= a.x ? 'start' : 'end'}
-              dominantBaseline="central"
-              className="queue-label"
-            >
-              <title>{`queue at ${portLabel(port)}`}</title>
-              {Math.round(queue)} cells
-            </text>
-          )
-        })}
     </g>
   )
 }
@@ -196,16 +483,47 @@ function frameFromSamplesValue(store: SampleStore, name: string, t: number): num
   return i < 0 ? null : store.series(name)[i]
 }
 
-export function TopologyView({ layout, colors, frame, started, fit, cursor, store }: TopologyViewProps) {
+export function TopologyView({
+  layout,
+  colors,
+  frame,
+  started,
+  fit,
+  cursor,
+  store,
+}: TopologyViewProps) {
+  const placement = usePlacement(layout, fit)
+  const { height } = placement
+  const opened = useOpenBundles()
+  const bundles = useMemo(() => routeGroups(layout.vcs), [layout.vcs])
+  const plan = useMemo(
+    () => planLabels(layout, placement.pos, placement.middle, height, bundles, opened),
+    [layout, placement, height, bundles, opened],
+  )
   return (
     <svg
       className="topology"
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      viewBox={`0 0 ${WIDTH} ${height}`}
       role="img"
       aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
     >
-      <StaticTopology layout={layout} colors={colors} fit={fit} />
-      <LiveOverlay layout={layout} colors={colors} frame={frame} started={started} fit={fit} cursor={cursor} store={store} />
+      <StaticTopology
+        layout={layout}
+        colors={colors}
+        placement={placement}
+        plan={plan}
+        bundles={bundles}
+        opened={opened}
+      />
+      <LiveOverlay
+        layout={layout}
+        colors={colors}
+        frame={frame}
+        started={started}
+        plan={plan}
+        cursor={cursor}
+        store={store}
+      />
     </svg>
   )
 }

@@ -78,7 +78,12 @@ describe('link labels', () => {
   })
 
   it('centroid is the mean', () => {
-    expect(centroid([{ x: 0, y: 0 }, { x: 4, y: 2 }])).toEqual({ x: 2, y: 1 })
+    expect(
+      centroid([
+        { x: 0, y: 0 },
+        { x: 4, y: 2 },
+      ]),
+    ).toEqual({ x: 2, y: 1 })
   })
 })
 

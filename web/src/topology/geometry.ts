@@ -18,7 +18,12 @@ export interface Fit {
  * Scenario coordinates are in arbitrary units (the file's author chose them); only their
  * proportions matter. A single node, or nodes on one line, are centred rather than stretched.
  */
-export function fitNodes(nodes: readonly Pick<LayoutNode, 'x' | 'y'>[], width: number, height: number, padding: number): Fit {
+export function fitNodes(
+  nodes: readonly Pick<LayoutNode, 'x' | 'y'>[],
+  width: number,
+  height: number,
+  padding: number,
+): Fit {
   if (nodes.length === 0) return { width, height, place: () => ({ x: width / 2, y: height / 2 }) }
   const xs = nodes.map((n) => n.x)
   const ys = nodes.map((n) => n.y)
@@ -30,7 +35,10 @@ export function fitNodes(nodes: readonly Pick<LayoutNode, 'x' | 'y'>[], width: n
   const spanY = maxY - minY
   const innerW = Math.max(1, width - 2 * padding)
   const innerH = Math.max(1, height - 2 * padding)
-  const scale = Math.min(spanX > 0 ? innerW / spanX : Infinity, spanY > 0 ? innerH / spanY : Infinity)
+  const scale = Math.min(
+    spanX > 0 ? innerW / spanX : Infinity,
+    spanY > 0 ? innerH / spanY : Infinity,
+  )
   const k = Number.isFinite(scale) ? scale : 1
   const offsetX = (width - spanX * k) / 2
   const offsetY = (height - spanY * k) / 2
@@ -39,6 +47,40 @@ export function fitNodes(nodes: readonly Pick<LayoutNode, 'x' | 'y'>[], width: n
     height,
     place: (n) => ({ x: offsetX + (n.x - minX) * k, y: offsetY + (n.y - minY) * k }),
   }
+}
+
+/** The tallest the drawing gets (drawing units; it is 560 wide), for a crowded network. */
+export const MAX_DRAWING_HEIGHT = 620
+
+/**
+ * The drawing's height for these nodes: `height` unless the network, scaled to fill the width,
+ * needs more room (a tall automatic layout), then up to MAX_DRAWING_HEIGHT. Every layer over the
+ * drawing derives it the same way, from the node positions alone.
+ */
+export function drawingHeight(
+  nodes: readonly Pick<LayoutNode, 'x' | 'y'>[],
+  width: number,
+  height: number,
+  padding: number,
+): number {
+  if (nodes.length < 2) return height
+  const ys = nodes.map((n) => n.y)
+  const xs = nodes.map((n) => n.x)
+  const spanX = Math.max(...xs) - Math.min(...xs)
+  const spanY = Math.max(...ys) - Math.min(...ys)
+  if (spanY <= 0) return height
+  const scale = spanX > 0 ? (width - 2 * padding) / spanX : 1
+  return Math.round(Math.max(height, Math.min(MAX_DRAWING_HEIGHT, spanY * scale + 2 * padding)))
+}
+
+/** Fits nodes into the drawing: `width` wide, as tall as `drawingHeight` says. */
+export function fitDrawing(
+  nodes: readonly Pick<LayoutNode, 'x' | 'y'>[],
+  width: number,
+  height: number,
+  padding: number,
+): Fit {
+  return fitNodes(nodes, width, drawingHeight(nodes, width, height, padding), padding)
 }
 
 /** The point `distance` px from a towards b, pushed `offset` px to the left of a→b. */
@@ -61,6 +103,15 @@ export function along(a: Point, b: Point, f: number, offset = 0): Point {
   return { x: a.x + (b.x - a.x) * f + n.x * offset, y: a.y + (b.y - a.y) * f + n.y * offset }
 }
 
+/** Distance from p to the segment a–b. */
+export function segmentDistance(p: Point, a: Point, b: Point): number {
+  const dx = b.x - a.x
+  const dy = b.y - a.y
+  const len2 = dx * dx + dy * dy
+  const t = len2 > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2)) : 0
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy))
+}
+
 /** The mean position of some points. */
 export function centroid(points: readonly Point[]): Point {
   if (points.length === 0) return { x: 0, y: 0 }
@@ -73,7 +124,12 @@ export function centroid(points: readonly Point[]): Point {
  * the drawing (above, when the link passes through the middle), turned to run along the link but
  * never upside down.
  */
-export function linkLabelPlacement(a: Point, b: Point, middle: Point, offset: number): { at: Point; angle: number } {
+export function linkLabelPlacement(
+  a: Point,
+  b: Point,
+  middle: Point,
+  offset: number,
+): { at: Point; angle: number } {
   const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }
   let n = leftNormal(a, b)
   const away = { x: mid.x - middle.x, y: mid.y - middle.y }
@@ -105,7 +161,9 @@ export function linkCaption(link: { rate_mbps: number; delay_ms: number }): stri
  * The caption most links share (ties go to the first link's), so the drawing can state it once
  * and label only the links that differ; undefined when there are no links.
  */
-export function commonLinkCaption(links: readonly { rate_mbps: number; delay_ms: number }[]): string | undefined {
+export function commonLinkCaption(
+  links: readonly { rate_mbps: number; delay_ms: number }[],
+): string | undefined {
   const counts = new Map<string, number>()
   for (const link of links) {
     const caption = linkCaption(link)

@@ -143,6 +143,15 @@ impl Model {
         }
     }
 
+    /// One port's cells (packets) on its wire and in its queue, for the
+    /// magnifier (see `Simulation::port_cells`).
+    pub fn port_cells(&self, port: usize, max: usize) -> Vec<f64> {
+        match self {
+            Model::Cell(s) => s.port_cells(port, max),
+            Model::Packet(s) => s.port_packets(port, max),
+        }
+    }
+
     /// Changes one parameter by path in `scenario` and, where the model
     /// allows, in the running simulation.
     pub fn set_param(

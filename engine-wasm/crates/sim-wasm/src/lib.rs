@@ -303,6 +303,16 @@ impl Engine {
         self.sim.cells_in_flight(max)
     }
 
+    /// One port's cells (packets) on its wire and in its queue, rows of 7
+    /// (see `Simulation::port_cells`); empty for a port index out of range.
+    pub fn port_cells(&self, port: f64, max: f64) -> Vec<f64> {
+        let max = if max.is_finite() && max > 0.0 { max.min(1e5) as usize } else { 0 };
+        if !(port.is_finite() && port >= 0.0) {
+            return Vec::new();
+        }
+        self.sim.port_cells(port as usize, max)
+    }
+
     /// Changes a parameter by path: `{"applied":"live"|"restart"}` or `{"error":{path,message}}`.
     pub fn set_param(&mut self, path: &str, value_json: &str) -> Result<String, JsError> {
         let Engine { sim, scenario, poisoned } = self;

@@ -939,22 +939,7 @@ impl Simulation {
                     continue;
                 }
                 let progress = ((now.0.saturating_sub(start.0)) as f64 / span).clamp(0.0, 1.0);
-                let (kind, rm) = match c.kind {
-                    CellKind::Data => (0.0, false),
-                    CellKind::Frm => (1.0, true),
-                    CellKind::Brm => (2.0, true),
-                    CellKind::Background => (3.0, false),
-                };
-                let nan = f64::NAN;
-                out.extend_from_slice(&[
-                    pi as f64,
-                    progress,
-                    kind,
-                    c.vc as f64,
-                    if rm { cells_per_s_to_mbps(c.rm.er) } else { nan },
-                    c.rm.ci as u8 as f64,
-                    if rm { cells_per_s_to_mbps(c.rm.ccr) } else { nan },
-                ]);
+                cell_row(&mut out, pi, progress, &c);
             }
         }
         out
@@ -984,6 +969,26 @@ impl Simulation {
                 0.0,
                 f64::NAN,
             ]);
+        }
+        out
+    }
+
+    /// One port's cells, every one up to `max` on its wire and `max` in its
+    /// queue, for the magnifier: rows of `cells_in_flight`, those on the wire
+    /// with their progress 0..1, the k-th waiting cell (0: next to be sent)
+    /// with progress `-(k + 1)`. Empty for a port that does not exist.
+    pub fn port_cells(&self, port: usize, max: usize) -> Vec<f64> {
+        let Some(p) = self.ports.get(port) else { return Vec::new() };
+        let now = self.now();
+        let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
+        let mut out = Vec::new();
+        for (arrive, c) in p.wire.iter().take(max) {
+            let start = arrive.0.saturating_sub(p.delay.0 + p.cell_time.0);
+            let progress = (now.0.saturating_sub(start) as f64 / span).clamp(0.0, 1.0);
+            cell_row(&mut out, port, progress, &c);
+        }
+        for (k, c) in p.waiting().take(max).enumerate() {
+            cell_row(&mut out, port, -(k as f64 + 1.0), c);
         }
         out
     }
@@ -1210,4 +1215,26 @@ fn background_source(b: &BackgroundSpec, route: &dyn Fn(&[usize]) -> Vec<u32>) -
         sent: 0,
         received: 0,
     }
+}
+
+/// One row of `cells_in_flight`: `[port index, progress, kind (0 data, 1 FRM,
+/// 2 BRM, 3 background), VC index, ER Mbit/s, CI, CCR Mbit/s]` (NaN fields for
+/// cells that are not RM cells).
+fn cell_row(out: &mut Vec<f64>, port: usize, progress: f64, c: &Cell) {
+    let (kind, rm) = match c.kind {
+        CellKind::Data => (0.0, false),
+        CellKind::Frm => (1.0, true),
+        CellKind::Brm => (2.0, true),
+        CellKind::Background => (3.0, false),
+    };
+    let nan = f64::NAN;
+    out.extend_from_slice(&[
+        port as f64,
+        progress,
+        kind,
+        c.vc as f64,
+        if rm { cells_per_s_to_mbps(c.rm.er) } else { nan },
+        c.rm.ci as u8 as f64,
+        if rm { cells_per_s_to_mbps(c.rm.ccr) } else { nan },
+    ]);
 }

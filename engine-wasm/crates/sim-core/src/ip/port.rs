@@ -109,6 +109,11 @@ pub struct IpPort {
 }
 
 impl IpPort {
+    /// The packets waiting, in order of service, for drawing.
+    pub fn waiting(&self) -> impl Iterator<Item = &Packet> {
+        self.queue.iter()
+    }
+
     #[allow(clippy::too_many_arguments, reason = "a port is built once from its scenario entry")]
     pub fn new(
         id: String,

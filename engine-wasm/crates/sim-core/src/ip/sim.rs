@@ -816,6 +816,47 @@ impl IpSimulation {
         out
     }
 
+    /// One port's packets for the magnifier, in the rows of
+    /// `packets_in_flight`: up to `max` on the wire (progress 0..1) and up to
+    /// `max` waiting (the k-th, 0 next to be sent, with progress `-(k + 1)`).
+    pub fn port_packets(&self, port: usize, max: usize) -> Vec<f64> {
+        let Some(p) = self.ports.get(port) else { return Vec::new() };
+        let now = self.now();
+        let kind = |packet: &Packet| match packet.kind {
+            PacketKind::TcpData => 4.0,
+            PacketKind::TcpAck => 5.0,
+            PacketKind::Udp => 6.0,
+        };
+        let mut out = Vec::new();
+        for &(arrive, packet) in p.wire.iter().take(max) {
+            let span = p.delay.0 + p.tx_time(packet.bytes).0;
+            let start = arrive.0.saturating_sub(span);
+            let progress =
+                (now.0.saturating_sub(start) as f64 / span.max(1) as f64).clamp(0.0, 1.0);
+            out.extend_from_slice(&[
+                port as f64,
+                progress,
+                kind(&packet),
+                packet.flow as f64,
+                packet.bytes as f64,
+                0.0,
+                f64::NAN,
+            ]);
+        }
+        for (k, packet) in p.waiting().take(max).enumerate() {
+            out.extend_from_slice(&[
+                port as f64,
+                -(k as f64 + 1.0),
+                kind(packet),
+                packet.flow as f64,
+                packet.bytes as f64,
+                0.0,
+                f64::NAN,
+            ]);
+        }
+        out
+    }
+
     /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
     /// JSON this simulation was built from) and, where the model allows it, in
     /// the running simulation: BAT's and CLCC's knobs (`…aqm…`, keeping the

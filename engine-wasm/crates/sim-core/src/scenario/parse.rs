@@ -280,6 +280,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     root.get("view");
     // Things to try are read here and checked with their change applied once the
     // whole base is sound (see `validate_things_to_try`), like the variants.
+    meta.variants = read_variants(value, &mut root, errors);
     meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
     crate::claims::read_root_claims(
         &mut root,

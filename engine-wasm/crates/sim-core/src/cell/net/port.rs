@@ -219,6 +219,11 @@ impl Port {
         (self.queue.len() + self.background.len()) as u32
     }
 
+    /// The cells waiting, background first (they are served first), for drawing.
+    pub fn waiting(&self) -> impl Iterator<Item = &Cell> {
+        self.background.iter().chain(self.queue.iter())
+    }
+
     /// ABR cells waiting.
     pub fn abr_queue_len(&self) -> u32 {
         self.queue.len() as u32

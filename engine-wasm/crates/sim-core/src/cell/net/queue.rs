@@ -106,6 +106,17 @@ impl PortQueue {
         self.len() == 0
     }
 
+    /// The waiting cells, for drawing: a FIFO in order of service; per-VC
+    /// queues VC by VC in the round's order (each VC's cells in its order).
+    pub fn iter(&self) -> Box<dyn Iterator<Item = &Cell> + '_> {
+        match self {
+            PortQueue::Fifo(q) => Box::new(q.iter()),
+            PortQueue::PerVc(q) => {
+                Box::new(q.ring.iter().flat_map(move |&vc| q.per_vc[vc as usize].iter()))
+            }
+        }
+    }
+
     pub fn push(&mut self, cell: Cell) {
         match self {
             PortQueue::Fifo(q) => q.push_back(cell),

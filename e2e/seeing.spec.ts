@@ -1,0 +1,354 @@
+/**
+ * Seeing it at every scale (issue 15): single cells on a chosen link, drawings that stay readable
+ * from 2 to 500 VCs, presentation mode, the embed, the phone layout and accessibility.
+ * Screenshots go to e2e/artifacts (not committed).
+ */
+import { expect, test } from './fixtures'
+import type { Page } from '@playwright/test'
+
+const SCENARIOS = [
+  'two-source-wan',
+  'ohsaki-lan-fast-decrease',
+  'ma-gfc',
+  'ma-500-vcs',
+  'pletka-bat-tcp-udp',
+] as const
+
+/** Boxes of the drawing's node shapes and text labels, in page pixels. */
+async function drawingBoxes(page: Page) {
+  return page.evaluate(() => {
+    const out: { what: string; x: number; y: number; w: number; h: number }[] = []
+    const svg = document.querySelector('svg.topology')
+    if (!svg) return out
+    for (const el of svg.querySelectorAll('g.node > rect, g.node > circle, text')) {
+      const r = (el as SVGGraphicsElement).getBoundingClientRect()
+      if (r.width === 0 || r.height === 0) continue
+      const label =
+        el.tagName === 'text'
+          ? `text "${el.textContent}"`
+          : `node ${el.parentElement?.getAttribute('data-node')}`
+      out.push({ what: label, x: r.x, y: r.y, w: r.width, h: r.height })
+    }
+    return out
+  })
+}
+
+function overlaps(boxes: { what: string; x: number; y: number; w: number; h: number }[]): string[] {
+  const bad: string[] = []
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i]
+      const b = boxes[j]
+      // A node's own label sits inside it.
+      if (a.what.startsWith('node') !== b.what.startsWith('node')) {
+        const [n, t] = a.what.startsWith('node') ? [a, b] : [b, a]
+        if (t.what === `text "${n.what.slice(5)}"`) continue
+      }
+      const ix = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)
+      const iy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y)
+      if (ix > 0.5 && iy > 0.5) bad.push(`${a.what} overlaps ${b.what}`)
+    }
+  return bad
+}
+
+for (const id of SCENARIOS) {
+  test(`drawing of ${id}: no two nodes or labels overlap`, async ({ lab, page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await lab.open(`#scenario=${id}`)
+    await lab.waitUntilLoaded()
+    // A little way in, so that the live labels (ACR at the sources, queues at the ports) are drawn too.
+    await lab.chooseSpeed('100 ms per second')
+    await lab.playButton.click()
+    await expect.poll(() => lab.nowMs(), { timeout: 60_000 }).toBeGreaterThan(20)
+    // Playing on or finished: the labels' places do not move with their values.
+    if (!id.startsWith('pletka'))
+      await expect(page.locator('svg.topology text.acr-label').first()).toBeVisible()
+    await page.screenshot({ path: `e2e/artifacts/${id}-1280.png` })
+    expect(overlaps(await drawingBoxes(page))).toEqual([])
+  })
+}
+
+/** Kinds (data-kind) of the cells the magnifier draws. */
+async function magnifiedKinds(page: Page): Promise<number[]> {
+  return page
+    .getByTestId('magnifier-view')
+    .locator('g.mag-cell')
+    .evaluateAll((els) => [...new Set(els.map((e) => Number(e.getAttribute('data-kind'))))].sort())
+}
+
+/** Plays (already playing) until the magnifier has shown every kind wanted, over time. */
+async function seeKinds(page: Page, wanted: number[]): Promise<number[]> {
+  const seen = new Set<number>()
+  for (let i = 0; i < 200 && !wanted.every((k) => seen.has(k)); i++) {
+    for (const k of await magnifiedKinds(page)) seen.add(k)
+    await page.waitForTimeout(100)
+  }
+  return [...seen].sort()
+}
+
+// Cell kinds: 0 data, 1 FRM, 2 BRM, 3 CBR/VBR; packets 4 TCP segment, 5 ACK, 6 UDP.
+const MAGNIFIED: {
+  id: string
+  pace: string
+  from?: number
+  forward: string
+  back: string
+  forwardKinds: number[]
+  backKinds: number[]
+}[] = [
+  {
+    id: 'two-source-wan',
+    pace: '1 ms per second',
+    forward: 'SW1→SW2',
+    back: 'SW2→SW1',
+    forwardKinds: [0, 1],
+    backKinds: [2],
+  },
+  {
+    id: 'ohsaki-lan-fast-decrease',
+    pace: '20 µs per second (slow motion)',
+    from: 20,
+    forward: 'SW1→SW2',
+    back: 'SW2→SW1',
+    forwardKinds: [0, 1],
+    backKinds: [2],
+  },
+  {
+    id: 'ma-gfc',
+    pace: '20 µs per second (slow motion)',
+    from: 40,
+    forward: 'SW1→SW2',
+    back: 'SW2→SW1',
+    forwardKinds: [0, 1],
+    backKinds: [2],
+  },
+  {
+    id: 'ma-500-vcs',
+    pace: '20 µs per second (slow motion)',
+    from: 60,
+    forward: 'SW1→SW2',
+    back: 'SW2→SW1',
+    forwardKinds: [0, 1],
+    backKinds: [2],
+  },
+  {
+    id: 'ma-cbr-onoff',
+    pace: '1 ms per second',
+    from: 2000,
+    forward: 'SW1→SW2',
+    back: 'SW2→SW1',
+    forwardKinds: [0, 1, 3],
+    backKinds: [2],
+  },
+  {
+    id: 'pletka-bat-tcp-udp',
+    pace: '1 ms per second',
+    forward: 'R1→R2',
+    back: 'R2→R1',
+    forwardKinds: [4, 6],
+    backKinds: [5],
+  },
+]
+
+for (const m of MAGNIFIED) {
+  test(`magnifier on ${m.id}: single cells of each kind on a chosen link`, async ({
+    lab,
+    page,
+  }) => {
+    test.setTimeout(120_000)
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await lab.open(`#scenario=${m.id}`)
+    await lab.waitUntilLoaded()
+    if (m.from) {
+      // Into the run (the CBR source's first on period, the sources' ramp-up) before slowing down.
+      await lab.chooseSpeed(m.from > 500 ? '1000 ms per second' : '20 ms per second')
+      await lab.playButton.click()
+      await expect.poll(() => lab.nowMs(), { timeout: 60_000 }).toBeGreaterThan(m.from)
+    }
+    const pick = page.getByTestId('magnifier-port')
+    await pick.selectOption({ label: m.forward })
+    await lab.chooseSpeed(m.pace)
+    if ((await lab.status()) !== 'running') await lab.playButton.click()
+    expect(await seeKinds(page, m.forwardKinds)).toEqual(expect.arrayContaining(m.forwardKinds))
+    await expect(page.getByTestId('magnifier-summary')).toContainText('On the wire')
+    await page
+      .getByTestId('magnifier')
+      .screenshot({ path: `e2e/artifacts/magnifier-${m.id}-forward.png` })
+    await pick.selectOption({ label: m.back })
+    expect(await seeKinds(page, m.backKinds)).toEqual(expect.arrayContaining(m.backKinds))
+    await lab.playButton.click()
+    await expect.poll(() => lab.status()).toBe('paused')
+    if (m.backKinds.includes(2)) {
+      // An RM cell tells its fields on focus: step until one is in view, then focus it.
+      const rm = page.getByTestId('magnifier-view').locator('g.mag-cell[data-kind="2"]')
+      for (let i = 0; i < 40 && (await rm.count()) === 0; i++) {
+        await page.keyboard.press('s')
+        await page.waitForTimeout(150)
+      }
+      await rm.first().focus()
+      await expect(page.getByTestId('magnifier-readout')).toHaveText(
+        /^BRM of \S+ · ER \d+\.\d Mbit\/s · CI [01] · CCR \d+\.\d Mbit\/s · /,
+      )
+    }
+    await page
+      .getByTestId('magnifier')
+      .screenshot({ path: `e2e/artifacts/magnifier-${m.id}-back.png` })
+  })
+}
+
+test('the legend’s advice is a button: one press slows to a pace that shows every cell', async ({
+  lab,
+  page,
+}) => {
+  await lab.open('#scenario=ma-500-vcs')
+  await lab.waitUntilLoaded()
+  await expect(page.getByTestId('animation-legend')).toContainText('3.9 µs per second')
+  await page.getByTestId('slow-to-cells').click()
+  await expect(lab.speedSlider).toHaveAttribute('aria-valuetext', '2 µs per second (slow motion)')
+  await expect(page.getByTestId('animation-legend')).toContainText(
+    'Cells moving at the simulated pace',
+  )
+})
+
+/** Whether an element's box lies inside the viewport (nothing to scroll to see it). */
+async function inView(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel)
+    if (!el) return false
+    const r = el.getBoundingClientRect()
+    return (
+      r.width > 20 &&
+      r.height > 20 &&
+      r.top >= 0 &&
+      r.left >= 0 &&
+      r.bottom <= window.innerHeight + 0.5 &&
+      r.right <= window.innerWidth + 0.5
+    )
+  }, selector)
+}
+
+for (const [w, h] of [
+  [640, 400],
+  [480, 360],
+  [420, 420],
+] as const) {
+  for (const id of ['two-source-wan', 'ma-500-vcs']) {
+    test(`embed at ${w}×${h} (${id}): drawing, ACR chart and transport without scrolling`, async ({
+      lab,
+      page,
+    }) => {
+      await page.setViewportSize({ width: w, height: h })
+      await page.goto(`/?embed#scenario=${id}`)
+      await page.waitForFunction(() => window.__abrlab !== undefined)
+      await lab.waitUntilLoaded()
+      await expect(page.locator('svg#acr-chart')).toBeVisible()
+      expect(await inView(page, 'svg.topology')).toBe(true)
+      expect(await inView(page, 'svg#acr-chart')).toBe(true)
+      expect(await inView(page, '.transport')).toBe(true)
+      expect(
+        await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1),
+      ).toBe(true)
+      await page.screenshot({ path: `e2e/artifacts/embed-${id}-${w}x${h}.png` })
+    })
+  }
+}
+
+test('the example course page shows the network in every frame', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 1600 })
+  await page.goto('/embed-example.html')
+  const frames = page.locator('iframe')
+  await expect(frames).toHaveCount(3)
+  for (let i = 0; i < 3; i++) {
+    await frames.nth(i).scrollIntoViewIfNeeded()
+    const frame = page.frameLocator('iframe').nth(i)
+    await expect(frame.locator('svg.topology')).toBeVisible({ timeout: 60_000 })
+    await expect(frame.locator('svg#acr-chart')).toBeVisible({ timeout: 60_000 })
+  }
+  await page.screenshot({ path: 'e2e/artifacts/embed-example-page.png', fullPage: true })
+})
+
+for (const id of ['two-source-wan', 'ma-gfc', 'pletka-bat-tcp-udp']) {
+  test(`presentation mode on ${id} at 1920×1080: chart text ≥ 18 px, drawing labels ≥ 16 px, survives reload`, async ({
+    lab,
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1920, height: 1080 })
+    await lab.open(`#scenario=${id}`)
+    await lab.waitUntilLoaded()
+    await page.keyboard.press('p')
+    await expect(page.locator('.app.present')).toHaveCount(1)
+    await expect(page.locator('.charts-grid > .chart-panel')).toHaveCount(2)
+    const sizes = async () =>
+      page.evaluate(() => {
+        const chart = [...document.querySelectorAll('.charts-grid svg text')].map((t) =>
+          parseFloat(getComputedStyle(t).fontSize),
+        )
+        const svg = document.querySelector('svg.topology') as SVGSVGElement
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width
+        const drawing = [...svg.querySelectorAll('text')].map(
+          (t) => parseFloat(getComputedStyle(t).fontSize) * scale,
+        )
+        return { chart: Math.min(...chart), drawing: Math.min(...drawing) }
+      })
+    const s = await sizes()
+    expect(s.chart).toBeGreaterThanOrEqual(18)
+    expect(s.drawing).toBeGreaterThanOrEqual(16)
+    expect(overlaps(await drawingBoxes(page))).toEqual([])
+    await page.screenshot({ path: `e2e/artifacts/present-${id}-1920.png` })
+    await page.reload()
+    await page.waitForFunction(() => window.__abrlab !== undefined)
+    await lab.waitUntilLoaded()
+    await expect(page.locator('.app.present')).toHaveCount(1)
+    await page.getByTestId('present').click()
+    await expect(page.locator('.app.present')).toHaveCount(0)
+  })
+}
+
+/** Visible controls smaller than 44×44 px (a checkbox counts with its label). */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    for (const el of document.querySelectorAll<HTMLElement>(
+      'button, select, summary, a[href], input, [role="button"], [role="tab"]',
+    )) {
+      const target = (el.tagName === 'INPUT' && el.closest('label')) || el
+      const r = target.getBoundingClientRect()
+      const style = getComputedStyle(el)
+      if (
+        r.width === 0 ||
+        r.height === 0 ||
+        style.visibility === 'hidden' ||
+        el.closest('[hidden], dialog:not([open])')
+      )
+        continue
+      if (r.width < 44 - 0.5 || r.height < 44 - 0.5)
+        out.push(
+          `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}" ${r.width.toFixed(0)}×${r.height.toFixed(0)}`,
+        )
+    }
+    return out
+  })
+}
+
+for (const id of ['two-source-wan', 'ma-500-vcs', 'pletka-bat-tcp-udp']) {
+  test(`phone 390×844 (${id}): compact header, panes, no target under 44 px, nothing cut off`, async ({
+    lab,
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await lab.open(`#scenario=${id}`)
+    await lab.waitUntilLoaded()
+    const header = await page.locator('header.topbar').boundingBox()
+    expect(header?.height ?? 999).toBeLessThan(844 / 4)
+    await expect(page.locator('svg.topology')).toBeVisible()
+    expect(await smallTargets(page)).toEqual([])
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    ).toBe(true)
+    await page.screenshot({ path: `e2e/artifacts/phone-${id}-network.png` })
+    await page.getByRole('button', { name: 'Charts', exact: true }).click()
+    await expect(page.locator('svg#acr-chart')).toBeInViewport()
+    expect(await smallTargets(page)).toEqual([])
+    await page.screenshot({ path: `e2e/artifacts/phone-${id}-charts.png` })
+  })
+}
