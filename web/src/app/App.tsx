@@ -19,6 +19,7 @@ import { RunExports } from '../export/RunExports'
 import { ParameterGuide } from '../guide/ParameterGuide'
 import { saveScenario } from '../library/files'
 import { LibraryDialog } from '../library/LibraryDialog'
+import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
@@ -251,7 +252,12 @@ export function App() {
                       onApply={bench.apply}
                     />
                   ) : (
-                    <ScenarioAbout scenario={scenario} warnings={sim.warnings} onApply={bench.apply} />
+                    <ScenarioAbout
+                      scenario={scenario}
+                      warnings={sim.warnings}
+                      onApply={bench.apply}
+                      claims={<ClaimsTable scenario={scenario} store={sim.store} nowMs={sim.nowMs} revision={sim.revision} />}
+                    />
                   )}
                 </div>
                 <p className={`announcement ${announcement?.tone ?? ''}`} role="status" data-testid="announcement" key={announcement?.serial}>

@@ -3,7 +3,7 @@
  * scenario's variants as buttons. A variant is applied to the scenario as it stands, like any other
  * edit: live when the run can take it, otherwise by restarting.
  */
-import { memo, useState } from 'react'
+import { memo, useState, type ReactNode } from 'react'
 import type { Edit } from '../editor/ops'
 import { formatScenarioError, type ScenarioError } from '../engine/protocol'
 import { applyVariant, isObject, PathError, type JsonObject } from '../scenario/paths'
@@ -12,9 +12,11 @@ interface ScenarioAboutProps {
   scenario: JsonObject
   warnings: readonly ScenarioError[]
   onApply(edit: Edit, key?: string): string | null
+  /** The paper-claims table of the run (ClaimsTable), shown below the explanation. */
+  claims?: ReactNode
 }
 
-export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply }: ScenarioAboutProps) {
+export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply, claims }: ScenarioAboutProps) {
   const text = (key: string) => (typeof scenario[key] === 'string' ? (scenario[key] as string) : '')
   const things = Array.isArray(scenario.things_to_try) ? scenario.things_to_try.filter((t): t is string => typeof t === 'string') : []
   const variants = Array.isArray(scenario.variants) ? scenario.variants.filter(isObject) : []
@@ -42,6 +44,7 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
           {whole ? 'Show less' : 'Read the whole explanation'}
         </button>
       )}
+      {claims}
       {variants.length > 0 && (
         <section className="variants">
           <h2>Variants</h2>

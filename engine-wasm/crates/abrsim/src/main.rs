@@ -3,16 +3,19 @@
 //! ```text
 //! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]
 //! abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]
+//! abrsim check [FILES…] [--json] [--now-holding]
 //! ```
 //!
 //! `run` (run.rs) prints one JSON report on stdout; `sweep` (sweep.rs) one JSON line per grid
-//! point. Each subcommand is one variant of [`Command`] with its own `Args` struct and module.
+//! point; `check` (check.rs) judges the papers' claims (SPEC §11). Each subcommand is one variant
+//! of [`Command`] with its own `Args` struct and module.
 //! Bad input of any kind ends with a message naming what is wrong on stderr and exit status 2,
 //! never a panic.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod check;
 mod cli;
 mod run;
 mod sweep;
@@ -31,6 +34,9 @@ enum Command {
     Run(run::RunArgs),
     /// Run one scenario over a grid of parameter values; one JSON line per grid point.
     Sweep(sweep::SweepCli),
+    /// Check the papers' claims of scenario files (default: every scenarios/*.json); exit 1 when
+    /// a claim expected to hold fails.
+    Check(check::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +45,12 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run::main(args),
         Command::Sweep(args) => sweep::SweepArgs::try_from(args).and_then(|a| sweep::main(&a)),
+        Command::Check(args) => match check::main(args) {
+            // A claim expected to hold that fails: exit 1 (bad input stays 2).
+            Ok(false) => return ExitCode::from(1),
+            Ok(true) => Ok(()),
+            Err(e) => Err(e),
+        },
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

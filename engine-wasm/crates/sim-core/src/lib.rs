@@ -5,6 +5,7 @@
 //! the native `abrsim` runner.
 
 pub mod cell;
+pub mod claims;
 pub mod ip;
 pub mod kernel;
 pub mod model;

@@ -22,13 +22,7 @@ const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/summarie
 
 /// Every `(file, variant)` of the library, the base scenario first.
 fn cases() -> Vec<(String, Option<String>)> {
-    let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("scenarios/")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|f| f.ends_with(".json"))
-        .collect();
-    files.sort();
+    let files = common::library_files();
     let mut cases = Vec::new();
     for f in files {
         let doc: Value =

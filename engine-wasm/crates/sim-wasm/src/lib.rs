@@ -70,6 +70,39 @@ pub fn scenario_choices() -> String {
     choices.to_string()
 }
 
+/// A scenario's paper claims judged on the run that is playing (SPEC §11), by
+/// the same evaluator as `abrsim check`. Build it from the scenario as it now
+/// runs and the run's sample columns; pass the rows of `columns()` so far.
+#[wasm_bindgen]
+pub struct ClaimCheck {
+    inner: sim_core::claims::LiveCheck,
+}
+
+#[wasm_bindgen]
+impl ClaimCheck {
+    /// Throws the errors JSON of `validate_scenario` when the claims cannot be read.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str, columns_json: &str) -> Result<ClaimCheck, JsError> {
+        let columns: Vec<String> = serde_json::from_str(columns_json).map_err(|e| {
+            JsError::new(&errors_json(&[ScenarioError::new("", format!("columns: {e}"))]))
+        })?;
+        sim_core::claims::LiveCheck::new(scenario_json, &columns)
+            .map(|inner| ClaimCheck { inner })
+            .map_err(|errors| JsError::new(&errors_json(&errors)))
+    }
+
+    /// The columns `evaluate` takes, `t_ms` first, as a JSON array.
+    pub fn columns(&self) -> String {
+        serde_json::json!(self.inner.columns()).to_string()
+    }
+
+    /// Every claim with its outcome at `now_ms` as a JSON array (status
+    /// `pending`, `held`, `failing`, `expected_fail`, `now_holds` or `other_variant`).
+    pub fn evaluate(&self, rows: &[f64], now_ms: f64) -> String {
+        self.inner.evaluate(rows, now_ms).to_string()
+    }
+}
+
 fn error_json(e: &ScenarioError) -> serde_json::Value {
     serde_json::json!({"error": {"path": e.path, "message": e.message}})
 }

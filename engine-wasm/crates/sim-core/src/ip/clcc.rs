@@ -14,9 +14,12 @@
 //! suspended ("control pre-emption") while the offered UDP load is below
 //! f_UDP,ref = C · r_ref / (1 + r_ref), the UDP rate r_ref stands for.
 //!
-//! Equation 6 as printed, D^{k−1} + b_0·(r_ref − r_k − 1)/r_ref, does not
-//! match equation 5's control error it is built from (the "− 1" would push D
-//! up even at r_k = r_ref); this follows equations 4 and 5.
+//! Equation 6 reads D^{k−1} + b_0·(r_ref − r_k − 1)/r_ref in our copy of the
+//! paper, most likely a text-extraction artefact: the subscript of r_{k−1}
+//! (the ratio of the previous interval, the one the step answers) flattened
+//! into "r_k − 1". Read so, equation 6 is D^{k−1} + b_0·x_d with equation 5's
+//! control error, which is what this follows (with r_k the mean of the
+//! samples since the last step, i.e. the interval that just closed).
 //!
 //! Figure 5, which held the three β cases and the bounds, did not survive.
 //! The values here are this model's choice: β = −0.2 while |x_d| ≤ 0.2

@@ -306,6 +306,12 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
         if base_ok { &|v| ip_scenario_from_value(v).map(|_| ()) } else { &|_| Ok(()) };
     let mut meta = meta;
     meta.variants = read_variants_checked(value, &mut root, errors, check);
+    crate::claims::read_root_claims(
+        &mut root,
+        &meta.variants,
+        run.as_ref().map(|r| r.until_ms),
+        errors,
+    );
     root.finish(errors);
     let mut warnings = Vec::new();
     check_flows(&flows, &links, &nodes, &mut warnings);

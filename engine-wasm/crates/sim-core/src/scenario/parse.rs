@@ -177,6 +177,12 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     };
     // Scenarios may carry view state for the UI; the engine ignores it.
     root.get("view");
+    crate::claims::read_root_claims(
+        &mut root,
+        &meta.variants,
+        run.as_ref().map(|r| r.until_ms),
+        errors,
+    );
     root.finish(errors);
 
     let mut warnings = Vec::new();
@@ -233,6 +239,8 @@ pub(crate) fn read_variants_checked(
             let mut applied = whole.clone();
             if let Some(map) = applied.as_object_mut() {
                 map.remove("variants");
+                // The claims are checked once, against the file as it is.
+                map.remove("claims");
                 map.insert("variants".into(), Value::Array(vec![item.clone()]));
             }
             match apply_variant(&mut applied, &id) {

@@ -11,6 +11,18 @@ pub fn scenario_text(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// The file names of the library (`scenarios/*.json`), sorted.
+pub fn library_files() -> Vec<String> {
+    let dir = format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".json"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// The runner's report for `scenarios/<name>` with `opts`.
 pub fn report(name: &str, opts: &RunOptions) -> Value {
     run_report(&scenario_text(name), opts, &|| 0.0, &mut |_, _| {})
