@@ -12,11 +12,13 @@ pub mod model;
 pub mod probe;
 pub mod runner;
 pub mod scenario;
+pub mod session;
 pub mod sweep;
 pub mod time;
 #[cfg(test)]
 mod ts_types;
 
-pub use cell::{Applied, Simulation};
+pub use cell::Simulation;
 pub use kernel::RunOutcome;
 pub use model::Model;
+pub use session::Applied;

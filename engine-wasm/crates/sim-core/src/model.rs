@@ -3,10 +3,11 @@
 //! (`"ip"`, Pletka et al.). The wasm layer holds a [`Model`]; the runner
 //! dispatches on [`ModelKind`].
 
-use crate::cell::sim::{Applied, Simulation};
+use crate::cell::sim::Simulation;
 use crate::ip::IpSimulation;
 use crate::kernel::RunOutcome;
 use crate::scenario::{self, ScenarioError};
+use crate::session::Applied;
 use crate::time::SimTime;
 use serde_json::Value;
 

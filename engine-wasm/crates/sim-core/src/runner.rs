@@ -9,40 +9,7 @@ use crate::scenario::{self, ScenarioError};
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 
-/// What to run and what to report.
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    /// Overrides `run.until_ms`.
-    pub until_ms: Option<f64>,
-    /// Overrides `run.seed`.
-    pub seed: Option<u64>,
-    /// `(path, value)` overrides, applied in order.
-    pub sets: Vec<(String, String)>,
-    /// Report windows `[from, to]` in ms.
-    pub windows: Vec<(f64, f64)>,
-    /// A variant of the scenario to apply before the overrides.
-    pub variant: Option<String>,
-    /// Ceilings the scenario must stay under.
-    pub limits: scenario::Limits,
-}
-
-/// What `on_rows` sees of the run beside each batch of rows: the column
-/// names, for either model (`sim.columns()` in a callback reads the same
-/// whichever model runs).
-pub struct RowSource<'a> {
-    columns: &'a [String],
-}
-
-impl<'a> RowSource<'a> {
-    pub fn new(columns: &'a [String]) -> RowSource<'a> {
-        RowSource { columns }
-    }
-
-    /// Names of the sample columns, in row order.
-    pub fn columns(&self) -> &[String] {
-        self.columns
-    }
-}
+pub use crate::session::{check_windows, RowSource, RunOptions};
 
 /// Events handled per call into the engine, as the browser worker does.
 const CHUNK_EVENTS: u64 = 100_000;
@@ -191,24 +158,6 @@ pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<Scenari
         return Err(errors);
     }
     Ok(value)
-}
-
-/// Checks the report windows against the run length.
-pub fn check_windows(opts: &RunOptions, until: f64) -> Result<(), Vec<ScenarioError>> {
-    let mut errors = Vec::new();
-    for (i, &(from, to)) in opts.windows.iter().enumerate() {
-        if !(from.is_finite() && to.is_finite() && from >= 0.0 && from < to && to <= until) {
-            errors.push(ScenarioError::new(
-                format!("--window[{i}]"),
-                format!("{from}:{to} must satisfy 0 ≤ FROM < TO ≤ until ({until} ms)"),
-            ));
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
 }
 
 /// Parses a cell-model scenario and applies the options' overrides.

@@ -11,4 +11,4 @@ pub mod sim;
 pub mod switch_alg;
 
 pub use event::Event;
-pub use sim::{Applied, Simulation};
+pub use sim::Simulation;

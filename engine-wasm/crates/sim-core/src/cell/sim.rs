@@ -19,6 +19,7 @@ use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
 use crate::scenario::{
     self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec,
 };
+use crate::session::{Applied, SeriesHash};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::{json, Value};
 
@@ -174,20 +175,8 @@ pub struct Simulation {
     pub source_cells: u64,
     /// FNV-1a over the bits of every sample value recorded so far: equal
     /// hashes mean bit-identical series (native against wasm, run against run).
-    series_hash: u64,
+    series_hash: SeriesHash,
 }
-
-/// How a parameter change took effect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Applied {
-    /// In the running simulation, from now on.
-    Live,
-    /// The model cannot change it mid-run: rebuild from the edited scenario.
-    Restart,
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
     let t = |ms: f64| SimTime::from_ms(ms);
@@ -396,7 +385,7 @@ impl Simulation {
             last_sample: SimTime::ZERO,
             events: 0,
             source_cells: 0,
-            series_hash: FNV_OFFSET,
+            series_hash: SeriesHash::new(),
         };
         for vc in 0..sim.vcs.len() {
             let start = sim.vcs[vc].source.traffic.start();
@@ -432,7 +421,7 @@ impl Simulation {
 
     /// The hash of every sample value recorded so far, as 16 hex digits.
     pub fn series_hash(&self) -> String {
-        format!("{:016x}", self.series_hash)
+        self.series_hash.hex()
     }
 
     /// Events handled so far.
@@ -893,11 +882,7 @@ impl Simulation {
         }
         self.samples.rows.push(probe::jain_index(&means, &shares));
         debug_assert_eq!(self.samples.rows.len() - row_start, self.columns.len());
-        for x in &self.samples.rows[row_start..] {
-            for byte in x.to_bits().to_le_bytes() {
-                self.series_hash = (self.series_hash ^ byte as u64).wrapping_mul(FNV_PRIME);
-            }
-        }
+        self.series_hash.add(&self.samples.rows[row_start..]);
         self.last_sample = now;
         self.next_sample += 1;
         self.queue.schedule(self.sample_time(self.next_sample), Event::Sample);

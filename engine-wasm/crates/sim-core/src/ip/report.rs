@@ -8,8 +8,8 @@ use super::fairness::weighted_fairness_index;
 use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
 use crate::kernel::RunOutcome;
-use crate::runner::{check_windows, RowSource, RunOptions};
 use crate::scenario::ScenarioError;
+use crate::session::{check_windows, RowSource, RunOptions};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 

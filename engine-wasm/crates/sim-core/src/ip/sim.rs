@@ -14,10 +14,10 @@ use super::port::{Aqm, AqmConfig, IpPort};
 use super::scenario::{self as ip_scenario, FlowKindSpec, IpNodeSpec, IpScenario};
 use super::tcp::{TcpReceiver, TcpSender};
 use super::udp::UdpSource;
-use crate::cell::sim::Applied;
 use crate::kernel::{self, EventQueue, Handler, Rng, RunOutcome};
 use crate::probe::SampleBuffer;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
+use crate::session::{Applied, SeriesHash};
 use crate::time::SimTime;
 use serde_json::{json, Value};
 
@@ -151,12 +151,9 @@ pub struct IpSimulation {
     /// Data packets inside a receiver-side delay now.
     pub packets_in_delay: u64,
     /// FNV-1a over every sample value so far (the cell model's `series_hash`).
-    series_hash: u64,
+    series_hash: SeriesHash,
     scratch: Vec<u32>,
 }
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 impl IpSimulation {
     /// Parses, validates and builds packet-level scenario text.
@@ -325,7 +322,7 @@ impl IpSimulation {
             events: 0,
             packets_sent: 0,
             packets_in_delay: 0,
-            series_hash: FNV_OFFSET,
+            series_hash: SeriesHash::new(),
             scratch: Vec::new(),
         };
         sim.columns = sim.column_names();
@@ -371,7 +368,7 @@ impl IpSimulation {
 
     /// FNV-1a hash of every sample value so far, as hex: the same run gives the same hash.
     pub fn series_hash(&self) -> String {
-        format!("{:016x}", self.series_hash)
+        self.series_hash.hex()
     }
 
     /// Removes and returns the sample rows recorded since the last call (flat, row-major).
@@ -738,11 +735,7 @@ impl IpSimulation {
             f.interval_bytes = 0;
         }
         debug_assert_eq!(rows.len() - row_start, self.columns.len());
-        for x in &rows[row_start..] {
-            for byte in x.to_bits().to_le_bytes() {
-                self.series_hash = (self.series_hash ^ byte as u64).wrapping_mul(FNV_PRIME);
-            }
-        }
+        self.series_hash.add(&rows[row_start..]);
         self.last_sample = now;
         self.next_sample += 1;
         self.queue.schedule(self.sample_time(self.next_sample), IpEvent::Sample);

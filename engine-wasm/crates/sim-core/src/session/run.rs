@@ -1,0 +1,59 @@
+//! What a run is asked to do and what it shows its caller, for either model: the options
+//! (`--until`, `--seed`, `--set`, windows, variant, limits), the window check, and the view of
+//! the sample columns a row callback gets. The cell model's runner and the packet model's report
+//! both use these; neither imports the other for them.
+
+use crate::scenario::{self, ScenarioError};
+
+/// What to run and what to report.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Overrides `run.until_ms`.
+    pub until_ms: Option<f64>,
+    /// Overrides `run.seed`.
+    pub seed: Option<u64>,
+    /// `(path, value)` overrides, applied in order.
+    pub sets: Vec<(String, String)>,
+    /// Report windows `[from, to]` in ms.
+    pub windows: Vec<(f64, f64)>,
+    /// A variant of the scenario to apply before the overrides.
+    pub variant: Option<String>,
+    /// Ceilings the scenario must stay under.
+    pub limits: scenario::Limits,
+}
+
+/// What `on_rows` sees of the run beside each batch of rows: the column
+/// names, for either model (`sim.columns()` in a callback reads the same
+/// whichever model runs).
+pub struct RowSource<'a> {
+    columns: &'a [String],
+}
+
+impl<'a> RowSource<'a> {
+    pub fn new(columns: &'a [String]) -> RowSource<'a> {
+        RowSource { columns }
+    }
+
+    /// Names of the sample columns, in row order.
+    pub fn columns(&self) -> &[String] {
+        self.columns
+    }
+}
+
+/// Checks the report windows against the run length.
+pub fn check_windows(opts: &RunOptions, until: f64) -> Result<(), Vec<ScenarioError>> {
+    let mut errors = Vec::new();
+    for (i, &(from, to)) in opts.windows.iter().enumerate() {
+        if !(from.is_finite() && to.is_finite() && from >= 0.0 && from < to && to <= until) {
+            errors.push(ScenarioError::new(
+                format!("--window[{i}]"),
+                format!("{from}:{to} must satisfy 0 ≤ FROM < TO ≤ until ({until} ms)"),
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
