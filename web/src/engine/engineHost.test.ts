@@ -184,7 +184,7 @@ describe('EngineHost with the real engine', () => {
     expect(await inbox.reply(2)).toEqual({ type: 'failed', id: 2, message: 'no scenario loaded' })
   })
 
-  it('refuses, before building, a run over the cost limits (the engine's own check)', async () => {
+  it("refuses, before building, a run over the cost limits (the engine's own check)", async () => {
     const inbox = new Inbox()
     const host = new EngineHost(realEngine(), inbox.post)
     const scenario = JSON.parse(scenarioText(DEFAULT))

@@ -329,7 +329,7 @@ fn hostile_cell(rng: &mut Rng) -> Value {
             ])
             .clone();
             json!({"id": format!("v{i}"), "path": path.clone(), "pcr_mbps": extreme_rate(rng),
-                   "bidirectional": rng.next_u64() % 3 == 0 && traffic["kind"] != "request_response",
+                   "bidirectional": rng.next_u64().is_multiple_of(3) && traffic["kind"] != "request_response",
                    "nrm": *pick(rng, &[2, 32, 256]), "traffic": traffic})
         })
         .collect();
@@ -351,7 +351,7 @@ fn hostile_cell(rng: &mut Rng) -> Value {
 fn hostile_ip(rng: &mut Rng) -> Value {
     let flows: Vec<Value> = (0..1 + rng.next_u64() % 4)
         .map(|i| {
-            if rng.next_u64() % 2 == 0 {
+            if rng.next_u64().is_multiple_of(2) {
                 json!({"id": format!("u{i}"), "kind": "udp", "path": ["S", "R", "D"],
                        "rate_mbps": *pick(rng, &[0.001, 90.0, 100_000.0]),
                        "packet_bytes": *pick(rng, &[64, 1500, 9000])})

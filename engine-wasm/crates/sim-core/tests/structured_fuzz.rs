@@ -56,7 +56,7 @@ fn cell_scenario(rng: &mut Rng, case: u64) -> Value {
                 2 => json!({"kind": "bottlenecked", "start_ms": start, "rate_mbps": between(rng, 1.0, 100.0), "for_ms": between(rng, 1.0, 20.0)}),
                 _ => json!({"kind": "request_response", "start_ms": start, "request_cells": 1 + rng.next_u64() % 64, "response_cells": 1 + rng.next_u64() % 2000}),
             };
-            let bidirectional = traffic["kind"] != "request_response" && rng.next_u64() % 4 == 0;
+            let bidirectional = traffic["kind"] != "request_response" && rng.next_u64().is_multiple_of(4);
             json!({"id": format!("vc{v}"), "path": path_from((rng.next_u64() % switches as u64) as usize),
                    "pcr_mbps": *pick(rng, &[10.0, 100.0, 155.52]), "mcr_mbps": *pick(rng, &[0.0, 0.0, 1.0]),
                    "nrm": *pick(rng, &[2, 8, 32]), "rif": *pick(rng, &[1.0 / 256.0, 1.0 / 16.0, 1.0]),
@@ -82,7 +82,7 @@ fn cell_scenario(rng: &mut Rng, case: u64) -> Value {
 fn ip_scenario(rng: &mut Rng, case: u64) -> Value {
     let flows: Vec<Value> = (0..1 + rng.next_u64() % 3)
         .map(|i| {
-            if rng.next_u64() % 3 == 0 {
+            if rng.next_u64().is_multiple_of(3) {
                 json!({"id": format!("u{i}"), "kind": "udp", "path": ["S", "R1", "R2", "D"],
                        "rate_mbps": between(rng, 1.0, 150.0), "start_ms": between(rng, 0.0, 50.0)})
             } else {
@@ -92,7 +92,7 @@ fn ip_scenario(rng: &mut Rng, case: u64) -> Value {
             }
         })
         .collect();
-    let aqm = if rng.next_u64() % 2 == 0 {
+    let aqm = if rng.next_u64().is_multiple_of(2) {
         json!({"kind": "drop_tail"})
     } else {
         json!({"kind": "bat", "clcc": {"r_ref": between(rng, 0.1, 0.9)}})
