@@ -88,7 +88,11 @@ mod tests {
         // pletka-fmin-fairness has no TCP flow: its ratio is undefined in every row.
         let path =
             format!("{}/../../../scenarios/pletka-fmin-fairness.json", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(path).unwrap();
+        let mut value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        // Its claims read windows of the full run; this one is shorter.
+        value.as_object_mut().unwrap().remove("claims");
+        let text = value.to_string();
         let opts = RunOptions { until_ms: Some(500.0), ..RunOptions::default() };
         let mut csv = String::new();
         run_report(&text, &opts, &|| 0.0, &mut |src, rows| {

@@ -233,7 +233,11 @@ fn validation_gaps_are_closed() {
 #[test]
 fn the_packet_model_reports_undefined_values_as_null_not_nan() {
     // pletka-fmin-fairness has no TCP: its ratio is undefined in every row.
-    let text = common::scenario_text("pletka-fmin-fairness.json");
+    let mut value: Value =
+        serde_json::from_str(&common::scenario_text("pletka-fmin-fairness.json")).unwrap();
+    // Its claims read windows of the full run; this one is shorter.
+    value.as_object_mut().unwrap().remove("claims");
+    let text = value.to_string();
     let mut saw_undefined = false;
     let r = run_report(
         &text,

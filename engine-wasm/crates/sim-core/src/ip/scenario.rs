@@ -318,12 +318,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     let mut meta = meta;
     meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
     meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
-    crate::claims::read_root_claims(
-        &mut root,
-        &meta.variants,
-        run.as_ref().map(|r| r.until_ms),
-        errors,
-    );
+    crate::claims::read_root_claims(&mut root, &meta.variants, errors);
     root.finish(errors);
     let mut warnings = Vec::new();
     let mut flows = flows;

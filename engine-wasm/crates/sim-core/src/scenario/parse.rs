@@ -126,6 +126,8 @@ pub(crate) fn validate_variants(
         // variants and things to try are the base's, checked once.
         map.remove("variants");
         map.remove("things_to_try");
+        // The claims are checked once, against the file as it is.
+        map.remove("claims");
     }
     for (i, item) in items.iter().enumerate() {
         let at = element_path("variants", i, item);
@@ -282,12 +284,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     // whole base is sound (see `validate_things_to_try`), like the variants.
     meta.variants = read_variants(value, &mut root, errors);
     meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
-    crate::claims::read_root_claims(
-        &mut root,
-        &meta.variants,
-        run.as_ref().map(|r| r.until_ms),
-        errors,
-    );
+    crate::claims::read_root_claims(&mut root, &meta.variants, errors);
     root.finish(errors);
 
     check_vcs(&vcs, &links, &nodes, &mut warnings);
