@@ -13,7 +13,9 @@ export default defineConfig(async (env) => {
   return mergeConfig(loaded.config, {
     build: {
       outDir: '../dist-bench',
-      rolldownOptions: { input: { main: here('./web/index.html'), bench: here('./web/bench.html') } },
+      rolldownOptions: {
+        input: { main: here('./web/index.html'), bench: here('./web/bench.html') },
+      },
     },
   })
 })

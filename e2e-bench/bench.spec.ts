@@ -32,11 +32,16 @@ interface BenchCase {
 const allCases: BenchCase[] = JSON.parse(
   process.env.BENCH_CASES
     ? readFileSync(process.env.BENCH_CASES, 'utf8')
-    : execFileSync('node', [`${root}scripts/bench-cases.mjs`], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+    : execFileSync('node', [`${root}scripts/bench-cases.mjs`], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      }),
 )
 const only = process.env.BENCH_ONLY?.split(',').map((n) => n.trim())
 const cases = allCases.filter((c) => !only || only.includes(c.name))
-const parts = new Set((process.env.BENCH_PARTS ?? 'throughput,frames,slider,memory').split(',').map((p) => p.trim()))
+const parts = new Set(
+  (process.env.BENCH_PARTS ?? 'throughput,frames,slider,memory').split(',').map((p) => p.trim()),
+)
 const outDir = process.env.BENCH_OUT_DIR ?? `${root}test-results/bench-out`
 const FRAME_WINDOW_MS = Number(process.env.BENCH_FRAME_MS ?? 10_000)
 /** Events per run_until call of the bare engine: as scripts/bench.mjs runs it under Node. */
@@ -138,7 +143,10 @@ async function engineWasmBytes(page: Page): Promise<number | null> {
   for (const worker of page.workers()) {
     if (!/\/worker[-.]/.test(worker.url())) continue
     const bytes = await worker
-      .evaluate(() => (self as unknown as { __abrlabWasmBytes?: () => number }).__abrlabWasmBytes?.() ?? null)
+      .evaluate(
+        () =>
+          (self as unknown as { __abrlabWasmBytes?: () => number }).__abrlabWasmBytes?.() ?? null,
+      )
       .catch(() => null)
     if (bytes !== null) return bytes
   }
@@ -157,7 +165,9 @@ interface ProcessMemory {
 function procMemory(pid: number): ProcessMemory | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = (key: string) => (Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024) / 1e6
+    const kb = (key: string) =>
+      (Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024) /
+      1e6
     return { pid, rss_mb: kb('VmRSS'), peak_rss_mb: kb('VmHWM'), private_mb: kb('RssAnon') }
   } catch {
     return null
@@ -168,7 +178,9 @@ function procMemory(pid: number): ProcessMemory | null {
 async function renderers(browser: Browser): Promise<ProcessMemory[]> {
   const cdp = await browser.newBrowserCDPSession()
   try {
-    const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] }
+    const info = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { type: string; id: number }[]
+    }
     return info.processInfo
       .filter((p) => p.type === 'renderer')
       .map((p) => procMemory(p.id))
@@ -184,13 +196,18 @@ const mb = (bytes: number | null) => (bytes === null ? null : bytes / 1e6)
 
 test.use({ trace: 'off', screenshot: 'off' })
 
-test('throughput: the wasm engine in a Chromium worker, bare and through the app protocol', async ({ page }) => {
+test('throughput: the wasm engine in a Chromium worker, bare and through the app protocol', async ({
+  page,
+}) => {
   test.skip(!parts.has('throughput'), 'BENCH_PARTS leaves it out')
   await page.goto('/bench.html')
   await page.waitForFunction(() => window.__abrbench !== undefined)
   const results: unknown[] = []
   for (const c of cases) {
-    const raw = await page.evaluate(([json, n]) => window.__abrbench!.rawRun(json, n), [c.scenarioJson, RAW_EVENTS_PER_CALL] as const)
+    const raw = await page.evaluate(([json, n]) => window.__abrbench!.rawRun(json, n), [
+      c.scenarioJson,
+      RAW_EVENTS_PER_CALL,
+    ] as const)
     const app = await page.evaluate((json) => window.__abrbench!.workerRun(json), c.scenarioJson)
     const wasmBytes = await engineWasmBytes(page)
     await page.evaluate(() => window.__abrbench!.disposeWorker())
@@ -272,7 +289,10 @@ test('frames: the app playing 500 VCs, animation and charts on', async ({ lab, p
   save('frames', phases)
 })
 
-test('slider: a live parameter change while the engine runs 500 VCs flat out', async ({ lab, page }) => {
+test('slider: a live parameter change while the engine runs 500 VCs flat out', async ({
+  lab,
+  page,
+}) => {
   test.skip(!parts.has('slider'), 'BENCH_PARTS leaves it out')
   test.skip(!!only && !only.includes(FIVE_HUNDRED), 'BENCH_ONLY leaves it out')
   const scenario = fiveHundredLong()
@@ -299,10 +319,15 @@ test('slider: a live parameter change while the engine runs 500 VCs flat out', a
     const moves: Move[] = []
     ;(window as unknown as { __sliderBench: Move[] }).__sliderBench = moves
     const last = () => moves[moves.length - 1]
-    window.addEventListener('keydown', (e) => moves.push({ input: Math.min(e.timeStamp, performance.now()) }), { capture: true })
+    window.addEventListener(
+      'keydown',
+      (e) => moves.push({ input: Math.min(e.timeStamp, performance.now()) }),
+      { capture: true },
+    )
     const panel = document.querySelector('.params-panel')
     const announcement = document.querySelector('[data-testid="announcement"]')
-    if (!panel || !announcement?.parentElement) throw new Error('no parameters panel or announcement on the page')
+    if (!panel || !announcement?.parentElement)
+      throw new Error('no parameters panel or announcement on the page')
     new MutationObserver(() => {
       const m = last()
       if (!m || m.shown !== undefined) return
@@ -325,14 +350,31 @@ test('slider: a live parameter change while the engine runs 500 VCs flat out', a
   const MOVES = 10
   for (let i = 0; i < MOVES; i++) {
     await slider.press(i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft')
-    await page.waitForFunction((n) => {
-      const moves = (window as unknown as { __sliderBench: { ackPainted?: number }[] }).__sliderBench
-      return moves.length >= n && moves[n - 1].ackPainted !== undefined
-    }, i + 1, { timeout: 15_000 })
+    await page.waitForFunction(
+      (n) => {
+        const moves = (window as unknown as { __sliderBench: { ackPainted?: number }[] })
+          .__sliderBench
+        return moves.length >= n && moves[n - 1].ackPainted !== undefined
+      },
+      i + 1,
+      { timeout: 15_000 },
+    )
     await page.waitForTimeout(300 + 50 * (i % 5))
   }
   const moves = await page.evaluate(
-    () => (window as unknown as { __sliderBench: { input: number; shown: number; shownPainted: number; ack: number; ackPainted: number; text: string }[] }).__sliderBench,
+    () =>
+      (
+        window as unknown as {
+          __sliderBench: {
+            input: number
+            shown: number
+            shownPainted: number
+            ack: number
+            ackPainted: number
+            text: string
+          }[]
+        }
+      ).__sliderBench,
   )
   const status = await lab.status()
   const rows = moves.map((m) => ({
@@ -382,7 +424,10 @@ test('memory: the page after playing each workload to its end, flat out', async 
       await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
       await lab.chooseSpeed('as fast as possible')
       // This page's renderer: the one that appeared with it (the largest, should there be a spare).
-      const pid = (await renderers(browser)).filter((r) => !before.has(r.pid)).sort((a, b) => b.rss_mb - a.rss_mb)[0]?.pid ?? null
+      const pid =
+        (await renderers(browser))
+          .filter((r) => !before.has(r.pid))
+          .sort((a, b) => b.rss_mb - a.rss_mb)[0]?.pid ?? null
       let peakPrivate = 0
       const sampleRenderer = () => {
         const m = pid === null ? null : procMemory(pid)
@@ -392,7 +437,11 @@ test('memory: the page after playing each workload to its end, flat out', async 
       const cdp = await context.newCDPSession(page)
       await cdp.send('Performance.enable')
       const heapUsed = async () =>
-        ((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? Number.NaN
+        (
+          (await cdp.send('Performance.getMetrics')) as {
+            metrics: { name: string; value: number }[]
+          }
+        ).metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? Number.NaN
       // In the page: the wall time from the click on Play to `finished`, and the frame intervals meanwhile.
       const run = page.evaluate(
         (cap) =>
@@ -405,16 +454,24 @@ test('memory: the page after playing each workload to its end, flat out', async 
               stamps.push(t)
               if (!done) requestAnimationFrame(frame)
             }
-            button?.addEventListener('click', () => {
-              start = performance.now()
-              requestAnimationFrame(frame)
-            }, { once: true, capture: true })
+            button?.addEventListener(
+              'click',
+              () => {
+                start = performance.now()
+                requestAnimationFrame(frame)
+              },
+              { once: true, capture: true },
+            )
             const timer = setInterval(() => {
               const finished = window.__abrlab?.status() === 'finished'
               if (finished || (Number.isFinite(start) && performance.now() - start > cap)) {
                 done = true
                 clearInterval(timer)
-                resolve({ wallMs: performance.now() - start, gaps: stamps.slice(1).map((s, i) => s - stamps[i]), finished })
+                resolve({
+                  wallMs: performance.now() - start,
+                  gaps: stamps.slice(1).map((s, i) => s - stamps[i]),
+                  finished,
+                })
               }
             }, 25)
           }),
@@ -430,7 +487,9 @@ test('memory: the page after playing each workload to its end, flat out', async 
         await page.waitForTimeout(250)
       }
       const { wallMs, gaps, finished } = await run
-      const untilMs = (await page.evaluate(() => window.__abrlab?.layout()?.until_ms ?? Number.NaN)) as number
+      const untilMs = (await page.evaluate(
+        () => window.__abrlab?.layout()?.until_ms ?? Number.NaN,
+      )) as number
       const nowMs = await lab.nowMs()
       const heapEnd = await heapUsed()
       await cdp.send('HeapProfiler.collectGarbage')
@@ -462,7 +521,9 @@ test('memory: the page after playing each workload to its end, flat out', async 
       console.log(
         `${c.name.padEnd(30)} ${finished ? 'to the end' : `stopped at ${nowMs.toFixed(0)} ms`} ×${entry.realtime_factor.toFixed(1)}: ` +
           `JS heap peak ${entry.js_heap_peak_mb?.toFixed(1)} MB, wasm ${entry.wasm_memory_mb?.toFixed(1)} MB, renderer private ${entry.renderer_private_peak_mb?.toFixed(0)} MB (RSS ${entry.renderer_rss_peak_mb?.toFixed(0)} MB)` +
-          (stats ? `; frames median ${stats.median_ms.toFixed(1)} / p95 ${stats.p95_ms.toFixed(1)} ms` : ''),
+          (stats
+            ? `; frames median ${stats.median_ms.toFixed(1)} / p95 ${stats.p95_ms.toFixed(1)} ms`
+            : ''),
       )
     } finally {
       await context.close()

@@ -4,14 +4,20 @@ import { expect, test } from './fixtures'
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url))
 const docsScreenshot = fileURLToPath(new URL('../docs/screenshot.png', import.meta.url))
-const defaultScenario = readFileSync(fileURLToPath(new URL('../scenarios/two-source-wan.json', import.meta.url)), 'utf8')
+const defaultScenario = readFileSync(
+  fileURLToPath(new URL('../scenarios/two-source-wan.json', import.meta.url)),
+  'utf8',
+)
 
 /** Same encoding as web/src/scenario/library.ts encodeScenarioParam (base64url, no padding). */
 function scenarioHash(json: string): string {
   return `#scenario-json=${Buffer.from(json, 'utf8').toString('base64url')}`
 }
 
-test('plays the default scenario: ACR settles at ERICA’s target and both charts fill', async ({ lab, page }) => {
+test('plays the default scenario: ACR settles at ERICA’s target and both charts fill', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await expect(page.locator('h1')).toContainText(/\S/)
@@ -23,7 +29,9 @@ test('plays the default scenario: ACR settles at ERICA’s target and both chart
 
   // Both charts get data from the engine.
   await expect.poll(() => lab.sampleCount(), { message: 'samples arrive' }).toBeGreaterThan(20)
-  await expect.poll(async () => (await lab.linePath(lab.acrChart, 'vc.vc1.acr'))?.length ?? 0).toBeGreaterThan(50)
+  await expect
+    .poll(async () => (await lab.linePath(lab.acrChart, 'vc.vc1.acr'))?.length ?? 0)
+    .toBeGreaterThan(50)
   await expect(lab.queueChart.locator('path[data-series^="port."]')).not.toHaveCount(0)
 
   // SPEC/issue 2: S1's ACR settles near 0.9 × 155.52 ≈ 140 Mbit/s before 100 ms of simulated time.
@@ -62,7 +70,9 @@ test('pause stops the run and reset starts it again from zero', async ({ lab, pa
   await lab.waitUntilLoaded()
   await lab.playButton.click()
   // Pause during S2's active period, when the bottleneck queue is at its height.
-  await expect.poll(() => lab.page.evaluate(() => window.__abrlab?.nowMs() ?? 0), { timeout: 60_000 }).toBeGreaterThan(130)
+  await expect
+    .poll(() => lab.page.evaluate(() => window.__abrlab?.nowMs() ?? 0), { timeout: 60_000 })
+    .toBeGreaterThan(130)
   await lab.playButton.click() // Pause
   await expect.poll(() => lab.status()).toBe('paused')
   const held = await lab.sampleCount()
@@ -81,7 +91,10 @@ test('pause stops the run and reset starts it again from zero', async ({ lab, pa
   await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('finished')
 })
 
-test('shows the engine’s errors, with paths, for a scenario it rejects, and opens the default instead', async ({ lab, page }) => {
+test('shows the engine’s errors, with paths, for a scenario it rejects, and opens the default instead', async ({
+  lab,
+  page,
+}) => {
   const scenario = JSON.parse(defaultScenario) as Record<string, unknown>
   scenario.no_such_key = 1
   await lab.open(scenarioHash(JSON.stringify(scenario)))

@@ -106,7 +106,9 @@ export class AbrLabPage {
   /** Opens the Parameters tab and selects a VC. */
   async selectVc(id: string): Promise<void> {
     await this.page.getByRole('tab', { name: 'Parameters' }).click()
-    const chip = this.page.getByRole('group', { name: 'Select a VC' }).getByRole('button', { name: new RegExp(`^${id}\\b`) })
+    const chip = this.page
+      .getByRole('group', { name: 'Select a VC' })
+      .getByRole('button', { name: new RegExp(`^${id}\\b`) })
     if ((await chip.getAttribute('aria-pressed')) !== 'true') await chip.click()
     await expect(chip).toHaveAttribute('aria-pressed', 'true')
   }

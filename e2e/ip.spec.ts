@@ -23,7 +23,10 @@ function meanOver(t: number[], y: number[], from: number, to: number): number {
   return n ? sum / n : Number.NaN
 }
 
-test('pletka-clcc-tcp-udp: 20 simulated seconds flat out, the page keeps drawing and answering', async ({ lab, page }) => {
+test('pletka-clcc-tcp-udp: 20 simulated seconds flat out, the page keeps drawing and answering', async ({
+  lab,
+  page,
+}) => {
   await lab.open('#scenario=pletka-clcc-tcp-udp')
   await lab.waitUntilLoaded()
   await lab.chooseSpeed('as fast as possible')
@@ -56,7 +59,9 @@ test('pletka-clcc-tcp-udp: 20 simulated seconds flat out, the page keeps drawing
     return w.__gaps
   })
   const worst = Math.max(...gaps)
-  console.log(`pletka-clcc-tcp-udp flat out: ${gaps.length} frames, worst gap ${worst.toFixed(0)} ms, click handled in ${clickMs} ms`)
+  console.log(
+    `pletka-clcc-tcp-udp flat out: ${gaps.length} frames, worst gap ${worst.toFixed(0)} ms, click handled in ${clickMs} ms`,
+  )
   // Not frozen: frames keep coming and a click is answered within 1.5 s even on a loaded 2-core
   // machine (figures logged above; quiet runs show gaps of 17–70 ms).
   expect(gaps.length).toBeGreaterThan(10)
@@ -75,7 +80,12 @@ test('pletka-clcc-tcp-udp: 20 simulated seconds flat out, the page keeps drawing
   expect(meanOver(t, udp, 5000, 20_000) / meanOver(t, tcp, 5000, 20_000)).toBeLessThan(0.55)
   expect(meanOver(t, ratio, 5000, 20_000)).toBeLessThan(0.6)
   expect(meanOver(t, fairness, 5000, 20_000)).toBeGreaterThan(0.8)
-  await expect(page.locator('svg#classes-chart path[data-series="class.tcp.throughput_mbps"]')).toHaveAttribute('d', /M.*L/)
-  await expect(page.locator('svg#ratio-chart path[data-series="ratio"]')).toHaveAttribute('d', /M.*L/)
+  await expect(
+    page.locator('svg#classes-chart path[data-series="class.tcp.throughput_mbps"]'),
+  ).toHaveAttribute('d', /M.*L/)
+  await expect(page.locator('svg#ratio-chart path[data-series="ratio"]')).toHaveAttribute(
+    'd',
+    /M.*L/,
+  )
   await page.screenshot({ path: `${artifacts}ip-clcc-20s.png` })
 })

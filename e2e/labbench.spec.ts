@@ -19,19 +19,26 @@ async function centre(page: Page, selector: string): Promise<{ x: number; y: num
 
 /** A topology node's position in the drawing (its translate), and a link's end points. */
 async function nodeAt(page: Page, id: string): Promise<{ x: number; y: number }> {
-  const transform = (await page.locator(`svg.topology [data-node="${id}"]`).getAttribute('transform')) ?? ''
+  const transform =
+    (await page.locator(`svg.topology [data-node="${id}"]`).getAttribute('transform')) ?? ''
   const m = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(transform)
   if (!m) throw new Error(`node ${id} has no position: ${transform}`)
   return { x: Number(m[1]), y: Number(m[2]) }
 }
 
-async function linkEnds(page: Page, id: string): Promise<{ x1: number; y1: number; x2: number; y2: number }> {
+async function linkEnds(
+  page: Page,
+  id: string,
+): Promise<{ x1: number; y1: number; x2: number; y2: number }> {
   const line = page.locator(`svg.topology [data-link="${id}"] line`)
   const read = async (name: string) => Number(await line.getAttribute(name))
   return { x1: await read('x1'), y1: await read('y1'), x2: await read('x2'), y2: await read('y2') }
 }
 
-test('drag a node: its links follow, the run goes on, and undo puts it back', async ({ lab, page }) => {
+test('drag a node: its links follow, the run goes on, and undo puts it back', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await lab.chooseSpeed('20 ms per second')
@@ -78,7 +85,10 @@ test('drag a node: its links follow, the run goes on, and undo puts it back', as
   expect(await lab.status()).toBe('running')
 })
 
-test('add a VC by picking its source and destination: it appears in the charts', async ({ lab, page }) => {
+test('add a VC by picking its source and destination: it appears in the charts', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   const editor = page.getByRole('toolbar', { name: 'Edit the network' })
@@ -96,7 +106,9 @@ test('add a VC by picking its source and destination: it appears in the charts',
   expect(vc3?.path).toEqual(['S1', 'SW1', 'SW2', 'D2'])
 
   // The engine rebuilt the run with it: the legend and the data have vc3.
-  await expect(page.getByRole('list', { name: 'Allowed cell rate per VC legend' })).toContainText('vc3')
+  await expect(page.getByRole('list', { name: 'Allowed cell rate per VC legend' })).toContainText(
+    'vc3',
+  )
   await lab.playToEnd()
   await expect(lab.acrChart.locator('path[data-series="vc.vc3.acr"]')).toHaveCount(1)
   const acr = await lab.series('vc.vc3.acr')
@@ -112,7 +124,10 @@ test('add a VC by picking its source and destination: it appears in the charts',
   expect((await lab.scenario()).links.find((l) => l.id === 'l3')?.rate_mbps).toBe(155.52)
 })
 
-test('moving the RIF slider mid-run changes the ACR curve from that moment on', async ({ lab, page }) => {
+test('moving the RIF slider mid-run changes the ACR curve from that moment on', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await lab.playToEnd()
@@ -134,7 +149,9 @@ test('moving the RIF slider mid-run changes the ACR curve from that moment on', 
   await slider.press('End')
   await expect(lab.announcement).toContainText('applied live')
   // The engine says when the change took effect.
-  const changedAt = Number(/applied live at t = ([\d.]+) ms/.exec((await lab.announcement.textContent()) ?? '')?.[1])
+  const changedAt = Number(
+    /applied live at t = ([\d.]+) ms/.exec((await lab.announcement.textContent()) ?? '')?.[1],
+  )
   expect(changedAt).toBeGreaterThan(100)
   expect(changedAt).toBeLessThan(200)
   await expect(lab.param('rif').getByRole('textbox')).toHaveValue('1')
@@ -154,7 +171,11 @@ test('moving the RIF slider mid-run changes the ACR curve from that moment on', 
   await page.screenshot({ path: `${artifacts}rif-live.png` })
 })
 
-test('a share link reproduces the scenario, its parameters, the view and the identical run', async ({ lab, page, context }) => {
+test('a share link reproduces the scenario, its parameters, the view and the identical run', async ({
+  lab,
+  page,
+  context,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   // Edits: a VC parameter, a switch knob on one port, a node moved with the keyboard.
@@ -181,17 +202,26 @@ test('a share link reproduces the scenario, its parameters, the view and the ide
   await expect(linkField).toHaveValue(/#lab=1\./)
   const link = await linkField.inputValue()
   expect(link.length).toBeLessThan(4000)
-  await expect(page.getByTestId('embed-snippet')).toHaveValue(/<iframe src="[^"]*\?embed&amp;autoplay#lab=1\./)
+  await expect(page.getByTestId('embed-snippet')).toHaveValue(
+    /<iframe src="[^"]*\?embed&amp;autoplay#lab=1\./,
+  )
 
   const other = await context.newPage()
   await other.goto(link)
   await other.waitForFunction(() => window.__abrlab?.status() === 'paused')
   expect(await other.evaluate(() => window.__abrlab?.scenario())).toEqual(edited)
   // The view came along: vc1 selected in the parameter panel, the speed at its maximum.
-  await expect(other.getByRole('group', { name: 'Select a VC' }).getByRole('button', { name: /^vc1\b/ })).toHaveAttribute('aria-pressed', 'true')
-  await expect(other.getByRole('slider', { name: 'Speed' })).toHaveAttribute('aria-valuetext', 'as fast as possible')
+  await expect(
+    other.getByRole('group', { name: 'Select a VC' }).getByRole('button', { name: /^vc1\b/ }),
+  ).toHaveAttribute('aria-pressed', 'true')
+  await expect(other.getByRole('slider', { name: 'Speed' })).toHaveAttribute(
+    'aria-valuetext',
+    'as fast as possible',
+  )
   await other.locator('button.action-togglePlay').click()
-  await other.waitForFunction(() => window.__abrlab?.status() === 'finished', undefined, { timeout: 60_000 })
+  await other.waitForFunction(() => window.__abrlab?.status() === 'finished', undefined, {
+    timeout: 60_000,
+  })
   const reproduced = await other.evaluate(() => {
     const api = window.__abrlab
     return api ? Object.fromEntries(api.columns().map((c) => [c, api.series(c)])) : {}
@@ -201,7 +231,10 @@ test('a share link reproduces the scenario, its parameters, the view and the ide
   await other.close()
 })
 
-test('a damaged link opens the default scenario with a clear message, never a blank page', async ({ lab, page }) => {
+test('a damaged link opens the default scenario with a clear message, never a blank page', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await page.getByRole('button', { name: 'Share' }).click()
@@ -231,7 +264,10 @@ test('a damaged link opens the default scenario with a clear message, never a bl
   await expect(lab.errorPanel).toHaveCount(0)
 })
 
-test('embed mode: minimal chrome, fits its frame, autoplay; the example page embeds two scenarios', async ({ lab, page }) => {
+test('embed mode: minimal chrome, fits its frame, autoplay; the example page embeds two scenarios', async ({
+  lab,
+  page,
+}) => {
   await page.setViewportSize({ width: 720, height: 420 })
   await page.goto('/?embed&autoplay#scenario=fahmy-rif')
   await page.waitForFunction(() => window.__abrlab !== undefined)
@@ -247,7 +283,10 @@ test('embed mode: minimal chrome, fits its frame, autoplay; the example page emb
     y: document.documentElement.scrollHeight - window.innerHeight,
   }))
   expect(overflow).toEqual({ x: 0, y: 0 })
-  await expect(page.getByRole('link', { name: /ABR Lab/ })).toHaveAttribute('href', /#scenario=fahmy-rif$/)
+  await expect(page.getByRole('link', { name: /ABR Lab/ })).toHaveAttribute(
+    'href',
+    /#scenario=fahmy-rif$/,
+  )
   await page.screenshot({ path: `${artifacts}embed.png` })
 
   await page.setViewportSize({ width: 1280, height: 900 })
@@ -260,8 +299,17 @@ test('embed mode: minimal chrome, fits its frame, autoplay; the example page emb
   await expect(second.locator('h1')).toContainText('RIF 1/16 against RIF 1')
   await expect(first.locator('svg#acr-chart')).toBeVisible()
   // The second frame autoplays; the first waits for its reader.
-  const frame = (i: number) => page.frames().find((f) => f !== page.mainFrame() && f.url().includes(i === 0 ? 'two-source-wan' : 'fahmy-rif'))
-  await expect.poll(async () => frame(1)?.evaluate(() => window.__abrlab?.sampleCount() ?? 0), { timeout: 30_000 }).toBeGreaterThan(10)
+  const frame = (i: number) =>
+    page
+      .frames()
+      .find(
+        (f) => f !== page.mainFrame() && f.url().includes(i === 0 ? 'two-source-wan' : 'fahmy-rif'),
+      )
+  await expect
+    .poll(async () => frame(1)?.evaluate(() => window.__abrlab?.sampleCount() ?? 0), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(10)
   expect(await frame(0)?.evaluate(() => window.__abrlab?.status())).toBe('paused')
   await page.screenshot({ path: `${artifacts}embed-example.png` })
 })
@@ -285,10 +333,14 @@ test('keyboard only: play, pause and single step, with visible focus', async ({ 
   let onStep = false
   for (let i = 0; i < 10 && !onStep; i++) {
     await page.keyboard.press('Tab')
-    onStep = await page.evaluate(() => document.activeElement?.classList.contains('action-step') ?? false)
+    onStep = await page.evaluate(
+      () => document.activeElement?.classList.contains('action-step') ?? false,
+    )
   }
   expect(onStep).toBe(true)
-  const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle)
+  const outline = await page.evaluate(
+    () => getComputedStyle(document.activeElement as Element).outlineStyle,
+  )
   expect(outline).not.toBe('none')
   await page.keyboard.press('Enter')
   await expect.poll(() => lab.nowMs()).toBeCloseTo(t0 + 1, 6)
@@ -310,15 +362,22 @@ test('keyboard only: play, pause and single step, with visible focus', async ({ 
   await expect(lab.speedSlider).toHaveAttribute('aria-valuetext', speed ?? '')
 })
 
-test('the library lists every scenario by paper and topic, opens one in a click, and explains a bad file', async ({ lab, page }) => {
+test('the library lists every scenario by paper and topic, opens one in a click, and explains a bad file', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await page.getByRole('button', { name: 'Library' }).click()
   const dialog = page.getByRole('dialog', { name: 'Scenario library' })
   await expect(dialog).toBeVisible()
-  const ids = await page.evaluate(() => [...document.querySelectorAll('.library-entry')].map((e) => e.getAttribute('data-scenario')))
+  const ids = await page.evaluate(() =>
+    [...document.querySelectorAll('.library-entry')].map((e) => e.getAttribute('data-scenario')),
+  )
   expect(new Set(ids).size).toBeGreaterThanOrEqual(6)
-  await expect(dialog.getByRole('region', { name: /ABR Engineering: Roles and Guidelines/ })).toBeVisible()
+  await expect(
+    dialog.getByRole('region', { name: /ABR Engineering: Roles and Guidelines/ }),
+  ).toBeVisible()
   await dialog.getByText('topic', { exact: true }).click()
   await expect(dialog.getByRole('region', { name: 'RIF' })).toBeVisible()
   await page.screenshot({ path: `${artifacts}library.png` })
@@ -327,7 +386,16 @@ test('the library lists every scenario by paper and topic, opens one in a click,
   await dialog.getByLabel('Load a scenario file…').setInputFiles({
     name: 'broken.json',
     mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify({ format: 'abr-lab/scenario', version: 1, nodes: [], links: 'none', vcs: [], colour: 'red' })),
+    buffer: Buffer.from(
+      JSON.stringify({
+        format: 'abr-lab/scenario',
+        version: 1,
+        nodes: [],
+        links: 'none',
+        vcs: [],
+        colour: 'red',
+      }),
+    ),
   })
   const problems = dialog.getByRole('alert', { name: 'The file was not loaded' })
   await expect(problems).toContainText('broken.json was not loaded')
@@ -336,7 +404,10 @@ test('the library lists every scenario by paper and topic, opens one in a click,
 
   // One click opens a scenario with a variant applied.
   await dialog.getByText('paper', { exact: true }).click()
-  await dialog.locator('[data-scenario="fahmy-nrm"]').getByRole('button', { name: 'Nrm = 8' }).click()
+  await dialog
+    .locator('[data-scenario="fahmy-nrm"]')
+    .getByRole('button', { name: 'Nrm = 8' })
+    .click()
   await expect(dialog).toBeHidden()
   await lab.waitUntilLoaded()
   await expect(page.locator('h1')).toContainText('Nrm 8, 32, 256')

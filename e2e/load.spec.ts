@@ -24,8 +24,14 @@ function frameIntervals(page: Page): Promise<{ mean: number; median: number }> {
           stamps.push(t)
           if (stamps.length <= 180) requestAnimationFrame(step)
           else {
-            const gaps = stamps.slice(1).map((s, i) => s - stamps[i]).sort((a, b) => a - b)
-            resolve({ mean: (stamps[stamps.length - 1] - stamps[0]) / gaps.length, median: gaps[gaps.length >> 1] })
+            const gaps = stamps
+              .slice(1)
+              .map((s, i) => s - stamps[i])
+              .sort((a, b) => a - b)
+            resolve({
+              mean: (stamps[stamps.length - 1] - stamps[0]) / gaps.length,
+              median: gaps[gaps.length >> 1],
+            })
           }
         }
         requestAnimationFrame(step)
@@ -33,7 +39,10 @@ function frameIntervals(page: Page): Promise<{ mean: number; median: number }> {
   )
 }
 
-test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its progress', async ({ lab, page }) => {
+test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its progress', async ({
+  lab,
+  page,
+}) => {
   await lab.open(scenarioHash(fiveHundredVcs(8000)))
   await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
   await expect(page.locator('h1')).toHaveText('500 VCs through one bottleneck')
@@ -41,10 +50,17 @@ test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its p
   await lab.playButton.click()
   await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'cells')
   await page.waitForTimeout(1500)
-  await expect.poll(async () => Number(await page.getByTestId('animation-layer').getAttribute('data-cells'))).toBeGreaterThan(1000)
+  await expect
+    .poll(async () => Number(await page.getByTestId('animation-layer').getAttribute('data-cells')))
+    .toBeGreaterThan(1000)
   const frames = await frameIntervals(page)
-  test.info().annotations.push({ type: 'frame interval (ms), 500 VCs, cells in slow motion', description: `mean ${frames.mean.toFixed(1)}, median ${frames.median.toFixed(1)}` })
-  console.log(`500 VCs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`)
+  test.info().annotations.push({
+    type: 'frame interval (ms), 500 VCs, cells in slow motion',
+    description: `mean ${frames.mean.toFixed(1)}, median ${frames.median.toFixed(1)}`,
+  })
+  console.log(
+    `500 VCs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`,
+  )
   // 60 fps is 16.7 ms a frame; headless Chromium on two cores without a GPU must still keep most
   // frames on time and average above 40 fps, with the engine running beside it.
   expect(frames.median).toBeLessThan(20)
@@ -62,7 +78,10 @@ test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its p
   await expect(indicator).toHaveCount(0)
 })
 
-test('500 VCs from the library (Ma & Ramakrishnan): the page keeps its frame rate in slow motion', async ({ lab, page }) => {
+test('500 VCs from the library (Ma & Ramakrishnan): the page keeps its frame rate in slow motion', async ({
+  lab,
+  page,
+}) => {
   await lab.open('#scenario=ma-500-vcs')
   await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('paused')
   await lab.chooseSpeed('1 ms per second')
@@ -71,7 +90,9 @@ test('500 VCs from the library (Ma & Ramakrishnan): the page keeps its frame rat
   await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'mixed')
   await page.waitForTimeout(1500)
   const frames = await frameIntervals(page)
-  console.log(`ma-500-vcs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`)
+  console.log(
+    `ma-500-vcs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`,
+  )
   expect(frames.median).toBeLessThan(20)
   expect(frames.mean).toBeLessThan(25)
   await page.screenshot({ path: `${artifacts}ma-500-vcs.png` })

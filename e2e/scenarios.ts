@@ -40,7 +40,11 @@ export function fiveHundredVcs(untilMs: number): string {
     run: { until_ms: untilMs, seed: 1, sample_interval_ms: 0.5 },
     defaults: {
       vc: { pcr_mbps: 155.52, icr_mbps: 1, nrm: 32, rif: 0.0625 },
-      switch_port: { buffer_cells: 100000, queue: 'fifo', algorithm: { kind: 'erica', target_utilization: 0.9, interval_ms: 5 } },
+      switch_port: {
+        buffer_cells: 100000,
+        queue: 'fifo',
+        algorithm: { kind: 'erica', target_utilization: 0.9, interval_ms: 5 },
+      },
     },
     nodes,
     links,

@@ -25,9 +25,16 @@ async function downloadText(download: Download): Promise<Buffer> {
 }
 
 /** Clicks an export choice in a menu and returns the file it downloads. */
-async function exportFrom(page: Page, menu: Locator, choice: string): Promise<{ name: string; body: Buffer }> {
+async function exportFrom(
+  page: Page,
+  menu: Locator,
+  choice: string,
+): Promise<{ name: string; body: Buffer }> {
   await menu.locator('summary').click()
-  const [download] = await Promise.all([page.waitForEvent('download'), menu.getByRole('button', { name: choice, exact: true }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    menu.getByRole('button', { name: choice, exact: true }).click(),
+  ])
   const body = await downloadText(download)
   await menu.locator('summary').click()
   return { name: download.suggestedFilename(), body }
@@ -39,21 +46,39 @@ function expectCsv(text: string, firstColumn: string, minRows: number): string[]
   expect(rows[0][0]).toBe(firstColumn)
   expect(rows.length - 1).toBeGreaterThanOrEqual(minRows)
   // One expectation for the whole table (each expect is a traced step).
-  const bad = rows.slice(1).flatMap((row, r) => (row.length !== rows[0].length ? [`row ${r + 1} has ${row.length} cells`] : row.filter((c) => c !== '' && !Number.isFinite(Number(c))).map((c) => `row ${r + 1}: "${c}"`)))
+  const bad = rows
+    .slice(1)
+    .flatMap((row, r) =>
+      row.length !== rows[0].length
+        ? [`row ${r + 1} has ${row.length} cells`]
+        : row
+            .filter((c) => c !== '' && !Number.isFinite(Number(c)))
+            .map((c) => `row ${r + 1}: "${c}"`),
+    )
   expect(bad.slice(0, 5)).toEqual([])
   return rows
 }
 
-test('animation: cells cross the links in slow motion, RM cells tell their ER and CI, fast play shows flow rates', async ({ lab, page }) => {
+test('animation: cells cross the links in slow motion, RM cells tell their ER and CI, fast play shows flow rates', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   // Into S2's active period, when both VCs send and the bottleneck queue is up.
   await lab.chooseSpeed('50 ms per second')
   await lab.playButton.click()
-  await expect.poll(() => page.evaluate(() => window.__abrlab?.nowMs() ?? 0), { timeout: 60_000, intervals: [50] }).toBeGreaterThan(110)
+  await expect
+    .poll(() => page.evaluate(() => window.__abrlab?.nowMs() ?? 0), {
+      timeout: 60_000,
+      intervals: [50],
+    })
+    .toBeGreaterThan(110)
   await lab.chooseSpeed('1 ms per second')
   await expect(animation(page)).toHaveAttribute('data-mode', 'cells')
-  await expect.poll(async () => Number(await animation(page).getAttribute('data-cells'))).toBeGreaterThan(500)
+  await expect
+    .poll(async () => Number(await animation(page).getAttribute('data-cells')))
+    .toBeGreaterThan(500)
 
   // Slow motion: one simulated millisecond per second of wall time.
   const t0 = await page.evaluate(() => window.__abrlab?.nowMs() ?? 0)
@@ -61,10 +86,14 @@ test('animation: cells cross the links in slow motion, RM cells tell their ER an
   const t1 = await page.evaluate(() => window.__abrlab?.nowMs() ?? 0)
   expect(t1 - t0).toBeGreaterThan(0.5)
   expect(t1 - t0).toBeLessThan(3)
-  await expect(page.getByTestId('animation-legend')).toContainText('Cells moving at the simulated pace')
+  await expect(page.getByTestId('animation-legend')).toContainText(
+    'Cells moving at the simulated pace',
+  )
   await page.screenshot({ path: `${artifacts}animation-slow-motion.png` })
   // The layer fills the drawing it sits on (the editor's canvas).
-  await animation(page).locator('..').screenshot({ path: `${artifacts}animation-topology.png` })
+  await animation(page)
+    .locator('..')
+    .screenshot({ path: `${artifacts}animation-topology.png` })
 
   // Paused, the cells hold still: point at an RM cell and read its ER and CI.
   await lab.playButton.click()
@@ -75,7 +104,9 @@ test('animation: cells cross the links in slow motion, RM cells tell their ER an
   const [x, y] = (at ?? '0,0').split(',').map(Number)
   await page.mouse.move((box?.x ?? 0) + x, (box?.y ?? 0) + y)
   const tip = page.getByTestId('animation-tip')
-  await expect(tip).toHaveText(/^(FRM|BRM) of vc[12] on \S+ · ER \d+\.\d Mbit\/s · CI [01] · CCR \d+\.\d Mbit\/s$/)
+  await expect(tip).toHaveText(
+    /^(FRM|BRM) of vc[12] on \S+ · ER \d+\.\d Mbit\/s · CI [01] · CCR \d+\.\d Mbit\/s$/,
+  )
   await page.screenshot({ path: `${artifacts}animation-rm-tooltip.png` })
 
   // As fast as the engine goes, single cells would be a blur: the links show their flow rate.
@@ -84,12 +115,23 @@ test('animation: cells cross the links in slow motion, RM cells tell their ER an
   await expect(page.getByTestId('animation-legend')).toContainText('Flow rates')
 })
 
-test('hover reads every chart and the topology at one time; a brush zooms all charts', async ({ lab, page }) => {
+test('hover reads every chart and the topology at one time; a brush zooms all charts', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await runToEnd(lab)
-  const charts = ['acr-chart', 'queue-chart', 'util-chart', 'received-chart', 'lost-chart', 'fairness-chart']
-  for (const id of charts) await expect(page.locator(`svg#${id} path[data-series]`)).not.toHaveCount(0)
+  const charts = [
+    'acr-chart',
+    'queue-chart',
+    'util-chart',
+    'received-chart',
+    'lost-chart',
+    'fairness-chart',
+  ]
+  for (const id of charts)
+    await expect(page.locator(`svg#${id} path[data-series]`)).not.toHaveCount(0)
 
   const acr = page.locator('svg#acr-chart')
   const box = await acr.boundingBox()
@@ -99,10 +141,13 @@ test('hover reads every chart and the topology at one time; a brush zooms all ch
   const time = await acr.locator('g.cursor').getAttribute('data-time')
   expect(Number(time)).toBeGreaterThan(140)
   expect(Number(time)).toBeLessThan(160)
-  for (const id of charts) await expect(page.locator(`svg#${id} g.cursor`)).toHaveAttribute('data-time', time ?? '')
+  for (const id of charts)
+    await expect(page.locator(`svg#${id} g.cursor`)).toHaveAttribute('data-time', time ?? '')
   await expect(acr.locator('g.readout')).toContainText(/vc1 ACR: \d+\.\d+ Mbit\/s/)
   await expect(acr.locator('g.readout')).toContainText(/vc2 max-min share: \d+\.\d+ Mbit\/s/)
-  await expect(page.locator('svg#queue-chart g.readout')).toContainText(/SW1→SW2 queue: [\d,]+ cells/)
+  await expect(page.locator('svg#queue-chart g.readout')).toContainText(
+    /SW1→SW2 queue: [\d,]+ cells/,
+  )
   await expect(page.locator('svg#fairness-chart g.readout')).toContainText(/Jain’s index: 0\.\d+/)
   await expect(page.getByTestId('hover-time')).toContainText('Values at t =')
   await expect(animation(page)).toHaveAttribute('data-hover-time', time ?? '')
@@ -125,7 +170,10 @@ test('hover reads every chart and the topology at one time; a brush zooms all ch
   await expect(page.getByText(/Zoomed to/)).toHaveCount(0)
 })
 
-test('compare: pin a run, change RIF, run again — the charts overlay both with a legend', async ({ lab, page }) => {
+test('compare: pin a run, change RIF, run again — the charts overlay both with a legend', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await runToEnd(lab)
@@ -158,25 +206,37 @@ test('compare: pin a run, change RIF, run again — the charts overlay both with
   await expect(acr.locator('path[data-series^="pinned:"]')).toHaveCount(0)
 })
 
-test('sweep: a 3×3 RIF × RDF grid runs in background workers and fills four heatmaps; a cell opens its run', async ({ lab, page }) => {
+test('sweep: a 3×3 RIF × RDF grid runs in background workers and fills four heatmaps; a cell opens its run', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await page.getByRole('tab', { name: 'Sweep' }).click()
-  await page.getByLabel('First parameter', { exact: true }).selectOption({ label: 'every VC · RIF' })
+  await page
+    .getByLabel('First parameter', { exact: true })
+    .selectOption({ label: 'every VC · RIF' })
   await page.getByLabel('First parameter values').fill('1/64, 1/8, 1')
-  await page.getByLabel('Second parameter', { exact: true }).selectOption({ label: 'every VC · RDF' })
+  await page
+    .getByLabel('Second parameter', { exact: true })
+    .selectOption({ label: 'every VC · RDF' })
   await page.getByLabel('Second parameter values').fill('1/64, 1/8, 1')
   await page.getByRole('button', { name: 'Run 9 points' }).click()
-  await expect(page.getByTestId('sweep-status')).toHaveAttribute('data-state', 'done', { timeout: 90_000 })
+  await expect(page.getByTestId('sweep-status')).toHaveAttribute('data-state', 'done', {
+    timeout: 90_000,
+  })
   await expect(page.getByTestId('sweep-status')).toContainText('All 9 runs done')
 
   for (const metric of ['max_queue', 'utilization', 'fairness', 'cells_lost']) {
     const cells = page.getByTestId(`sweep-heatmap-${metric}`).locator('g.cell')
     await expect(cells).toHaveCount(9)
-    const values = await cells.evaluateAll((gs) => gs.map((g) => Number(g.getAttribute('data-value'))))
+    const values = await cells.evaluateAll((gs) =>
+      gs.map((g) => Number(g.getAttribute('data-value'))),
+    )
     for (const v of values) expect(Number.isFinite(v)).toBe(true)
     if (metric === 'max_queue') for (const v of values) expect(v).toBeGreaterThan(0)
-    if (metric === 'utilization' || metric === 'fairness') for (const v of values) expect(v).toBeGreaterThan(0.5)
+    if (metric === 'utilization' || metric === 'fairness')
+      for (const v of values) expect(v).toBeGreaterThan(0.5)
   }
   const heatmap = page.getByTestId('sweep-heatmap-max_queue')
   await expect(heatmap.locator('text.col-label')).toHaveText(['1/64', '1/8', '1'])
@@ -189,11 +249,16 @@ test('sweep: a 3×3 RIF × RDF grid runs in background workers and fills four he
   await expect(page.getByRole('tab', { name: 'Charts' })).toHaveAttribute('aria-selected', 'true')
   // The run opened is that grid point's scenario, and it plays.
   await expect.poll(() => lab.sampleCount(), { timeout: 60_000 }).toBeGreaterThan(10)
-  const scenario = (await page.evaluate(() => window.__abrlab?.scenario())) as { vcs: { rif: number; rdf: number }[] }
+  const scenario = (await page.evaluate(() => window.__abrlab?.scenario())) as {
+    vcs: { rif: number; rdf: number }[]
+  }
   for (const vc of scenario.vcs) expect([vc.rif, vc.rdf]).toEqual([1, 0.125])
 })
 
-test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario file and every sample', async ({ lab, page }) => {
+test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario file and every sample', async ({
+  lab,
+  page,
+}) => {
   await lab.open()
   await lab.waitUntilLoaded()
   await runToEnd(lab)
@@ -207,9 +272,17 @@ test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario
 
   const json = await exportFrom(page, acrMenu, 'JSON')
   expect(json.name).toBe('allowed-cell-rate-per-vc.json')
-  const parsed = JSON.parse(json.body.toString('utf8')) as { unit: string; series: { key: string; t_ms: number[]; values: (number | null)[] }[] }
+  const parsed = JSON.parse(json.body.toString('utf8')) as {
+    unit: string
+    series: { key: string; t_ms: number[]; values: (number | null)[] }[]
+  }
   expect(parsed.unit).toBe('Mbit/s')
-  expect(parsed.series.map((s) => s.key)).toEqual(['vc.vc1.acr', 'vc.vc1.maxmin', 'vc.vc2.acr', 'vc.vc2.maxmin'])
+  expect(parsed.series.map((s) => s.key)).toEqual([
+    'vc.vc1.acr',
+    'vc.vc1.maxmin',
+    'vc.vc2.acr',
+    'vc.vc2.maxmin',
+  ])
   expect(parsed.series[0].t_ms).toHaveLength(rows)
   expect(parsed.series[0].values.at(-1)).toBeGreaterThan(130)
 
@@ -224,7 +297,12 @@ test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario
       title: doc.querySelector('text')?.textContent,
     }
   }, svg.body.toString('utf8'))
-  expect(svgCheck).toEqual({ error: null, root: 'svg', lines: 4, title: 'Allowed cell rate per VC' })
+  expect(svgCheck).toEqual({
+    error: null,
+    root: 'svg',
+    lines: 4,
+    title: 'Allowed cell rate per VC',
+  })
 
   const png = await exportFrom(page, acrMenu, 'PNG')
   expect(png.name).toBe('allowed-cell-rate-per-vc.png')
@@ -242,14 +320,24 @@ test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario
     ['lost-chart', 'lost.total'],
     ['fairness-chart', 'fairness'],
   ] as const) {
-    const file = await exportFrom(page, page.locator(`[data-chart="${id}"] details.export-menu`), 'CSV')
+    const file = await exportFrom(
+      page,
+      page.locator(`[data-chart="${id}"] details.export-menu`),
+      'CSV',
+    )
     expect(expectCsv(file.body.toString('utf8'), 't_ms', rows)[0]).toContain(column)
   }
 
   // The scenario file, as edited, is the bench's Save.
-  const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save', exact: true }).click()])
+  const [saved] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Save', exact: true }).click(),
+  ])
   expect(saved.suggestedFilename()).toBe('two-source-wan.json')
-  const scenario = JSON.parse((await downloadText(saved)).toString('utf8')) as { id: string; vcs: unknown[] }
+  const scenario = JSON.parse((await downloadText(saved)).toString('utf8')) as {
+    id: string
+    vcs: unknown[]
+  }
   expect(scenario.id).toBe('two-source-wan')
   expect(scenario.vcs).toHaveLength(2)
   const runMenu = page.locator('details.run-exports')
@@ -259,7 +347,10 @@ test('exports: chart series as CSV and JSON, charts as SVG and PNG, the scenario
   expect(all[0]).toEqual(await lab.columns())
 })
 
-test('parameter guide: Fahmy et al.’s figures for the satellite link, with a warning for CRM 32', async ({ lab, page }) => {
+test('parameter guide: Fahmy et al.’s figures for the satellite link, with a warning for CRM 32', async ({
+  lab,
+  page,
+}) => {
   await lab.open('#scenario=fahmy-satellite-crm')
   await lab.waitUntilLoaded()
   await page.getByRole('tab', { name: 'Parameter guide' }).click()
@@ -275,7 +366,10 @@ test('parameter guide: Fahmy et al.’s figures for the satellite link, with a w
   await page.screenshot({ path: `${artifacts}parameter-guide.png` })
 })
 
-test('packet level (Pletka et al.): class throughputs, the UDP/TCP ratio and D_UDP, router queues and the weighted index', async ({ lab, page }) => {
+test('packet level (Pletka et al.): class throughputs, the UDP/TCP ratio and D_UDP, router queues and the weighted index', async ({
+  lab,
+  page,
+}) => {
   await lab.open('#scenario=pletka-clcc-tcp-udp')
   await lab.waitUntilLoaded()
   await runToEnd(lab)
@@ -287,7 +381,9 @@ test('packet level (Pletka et al.): class throughputs, the UDP/TCP ratio and D_U
   await expect(page.locator('svg#ratio-chart path[data-series="d_udp"]')).toHaveCount(1)
   await expect(page.locator('svg#queue-chart path[data-series^="port."]')).not.toHaveCount(0)
   await expect(page.getByRole('heading', { name: 'Packets lost' })).toBeVisible()
-  await expect(page.getByRole('list', { name: 'Fairness index legend' })).toContainText('weighted fairness index')
+  await expect(page.getByRole('list', { name: 'Fairness index legend' })).toContainText(
+    'weighted fairness index',
+  )
   await page.screenshot({ path: `${artifacts}packet-level-charts.png` })
   await page.getByRole('tab', { name: 'Parameter guide' }).click()
   await expect(page.locator('.guide-none')).toContainText('no ABR virtual circuits')

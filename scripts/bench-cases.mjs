@@ -48,17 +48,38 @@ export function nSourceWorkload(n) {
       { id: 'SW2', kind: 'switch', x: 560, y: 240 },
       ...ids.map((i) => ({ id: `D${i}`, kind: 'host', ...row(i - 1, 780) })),
     ],
-    links: [...ids.map((i) => link(`a${i}`, `S${i}`, 'SW1')), link('trunk', 'SW1', 'SW2'), ...ids.map((i) => link(`b${i}`, 'SW2', `D${i}`))],
-    vcs: ids.map((i) => ({ id: `vc${i}`, path: [`S${i}`, 'SW1', 'SW2', `D${i}`], traffic: { kind: 'persistent', start_ms: 0 } })),
+    links: [
+      ...ids.map((i) => link(`a${i}`, `S${i}`, 'SW1')),
+      link('trunk', 'SW1', 'SW2'),
+      ...ids.map((i) => link(`b${i}`, 'SW2', `D${i}`)),
+    ],
+    vcs: ids.map((i) => ({
+      id: `vc${i}`,
+      path: [`S${i}`, 'SW1', 'SW2', `D${i}`],
+      traffic: { kind: 'persistent', start_ms: 0 },
+    })),
   }
 }
 
 /** [{ name, library, scenarioJson }]: the reference workload first, the N-source workloads, then the library by file name. */
 export function benchCases() {
-  const cases = [{ name: REFERENCE, library: false, scenarioJson: JSON.stringify(referenceWorkload()) }]
-  for (const n of N_SOURCES) cases.push({ name: `n-sources-${n}`, library: false, scenarioJson: JSON.stringify(nSourceWorkload(n)) })
-  for (const f of readdirSync(`${root}scenarios`).filter((f) => f.endsWith('.json')).sort()) {
-    cases.push({ name: f.replace(/\.json$/, ''), library: true, scenarioJson: readFileSync(`${root}scenarios/${f}`, 'utf8') })
+  const cases = [
+    { name: REFERENCE, library: false, scenarioJson: JSON.stringify(referenceWorkload()) },
+  ]
+  for (const n of N_SOURCES)
+    cases.push({
+      name: `n-sources-${n}`,
+      library: false,
+      scenarioJson: JSON.stringify(nSourceWorkload(n)),
+    })
+  for (const f of readdirSync(`${root}scenarios`)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    cases.push({
+      name: f.replace(/\.json$/, ''),
+      library: true,
+      scenarioJson: readFileSync(`${root}scenarios/${f}`, 'utf8'),
+    })
   }
   return cases
 }

@@ -28,7 +28,15 @@
 // --parts picks browser parts (throughput, frames, slider, memory). --only, --skip-* and --parts
 // make a partial run, which writes --out but leaves docs/performance.md alone.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import { performance } from 'node:perf_hooks'
@@ -43,7 +51,17 @@ const pkg = `${root}web/src/engine/pkg/`
 const EVENTS_PER_CALL = 100_000
 const BROWSER_PARTS = ['throughput', 'frames', 'slider', 'memory']
 
-const args = { only: null, wasm: true, browser: true, parts: BROWSER_PARTS, port: null, out: 'bench/results.json', page: true, baseline: null, pairs: 3 }
+const args = {
+  only: null,
+  wasm: true,
+  browser: true,
+  parts: BROWSER_PARTS,
+  port: null,
+  out: 'bench/results.json',
+  page: true,
+  baseline: null,
+  pairs: 3,
+}
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
   if (a === '--only') args.only = process.argv[++i]
@@ -57,8 +75,11 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--pairs') args.pairs = Math.max(1, Number(process.argv[++i]))
   else throw new Error(`unknown argument ${a}`)
 }
-for (const p of args.parts) if (!BROWSER_PARTS.includes(p)) throw new Error(`--parts: unknown part ${p} (${BROWSER_PARTS.join(', ')})`)
-const partial = args.only !== null || !args.wasm || !args.browser || args.parts.length < BROWSER_PARTS.length
+for (const p of args.parts)
+  if (!BROWSER_PARTS.includes(p))
+    throw new Error(`--parts: unknown part ${p} (${BROWSER_PARTS.join(', ')})`)
+const partial =
+  args.only !== null || !args.wasm || !args.browser || args.parts.length < BROWSER_PARTS.length
 
 const loadStart = os.loadavg()
 
@@ -71,10 +92,22 @@ function readStat(path) {
   const text = readFileSync(path, 'utf8')
   // proc(5): the fields after the parenthesised command name start with field 3 (state).
   const f = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  return { ppid: Number(f[1]), utime: Number(f[11]), stime: Number(f[12]), cutime: Number(f[13]), cstime: Number(f[14]), start: f[19] }
+  return {
+    ppid: Number(f[1]),
+    utime: Number(f[11]),
+    stime: Number(f[12]),
+    cutime: Number(f[13]),
+    cstime: Number(f[14]),
+    start: f[19],
+  }
 }
 function machineBusy() {
-  const t = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+  const t = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number)
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
   return t[0] + t[1] + t[2] + t[5] + t[6] + (t[7] ?? 0)
 }
@@ -104,7 +137,11 @@ function cpuTicks() {
   try {
     const self = readStat('/proc/self/stat')
     const sampled = [...treeTicks.values()].reduce((a, b) => a + b, 0)
-    return { busy: machineBusy(), own: self.utime + self.stime + Math.max(self.cutime + self.cstime, sampled), at: performance.now() }
+    return {
+      busy: machineBusy(),
+      own: self.utime + self.stime + Math.max(self.cutime + self.cstime, sampled),
+      at: performance.now(),
+    }
   } catch {
     return null
   }
@@ -125,10 +162,18 @@ function runAbrsim(binary, text) {
   writeFileSync(tmp, text)
   try {
     const argv = [binary, 'run', tmp, '--limit', 'max_cell_slots=1e12']
-    const run = TIME ? spawnSync(TIME, ['-f', 'abrlab-cpu %U %S', ...argv], { encoding: 'utf8', maxBuffer: 256 << 20 }) : spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 256 << 20 })
+    const run = TIME
+      ? spawnSync(TIME, ['-f', 'abrlab-cpu %U %S', ...argv], {
+          encoding: 'utf8',
+          maxBuffer: 256 << 20,
+        })
+      : spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 256 << 20 })
     if (run.status !== 0) throw new Error(`${binary} failed (status ${run.status}): ${run.stderr}`)
     const cpu = /abrlab-cpu ([\d.]+) ([\d.]+)/.exec(run.stderr ?? '')
-    return { report: JSON.parse(run.stdout), cpu_ms: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null }
+    return {
+      report: JSON.parse(run.stdout),
+      cpu_ms: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null,
+    }
   } finally {
     rmSync(tmp, { force: true })
   }
@@ -163,19 +208,35 @@ async function wasm(text) {
     while (!engine.run_until(layout.until_ms, EVENTS_PER_CALL)) engine.take_samples()
     engine.take_samples()
     const wall_ms = performance.now() - start
-    return { until_ms: layout.until_ms, events: Number(engine.events()), source_cells: Number(engine.source_cells()), wall_ms }
+    return {
+      until_ms: layout.until_ms,
+      events: Number(engine.events()),
+      source_cells: Number(engine.source_cells()),
+      wall_ms,
+    }
   } finally {
     engine.free()
   }
 }
 
-const figures = (r) => ({ ...r, source_cells_per_s: r.source_cells / (r.wall_ms / 1000), realtime_factor: r.until_ms / r.wall_ms })
+const figures = (r) => ({
+  ...r,
+  source_cells_per_s: r.source_cells / (r.wall_ms / 1000),
+  realtime_factor: r.until_ms / r.wall_ms,
+})
 const pad = (s, n) => String(s).padStart(n)
 const results = []
-console.log(`${'workload'.padEnd(28)} ${pad('engine', 7)} ${pad('events', 11)} ${pad('src cells', 10)} ${pad('wall ms', 9)} ${pad('Mcells/s', 9)} ${pad('x real', 8)} ${pad('peak MB', 8)}`)
+console.log(
+  `${'workload'.padEnd(28)} ${pad('engine', 7)} ${pad('events', 11)} ${pad('src cells', 10)} ${pad('wall ms', 9)} ${pad('Mcells/s', 9)} ${pad('x real', 8)} ${pad('peak MB', 8)}`,
+)
 for (const { name, scenarioJson } of cases) {
   const { model, result } = native(scenarioJson)
-  const entry = { scenario: name, model, unit: model === 'ip' ? 'packets' : 'cells', native: figures(result) }
+  const entry = {
+    scenario: name,
+    model,
+    unit: model === 'ip' ? 'packets' : 'cells',
+    native: figures(result),
+  }
   if (args.wasm) {
     entry.wasm = figures(await wasm(scenarioJson))
     entry.wasm_over_native = entry.wasm.source_cells_per_s / entry.native.source_cells_per_s
@@ -195,14 +256,26 @@ for (const { name, scenarioJson } of cases) {
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
-  return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+  return s.length === 0
+    ? null
+    : s.length % 2
+      ? s[(s.length - 1) / 2]
+      : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 const nSources = results
   .filter((r) => /^n-sources-\d+$/.test(r.scenario) && r.native.cpu_ms != null)
-  .map((r) => ({ n: Number(r.scenario.slice('n-sources-'.length)), scenario: r.scenario, cpu_ns_per_cell: (r.native.cpu_ms * 1e6) / r.native.source_cells, events_per_cell: r.native.events / r.native.source_cells }))
+  .map((r) => ({
+    n: Number(r.scenario.slice('n-sources-'.length)),
+    scenario: r.scenario,
+    cpu_ns_per_cell: (r.native.cpu_ms * 1e6) / r.native.source_cells,
+    events_per_cell: r.native.events / r.native.source_cells,
+  }))
 if (nSources.length > 0) {
   console.log('\nN-source workload, native: CPU time per source cell')
-  for (const x of nSources) console.log(`  N = ${pad(x.n, 3)}: ${x.cpu_ns_per_cell.toFixed(0)} ns per source cell, ${x.events_per_cell.toFixed(2)} events per source cell`)
+  for (const x of nSources)
+    console.log(
+      `  N = ${pad(x.n, 3)}: ${x.cpu_ns_per_cell.toFixed(0)} ns per source cell, ${x.events_per_cell.toFixed(2)} events per source cell`,
+    )
 }
 let baseline = null
 if (args.baseline) {
@@ -217,13 +290,21 @@ if (args.baseline) {
       const base = runs[args.baseline]
       const ours = runs[abrsim]
       if (base.report.stats.series_hash !== ours.report.stats.series_hash) {
-        console.log(`  ${c.name}: the baseline's series differ from this build's (${base.report.stats.series_hash} vs ${ours.report.stats.series_hash})`)
+        console.log(
+          `  ${c.name}: the baseline's series differ from this build's (${base.report.stats.series_hash} vs ${ours.report.stats.series_hash})`,
+        )
       }
       if (base.cpu_ms && ours.cpu_ms) ratios.push(base.cpu_ms / ours.cpu_ms)
     }
     const m = median(ratios)
-    pairs.push({ scenario: c.name, ratios: ratios.map((x) => Math.round(x * 1000) / 1000), speedup: m })
-    console.log(`  ${c.name}: this build is ${m?.toFixed(2)}× the baseline's speed (CPU-time ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`)
+    pairs.push({
+      scenario: c.name,
+      ratios: ratios.map((x) => Math.round(x * 1000) / 1000),
+      speedup: m,
+    })
+    console.log(
+      `  ${c.name}: this build is ${m?.toFixed(2)}× the baseline's speed (CPU-time ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+    )
   }
   // Named by the commit its checkout is at, when it is in a git worktree.
   const commit = version('git', ['-C', dirname(args.baseline), 'rev-parse', '--short', 'HEAD'])
@@ -267,10 +348,15 @@ function version(cmd, argv) {
 
 async function browserBench() {
   if (!existsSync('/usr/bin/chromium')) {
-    throw new Error('the browser part drives /usr/bin/chromium: install it (npm run setup:test) or pass --skip-browser')
+    throw new Error(
+      'the browser part drives /usr/bin/chromium: install it (npm run setup:test) or pass --skip-browser',
+    )
   }
   console.log('\n==> Chromium: building the app and the benchmark page (vite.bench.config.ts)')
-  execFileSync('npx', ['vite', 'build', '-c', 'vite.bench.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
+  execFileSync('npx', ['vite', 'build', '-c', 'vite.bench.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   let port = args.port
   // Never the ports of `npm start` (4173) and the e2e tests (4317).
   while (port === null || port === 4173 || port === 4317) port = await freePort()
@@ -278,11 +364,25 @@ async function browserBench() {
   const dir = mkdtempSync(`${os.tmpdir()}/abrlab-bench-`)
   writeFileSync(`${dir}/cases.json`, JSON.stringify(cases))
   console.log(`==> Chromium: serving dist-bench/ at ${url}`)
-  const server = spawn('npx', ['vite', 'preview', '-c', 'vite.bench.config.ts', '--port', String(port), '--strictPort', '--host', 'localhost'], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const server = spawn(
+    'npx',
+    [
+      'vite',
+      'preview',
+      '-c',
+      'vite.bench.config.ts',
+      '--port',
+      String(port),
+      '--strictPort',
+      '--host',
+      'localhost',
+    ],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const stop = () => {
     try {
       process.kill(-server.pid, 'SIGTERM')
@@ -314,8 +414,12 @@ async function browserBench() {
       child.once('error', reject)
       child.once('exit', (status) => resolve({ status }))
     })
-    if (run.status !== 0) browser.error = `playwright exited with status ${run.status}; the parts it finished are recorded`
-    const part = (name) => (existsSync(`${dir}/out/${name}.json`) ? JSON.parse(readFileSync(`${dir}/out/${name}.json`, 'utf8')) : null)
+    if (run.status !== 0)
+      browser.error = `playwright exited with status ${run.status}; the parts it finished are recorded`
+    const part = (name) =>
+      existsSync(`${dir}/out/${name}.json`)
+        ? JSON.parse(readFileSync(`${dir}/out/${name}.json`, 'utf8'))
+        : null
     const throughput = part('throughput')
     const memory = part('memory')
     for (const entry of results) {
@@ -343,8 +447,12 @@ const browser = args.browser ? await browserBench() : null
 
 // ---- the record --------------------------------------------------------------------------------
 
-const osRelease = existsSync('/etc/os-release') ? /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] : null
-const cpuModel = existsSync('/proc/cpuinfo') ? /^model name\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] : null
+const osRelease = existsSync('/etc/os-release')
+  ? /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1]
+  : null
+const cpuModel = existsSync('/proc/cpuinfo')
+  ? /^model name\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]
+  : null
 const machine = {
   cpu_model: cpuModel ?? os.cpus()[0]?.model ?? null,
   cores: os.cpus().length,
@@ -352,8 +460,11 @@ const machine = {
   os: `${osRelease ?? os.type()} (${os.platform()} ${os.release()} ${os.arch()})`,
   node: process.version,
   rustc: version('rustc', ['--version']),
-  chromium: args.browser ? (version('/usr/bin/chromium', ['--version'])?.replace(/ built on .*$/, '') ?? null) : null,
-  playwright: JSON.parse(readFileSync(`${root}node_modules/@playwright/test/package.json`, 'utf8')).version,
+  chromium: args.browser
+    ? (version('/usr/bin/chromium', ['--version'])?.replace(/ built on .*$/, '') ?? null)
+    : null,
+  playwright: JSON.parse(readFileSync(`${root}node_modules/@playwright/test/package.json`, 'utf8'))
+    .version,
 }
 const loadEnd = os.loadavg()
 if (sampler) {
@@ -366,7 +477,11 @@ if (ticksStart && ticksEnd) {
   const hz = Number(version('getconf', ['CLK_TCK'])) || 100
   const seconds = (ticksEnd.at - ticksStart.at) / 1000
   const other = Math.max(0, ticksEnd.busy - ticksStart.busy - (ticksEnd.own - ticksStart.own)) / hz
-  otherCpu = { wall_s: Math.round(seconds), cpu_s: Math.round(other * 10) / 10, share_of_machine: Math.round((other / (seconds * os.cpus().length)) * 1000) / 1000 }
+  otherCpu = {
+    wall_s: Math.round(seconds),
+    cpu_s: Math.round(other * 10) / 10,
+    share_of_machine: Math.round((other / (seconds * os.cpus().length)) * 1000) / 1000,
+  }
 }
 const round2 = (xs) => xs.map((x) => Math.round(x * 100) / 100)
 const doc = {
@@ -390,7 +505,9 @@ writeFileSync(outPath, `${JSON.stringify(doc, null, 2)}\n`)
 console.log()
 if (args.browser) console.log(markdown(doc).split('\n').slice(1, -1).join('\n'), '\n')
 printSummary(doc)
-console.log(`\nwritten to ${args.out} (${machine.cores} × ${machine.cpu_model}, load average at start ${doc.load_average.start.join(' ')})`)
+console.log(
+  `\nwritten to ${args.out} (${machine.cores} × ${machine.cpu_model}, load average at start ${doc.load_average.start.join(' ')})`,
+)
 if (args.page && !partial) {
   updatePage(doc, `${root}docs/performance.md`)
   console.log('docs/performance.md: tables rewritten from it')

@@ -163,7 +163,10 @@ export function AnimationLayer(
             queueScale = Math.max(queueScale, store.max(column.queue(port.id)))
       const maxLink = Math.max(1, ...p.layout.links.map((l) => l.rate_mbps))
       const { cellMode: mode } = modeRef.current
-      const queueAt = (i: number) => (hoverT !== null ? valueAt(store, column.queue(ports[i].id), hoverT) : (p.frame?.queueCells.get(ports[i].id) ?? 0))
+      const queueAt = (i: number) =>
+        hoverT !== null
+          ? valueAt(store, column.queue(ports[i].id), hoverT)
+          : (p.frame?.queueCells.get(ports[i].id) ?? 0)
       const stats = drawAnimation(ctx, {
         scene,
         layout: p.layout,
@@ -195,7 +198,9 @@ export function AnimationLayer(
         stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
       // The queue bars' values as drawn ("port:cells …"), for a test or a tour to read.
-      canvas.dataset.queues = ports.map((port, i) => `${port.id}:${Math.round(queueAt(i))}`).join(' ')
+      canvas.dataset.queues = ports
+        .map((port, i) => `${port.id}:${Math.round(queueAt(i))}`)
+        .join(' ')
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')
       canvas.dataset.rmAt = rm
@@ -300,39 +305,39 @@ export function AnimationLegend({
     )
   }
   return (
-      <p className="animation-legend" data-testid="animation-legend">
-        <span className="key">
-          <span className="key-data" aria-hidden="true" /> data
-        </span>
-        <span className="key">
-          <span aria-hidden="true">▶</span> FRM
-        </span>
-        <span className="key">
-          <span aria-hidden="true">◇</span> BRM
-        </span>
-        <span className="key" data-testid="legend-setup">
-          <span aria-hidden="true">●</span> set-up, <span aria-hidden="true">○</span> connect
-        </span>
-        <span className="key">
-          <span className="key-background" aria-hidden="true" /> CBR/VBR
-        </span>
-        <span className="key">
-          <span className="key-queue" aria-hidden="true" /> queue
-        </span>
-        <span className="key">
-          <span className="key-gauge" aria-hidden="true" /> ACR of PCR, tick at max-min share
-        </span>
-        <span className="mode" data-mode={mode}>
-          {mode === 'cells'
-            ? 'Cells moving at the simulated pace. Hover an RM cell for its ER and CI.'
-            : mode === 'degraded'
-              ? 'Too many cells to draw smoothly: showing flow rates.'
-              : mode === 'mixed'
-                ? 'Cells on the long links; the short ones show their flow rate.'
-                : `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single cells.`}
-        </span>
-        {slow}
-      </p>
+    <p className="animation-legend" data-testid="animation-legend">
+      <span className="key">
+        <span className="key-data" aria-hidden="true" /> data
+      </span>
+      <span className="key">
+        <span aria-hidden="true">▶</span> FRM
+      </span>
+      <span className="key">
+        <span aria-hidden="true">◇</span> BRM
+      </span>
+      <span className="key" data-testid="legend-setup">
+        <span aria-hidden="true">●</span> set-up, <span aria-hidden="true">○</span> connect
+      </span>
+      <span className="key">
+        <span className="key-background" aria-hidden="true" /> CBR/VBR
+      </span>
+      <span className="key">
+        <span className="key-queue" aria-hidden="true" /> queue
+      </span>
+      <span className="key">
+        <span className="key-gauge" aria-hidden="true" /> ACR of PCR, tick at max-min share
+      </span>
+      <span className="mode" data-mode={mode}>
+        {mode === 'cells'
+          ? 'Cells moving at the simulated pace. Hover an RM cell for its ER and CI.'
+          : mode === 'degraded'
+            ? 'Too many cells to draw smoothly: showing flow rates.'
+            : mode === 'mixed'
+              ? 'Cells on the long links; the short ones show their flow rate.'
+              : `Flow rates (link utilisation). Slow down to ${fastest >= 1 ? `${Number(fastest.toPrecision(2))} ms` : `${Number((fastest * 1000).toPrecision(2))} µs`} per second or less to see single cells.`}
+      </span>
+      {slow}
+    </p>
   )
 }
 

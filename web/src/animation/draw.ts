@@ -172,8 +172,16 @@ export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs)
       const port = byPort.get(cells[r])
       const kind = cells[r + 2]
       if (port && (kind === CELL_KIND.setup || kind === CELL_KIND.connect)) {
-        const p = cellPoint(port, Math.min(1, Math.max(0, advance(cells[r + 1], inputs.cellsAgeMs, port.spanMs))))
-        signals.push({ x: p.x, y: p.y, color: colorOf(cells[r + 3]), connect: kind === CELL_KIND.connect })
+        const p = cellPoint(
+          port,
+          Math.min(1, Math.max(0, advance(cells[r + 1], inputs.cellsAgeMs, port.spanMs))),
+        )
+        signals.push({
+          x: p.x,
+          y: p.y,
+          color: colorOf(cells[r + 3]),
+          connect: kind === CELL_KIND.connect,
+        })
         continue
       }
       if (!port || !inputs.cellMode[port.index]) continue

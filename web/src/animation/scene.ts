@@ -161,5 +161,15 @@ export function fitTransform(
  * Cell kinds of `cells_in_flight` rows (4–6: the packet model's packets, by flow; 7–8: a VC's
  * connection set-up message and the connect coming back, SPEC §3).
  */
-export const CELL_KIND = { data: 0, frm: 1, brm: 2, background: 3, tcpSegment: 4, tcpAck: 5, udpDatagram: 6, setup: 7, connect: 8 } as const
+export const CELL_KIND = {
+  data: 0,
+  frm: 1,
+  brm: 2,
+  background: 3,
+  tcpSegment: 4,
+  tcpAck: 5,
+  udpDatagram: 6,
+  setup: 7,
+  connect: 8,
+} as const
 export const CELL_ROW = 7

@@ -225,7 +225,13 @@ export function App() {
     const sentence = thing.text.replace(/[.:]\s*$/, '')
     const short = sentence.length > 48 ? `${sentence.slice(0, 47)}…` : sentence
     const pin: PinnedRun | null =
-      store.rowCount > 0 ? { label: status === 'finished' ? runLabel : `${runLabel} (to ${sim.nowMs.toFixed(1)} ms)`, layout, store: snapshotStore(store) } : pinned
+      store.rowCount > 0
+        ? {
+            label: status === 'finished' ? runLabel : `${runLabel} (to ${sim.nowMs.toFixed(1)} ms)`,
+            layout,
+            store: snapshotStore(store),
+          }
+        : pinned
     return openRun(JSON.stringify(next), short, pin)
   }
   useTask(!layout && !pageError, 'Building the scenario…')
@@ -273,7 +279,11 @@ export function App() {
     [layout, store, sim.revision],
   )
 
-  const title = layout ? editedTitle(layout.scenario.title, bench.edited) : pageError ? 'No scenario running' : 'Loading…'
+  const title = layout
+    ? editedTitle(layout.scenario.title, bench.edited)
+    : pageError
+      ? 'No scenario running'
+      : 'Loading…'
   const announcement = bench.announcement
 
   return (
@@ -353,7 +363,14 @@ export function App() {
           onSpeed={sim.setSpeed}
           compact={embed}
         />
-        {layout && !embed && <Timeline cursor={cursor} nowMs={sim.nowMs} stepMs={stepMs} marks={bench.liveMarks.filter((m) => m.run === layout)} />}
+        {layout && !embed && (
+          <Timeline
+            cursor={cursor}
+            nowMs={sim.nowMs}
+            stepMs={stepMs}
+            marks={bench.liveMarks.filter((m) => m.run === layout)}
+          />
+        )}
       </header>
       {pageError && (
         <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />
@@ -475,7 +492,14 @@ export function App() {
                       onApply={bench.apply}
                       edited={bench.edited}
                       onTry={tryThing}
-                      claims={<ClaimsTable scenario={scenario} store={sim.store} nowMs={sim.nowMs} revision={sim.revision} />}
+                      claims={
+                        <ClaimsTable
+                          scenario={scenario}
+                          store={sim.store}
+                          nowMs={sim.nowMs}
+                          revision={sim.revision}
+                        />
+                      }
                     />
                   )}
                 </div>
@@ -602,8 +626,15 @@ export function App() {
           currentId={bench.origin?.kind === 'library' ? bench.origin.id : null}
           onClose={() => setLibraryOpen(false)}
           onOpen={(next, origin) => {
-            const label = origin.kind === 'file' ? `Load ${origin.name}` : `Open “${typeof next.title === 'string' ? next.title : 'a scenario'}”`
-            const refused = bench.replace(next, label, { origin, pinned: null, edited: origin.kind !== 'library' || origin.variant !== undefined })
+            const label =
+              origin.kind === 'file'
+                ? `Load ${origin.name}`
+                : `Open “${typeof next.title === 'string' ? next.title : 'a scenario'}”`
+            const refused = bench.replace(next, label, {
+              origin,
+              pinned: null,
+              edited: origin.kind !== 'library' || origin.variant !== undefined,
+            })
             if (refused !== null) return refused
             setLibraryOpen(false)
             const hash = origin.kind === 'library' ? `#scenario=${origin.id}` : ''

@@ -21,7 +21,10 @@ const key = (k: string, tagName = 'BODY', mods: Partial<KeyboardEvent> = {}, typ
   metaKey: false,
   altKey: false,
   ...mods,
-  target: { tagName, getAttribute: (name: string) => (name === 'type' ? (type ?? null) : null) } as unknown as EventTarget,
+  target: {
+    tagName,
+    getAttribute: (name: string) => (name === 'type' ? (type ?? null) : null),
+  } as unknown as EventTarget,
 })
 
 describe('actionForKey', () => {

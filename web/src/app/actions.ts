@@ -36,7 +36,16 @@ const TEXT_ENTRY = new Set(['INPUT', 'TEXTAREA', 'SELECT'])
  * only Space, so every other shortcut still works while one has focus (after a slider is touched).
  */
 const KEYS_OF_INPUT: Record<string, ReadonlySet<string>> = {
-  range: new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']),
+  range: new Set([
+    'ArrowLeft',
+    'ArrowRight',
+    'ArrowUp',
+    'ArrowDown',
+    'Home',
+    'End',
+    'PageUp',
+    'PageDown',
+  ]),
   checkbox: new Set([' ']),
   radio: new Set([' ', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown']),
   button: new Set([' ', 'Enter']),

@@ -14,7 +14,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatScenarioError } from '../engine/protocol'
 import type { PinnedRun } from '../charts/models'
-import { emptyHistory, record, redo as redoStep, undo as undoStep, type History, type RunState } from '../editor/history'
+import {
+  emptyHistory,
+  record,
+  redo as redoStep,
+  undo as undoStep,
+  type History,
+  type RunState,
+} from '../editor/history'
 import type { Edit } from '../editor/ops'
 import { docNodes, docVcs, docLinks } from '../scenario/doc'
 import { editedState, type EditedState } from '../scenario/edited'
@@ -205,7 +212,10 @@ export function useBench(options: BenchOptions = {}): Bench {
         if (!restart) {
           engineDocRef.current = next
           const run = simRef.current.layout
-          setLiveMarks((marks) => [...marks.filter((m) => m.run === run), { atMs: at, text: label, run }])
+          setLiveMarks((marks) => [
+            ...marks.filter((m) => m.run === run),
+            { atMs: at, text: label, run },
+          ])
           announce(`${label}: applied live at t = ${at.toFixed(1)} ms, the run goes on.`, 'live')
           return
         }
@@ -302,7 +312,11 @@ export function useBench(options: BenchOptions = {}): Bench {
       if (!current || !engineInfo) return 'the scenario is still loading'
       const verdict = engineInfo.validate(JSON.stringify(next))
       if (!verdict.ok) return verdict.errors.map(formatScenarioError).join('; ')
-      const before: RunState = { origin: originRef.current, nowMs: simRef.current.nowMs, pinned: pinnedRef.current }
+      const before: RunState = {
+        origin: originRef.current,
+        nowMs: simRef.current.nowMs,
+        pinned: pinnedRef.current,
+      }
       setHistory((h) => record(h, current, label, null, performance.now(), before))
       pendingRef.current = null
       epochRef.current += 1
@@ -345,7 +359,11 @@ export function useBench(options: BenchOptions = {}): Bench {
     (step: typeof undoStep, verb: string) => {
       const current = scenarioRef.current
       if (!current) return
-      const now: RunState = { origin: originRef.current, nowMs: simRef.current.nowMs, pinned: pinnedRef.current }
+      const now: RunState = {
+        origin: originRef.current,
+        nowMs: simRef.current.nowMs,
+        pinned: pinnedRef.current,
+      }
       const result = step(historyRef.current, current, now)
       if (!result) return
       setHistory(result.history)
@@ -367,7 +385,12 @@ export function useBench(options: BenchOptions = {}): Bench {
       void simRef.current.load(JSON.stringify(result.scenario)).then((loaded) => {
         if (loaded?.ok && run.nowMs > 0) simRef.current.step(run.nowMs)
       })
-      announce(run.nowMs > 0 ? `${text}: the previous run is back, rebuilt to t = ${run.nowMs.toFixed(1)} ms.` : `${text}: the previous run is back.`, 'restart')
+      announce(
+        run.nowMs > 0
+          ? `${text}: the previous run is back, rebuilt to t = ${run.nowMs.toFixed(1)} ms.`
+          : `${text}: the previous run is back.`,
+        'restart',
+      )
     },
     [requestSync, announce],
   )
@@ -442,7 +465,28 @@ export function useBench(options: BenchOptions = {}): Bench {
       edited: editedDoc,
       shareHash: makeShareHash,
     }),
-    [info, sim, scenario, origin, notice, announcement, selection, select, tab, apply, undo, redo, undoLabel, redoLabel, open, replace, pinned, liveMarks, editedDoc, makeShareHash],
+    [
+      info,
+      sim,
+      scenario,
+      origin,
+      notice,
+      announcement,
+      selection,
+      select,
+      tab,
+      apply,
+      undo,
+      redo,
+      undoLabel,
+      redoLabel,
+      open,
+      replace,
+      pinned,
+      liveMarks,
+      editedDoc,
+      makeShareHash,
+    ],
   )
 }
 

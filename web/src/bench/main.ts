@@ -56,10 +56,12 @@ async function workerRun(scenarioJson: string): Promise<WorkerRunResult> {
   let columns = 1
   let settle: ((end: { status: RunStatus; nowMs: number; events: number }) => void) | null = null
   let fail: ((error: Error) => void) | null = null
-  const finished = new Promise<{ status: RunStatus; nowMs: number; events: number }>((resolve, reject) => {
-    settle = resolve
-    fail = reject
-  })
+  const finished = new Promise<{ status: RunStatus; nowMs: number; events: number }>(
+    (resolve, reject) => {
+      settle = resolve
+      fail = reject
+    },
+  )
   engine.subscribe((event: WorkerEvent) => {
     if (event.type === 'samples') {
       messages += 1
@@ -73,7 +75,10 @@ async function workerRun(scenarioJson: string): Promise<WorkerRunResult> {
   await engine.setSpeed(null)
   await engine.animate(0)
   const loaded = await engine.load(scenarioJson)
-  if (!loaded.ok) throw new Error(`${loaded.message}: ${loaded.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`)
+  if (!loaded.ok)
+    throw new Error(
+      `${loaded.message}: ${loaded.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    )
   const layout = JSON.parse(loaded.layoutJson) as { until_ms: number; columns: unknown[] }
   columns = Math.max(1, layout.columns.length)
   const start = performance.now()
@@ -84,7 +89,10 @@ async function workerRun(scenarioJson: string): Promise<WorkerRunResult> {
 }
 
 function rawRun(scenarioJson: string, eventsPerCall: number): Promise<RawRunResult> {
-  const worker = new Worker(new URL('./rawWorker.ts', import.meta.url), { type: 'module', name: 'abr-bench-raw' })
+  const worker = new Worker(new URL('./rawWorker.ts', import.meta.url), {
+    type: 'module',
+    name: 'abr-bench-raw',
+  })
   return new Promise<RawRunResult>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<RawReply>) => {
       worker.terminate()

@@ -12,7 +12,15 @@ export interface RawRequest {
 }
 
 export type RawReply =
-  | { ok: true; untilMs: number; nowMs: number; events: number; sourceCells: number; wallMs: number; wasmBytes: number }
+  | {
+      ok: true
+      untilMs: number
+      nowMs: number
+      events: number
+      sourceCells: number
+      wallMs: number
+      wasmBytes: number
+    }
   | { ok: false; message: string }
 
 interface WorkerScope {
@@ -47,5 +55,10 @@ scope.addEventListener('message', (event) => {
         engine.free()
       }
     })
-    .catch((error: unknown) => scope.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) }))
+    .catch((error: unknown) =>
+      scope.postMessage({
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+    )
 })

@@ -245,7 +245,9 @@ export function fairnessChartModel(ctx: ChartContext): ChartModel {
         },
       ]
     : []
-  const explained = ip ? 'weighted fairness index (Pletka et al. eq. 2), serviced rate ÷ reference' : 'Jain’s index of ACR ÷ max-min share, active VCs'
+  const explained = ip
+    ? 'weighted fairness index (Pletka et al. eq. 2), serviced rate ÷ reference'
+    : 'Jain’s index of ACR ÷ max-min share, active VCs'
   const legend = series.length ? [{ label: explained, color: '#009E73' }] : []
   const model = lineModel(
     ctx,

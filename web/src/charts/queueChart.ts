@@ -63,10 +63,17 @@ export function topologyBottleneck(layout: Layout): LayoutPort | null {
   let best: { port: LayoutPort; share: number; count: number } | null = null
   for (const port of layout.ports) {
     if (port.from_kind === 'host') continue
-    const count = paths.filter((path) => path.some((node, i) => node === port.from && path[i + 1] === port.to)).length
+    const count = paths.filter((path) =>
+      path.some((node, i) => node === port.from && path[i + 1] === port.to),
+    ).length
     if (count === 0) continue
     const share = (rate.get(port.link) ?? Infinity) / count
-    if (!best || share < best.share - 1e-9 || (Math.abs(share - best.share) <= 1e-9 && count > best.count)) best = { port, share, count }
+    if (
+      !best ||
+      share < best.share - 1e-9 ||
+      (Math.abs(share - best.share) <= 1e-9 && count > best.count)
+    )
+      best = { port, share, count }
   }
   return best?.port ?? null
 }

@@ -9,7 +9,13 @@ import type { Layout } from '../engine/layout'
 import type { RunStatus } from '../engine/protocol'
 import { formatScenarioError } from '../engine/protocol'
 import type { SampleStore } from '../engine/samples'
-import { applyOverrides, formatParamValue, parseValue, variantOverrides, type Override } from '../sweep/paths'
+import {
+  applyOverrides,
+  formatParamValue,
+  parseValue,
+  variantOverrides,
+  type Override,
+} from '../sweep/paths'
 import { loadRegistry, sweepTargets, type SweepTarget } from '../sweep/targets'
 import { snapshotStore } from './snapshot'
 
@@ -26,7 +32,17 @@ interface ComparePanelProps {
   onRunChanged(scenarioJson: string, label: string): string | null
 }
 
-export function ComparePanel({ layout, store, status, nowMs, scenarioJson, runLabel, pinned, onPin, onRunChanged }: ComparePanelProps) {
+export function ComparePanel({
+  layout,
+  store,
+  status,
+  nowMs,
+  scenarioJson,
+  runLabel,
+  pinned,
+  onPin,
+  onRunChanged,
+}: ComparePanelProps) {
   const [targets, setTargets] = useState<SweepTarget[]>([])
   useEffect(() => {
     let live = true
@@ -39,7 +55,12 @@ export function ComparePanel({ layout, store, status, nowMs, scenarioJson, runLa
     }
   }, [layout, scenarioJson])
   const variants = layout.scenario.variants ?? []
-  const [change, setChange] = useState<{ kind: 'param' | 'variant'; path: string; value: string; variant: string }>({
+  const [change, setChange] = useState<{
+    kind: 'param' | 'variant'
+    path: string
+    value: string
+    variant: string
+  }>({
     kind: 'param',
     path: 'vcs.*.rif',
     value: '1',
@@ -96,58 +117,98 @@ export function ComparePanel({ layout, store, status, nowMs, scenarioJson, runLa
           </button>
         </span>
       ) : (
-        <button type="button" onClick={pin} disabled={store.rowCount === 0} title="Keep this run on the charts to compare the next one with it">
+        <button
+          type="button"
+          onClick={pin}
+          disabled={store.rowCount === 0}
+          title="Keep this run on the charts to compare the next one with it"
+        >
           Pin this run
         </button>
       )}
-      <details className="compare-change" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <details
+        className="compare-change"
+        open={open}
+        onToggle={(e) => setOpen(e.currentTarget.open)}
+      >
         <summary>Change &amp; run again</summary>
         {open && (
-        <div className="compare-form">
-          {variants.length > 0 && (
+          <div className="compare-form">
+            {variants.length > 0 && (
+              <label>
+                <input
+                  type="radio"
+                  checked={change.kind === 'variant'}
+                  onChange={() =>
+                    setChange((c) => ({
+                      ...c,
+                      kind: 'variant',
+                      variant: c.variant || variants[0].id,
+                    }))
+                  }
+                />
+                Variant
+                <select
+                  value={change.variant}
+                  onChange={(e) =>
+                    setChange((c) => ({ ...c, kind: 'variant', variant: e.target.value }))
+                  }
+                  aria-label="Variant"
+                >
+                  {variants.map((v) => (
+                    <option key={v.id} value={v.id}>
+                      {v.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label>
-              <input type="radio" checked={change.kind === 'variant'} onChange={() => setChange((c) => ({ ...c, kind: 'variant', variant: c.variant || variants[0].id }))} />
-              Variant
-              <select value={change.variant} onChange={(e) => setChange((c) => ({ ...c, kind: 'variant', variant: e.target.value }))} aria-label="Variant">
-                {variants.map((v) => (
-                  <option key={v.id} value={v.id}>
-                    {v.label}
+              {variants.length > 0 && (
+                <input
+                  type="radio"
+                  checked={change.kind === 'param'}
+                  onChange={() => setChange((c) => ({ ...c, kind: 'param' }))}
+                />
+              )}
+              Set
+              <input
+                list="compare-paths"
+                value={change.path}
+                onChange={(e) => setChange((c) => ({ ...c, kind: 'param', path: e.target.value }))}
+                aria-label="Parameter path"
+                size={24}
+              />
+              <datalist id="compare-paths">
+                {targets.map((t) => (
+                  <option key={t.path} value={t.path}>
+                    {t.label}
                   </option>
                 ))}
-              </select>
+              </datalist>
+              =
+              <input
+                value={change.value}
+                onChange={(e) => setChange((c) => ({ ...c, kind: 'param', value: e.target.value }))}
+                aria-label="New value"
+                size={8}
+              />
+              {target?.spec.unit ? <span className="muted">{target.spec.unit}</span> : null}
             </label>
-          )}
-          <label>
-            {variants.length > 0 && <input type="radio" checked={change.kind === 'param'} onChange={() => setChange((c) => ({ ...c, kind: 'param' }))} />}
-            Set
-            <input
-              list="compare-paths"
-              value={change.path}
-              onChange={(e) => setChange((c) => ({ ...c, kind: 'param', path: e.target.value }))}
-              aria-label="Parameter path"
-              size={24}
-            />
-            <datalist id="compare-paths">
-              {targets.map((t) => (
-                <option key={t.path} value={t.path}>
-                  {t.label}
-                </option>
-              ))}
-            </datalist>
-            =
-            <input value={change.value} onChange={(e) => setChange((c) => ({ ...c, kind: 'param', value: e.target.value }))} aria-label="New value" size={8} />
-            {target?.spec.unit ? <span className="muted">{target.spec.unit}</span> : null}
-          </label>
-          <button type="button" className="primary" onClick={runAgain}>
-            Run again with this change
-          </button>
-          {target && <p className="muted">{target.label}: {target.spec.doc}</p>}
-          {problem && (
-            <p className="sweep-problem" role="alert" data-testid="compare-problem">
-              {problem}
-            </p>
-          )}
-        </div>
+            <button type="button" className="primary" onClick={runAgain}>
+              Run again with this change
+            </button>
+            {target && (
+              <p className="muted">
+                {target.label}: {target.spec.doc}
+              </p>
+            )}
+            {problem && (
+              <p className="sweep-problem" role="alert" data-testid="compare-problem">
+                {problem}
+              </p>
+            )}
+          </div>
         )}
       </details>
     </div>

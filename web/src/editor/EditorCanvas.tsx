@@ -9,7 +9,15 @@
  * drawing's scale is held, so the node stays under the pointer; it is refitted on release.
  */
 import './editor.css'
-import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
+import {
+  useCallback,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react'
 import type { TimeCursor } from '../charts/cursor'
 import type { LiveFrame } from '../engine/frame'
 import type { SampleStore } from '../engine/samples'
@@ -114,7 +122,20 @@ function modeHint(mode: Mode): string {
   }
 }
 
-export function EditorCanvas({ layout, scenario, info, colors, frame, started, selection, onSelect, onApply, overlay, cursor, store }: EditorCanvasProps) {
+export function EditorCanvas({
+  layout,
+  scenario,
+  info,
+  colors,
+  frame,
+  started,
+  selection,
+  onSelect,
+  onApply,
+  overlay,
+  cursor,
+  store,
+}: EditorCanvasProps) {
   const svgRef = useRef<SVGSVGElement>(null)
   const [mode, setMode] = useState<Mode>({ kind: 'select' })
   const [callout, setCallout] = useState<Callout | null>(null)
@@ -416,7 +437,15 @@ export function EditorCanvas({ layout, scenario, info, colors, frame, started, s
         {modeHint(mode)}
       </p>
       <div className="canvas" data-mode={mode.kind}>
-        <TopologyView layout={viewLayout} colors={colors} frame={frame} started={started} fit={fit} cursor={cursor} store={store} />
+        <TopologyView
+          layout={viewLayout}
+          colors={colors}
+          frame={frame}
+          started={started}
+          fit={fit}
+          cursor={cursor}
+          store={store}
+        />
         {overlay?.(viewLayout, fit)}
         <svg
           ref={svgRef}

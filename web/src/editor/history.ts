@@ -43,8 +43,21 @@ export const HISTORY_LIMIT = 200
 export const emptyHistory: History = { past: [], future: [], lastKey: null, lastAt: 0 }
 
 /** Records that `before` was replaced by a change called `label`. */
-export function record(history: History, before: JsonObject, label: string, key: string | null, now: number, run?: RunState): History {
-  if (run === undefined && key !== null && key === history.lastKey && now - history.lastAt < MERGE_WINDOW_MS && history.past.length > 0) {
+export function record(
+  history: History,
+  before: JsonObject,
+  label: string,
+  key: string | null,
+  now: number,
+  run?: RunState,
+): History {
+  if (
+    run === undefined &&
+    key !== null &&
+    key === history.lastKey &&
+    now - history.lastAt < MERGE_WINDOW_MS &&
+    history.past.length > 0
+  ) {
     return { ...history, future: [], lastAt: now }
   }
   const past = [...history.past, { scenario: before, label, run }].slice(-HISTORY_LIMIT)
@@ -60,7 +73,12 @@ export function undo(history: History, current: JsonObject, currentRun?: RunStat
     scenario: entry.scenario,
     label: entry.label,
     run: entry.run,
-    history: { past: history.past.slice(0, -1), future: [...history.future, back], lastKey: null, lastAt: 0 },
+    history: {
+      past: history.past.slice(0, -1),
+      future: [...history.future, back],
+      lastKey: null,
+      lastAt: 0,
+    },
   }
 }
 
@@ -81,6 +99,11 @@ export function redo(history: History, current: JsonObject, currentRun?: RunStat
     scenario: entry.scenario,
     label: entry.label,
     run: entry.run,
-    history: { past: [...history.past, back], future: history.future.slice(0, -1), lastKey: null, lastAt: 0 },
+    history: {
+      past: [...history.past, back],
+      future: history.future.slice(0, -1),
+      lastKey: null,
+      lastAt: 0,
+    },
   }
 }

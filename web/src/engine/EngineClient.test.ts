@@ -49,7 +49,11 @@ describe('EngineClient serial queue', () => {
     expect(worker.posted).toEqual([{ type: 'load', id: 1, scenarioJson: '{"scenario":1}' }])
 
     worker.send({ type: 'loaded', id: 1, layoutJson: '{"columns":["t_ms"]}', warnings: [] })
-    await expect(loaded).resolves.toEqual({ ok: true, layoutJson: '{"columns":["t_ms"]}', warnings: [] })
+    await expect(loaded).resolves.toEqual({
+      ok: true,
+      layoutJson: '{"columns":["t_ms"]}',
+      warnings: [],
+    })
     await settle()
     expect(worker.posted.map((m) => m.type)).toEqual(['load', 'play'])
     expect(worker.posted[1].id).toBe(2)
@@ -64,8 +68,17 @@ describe('EngineClient serial queue', () => {
     const paused = client.pause()
     await settle()
     const errors = [{ path: 'vcs.vc2.rif', message: 'not a power of two' }]
-    workers[0].send({ type: 'rejected', id: 1, message: 'the engine rejected this scenario', errors })
-    await expect(loaded).resolves.toEqual({ ok: false, message: 'the engine rejected this scenario', errors })
+    workers[0].send({
+      type: 'rejected',
+      id: 1,
+      message: 'the engine rejected this scenario',
+      errors,
+    })
+    await expect(loaded).resolves.toEqual({
+      ok: false,
+      message: 'the engine rejected this scenario',
+      errors,
+    })
     await settle()
     workers[0].send({ type: 'failed', id: 2, message: 'no scenario loaded' })
     await expect(paused).rejects.toThrow(new EngineCallError('no scenario loaded'))

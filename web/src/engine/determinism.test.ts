@@ -17,10 +17,14 @@ const scenarios = readdirSync(`${root}scenarios`)
 const UNTIL_MS = 100
 
 function nativeHash(id: string): string {
-  const out = execFileSync(abrsim, ['run', `${root}scenarios/${id}.json`, '--until', String(UNTIL_MS)], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  })
+  const out = execFileSync(
+    abrsim,
+    ['run', `${root}scenarios/${id}.json`, '--until', String(UNTIL_MS)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  )
   return JSON.parse(out).stats.series_hash as string
 }
 
@@ -38,7 +42,11 @@ function wasmHash(id: string): string {
 }
 
 describe('native and wasm runs are bit-identical', () => {
-  it.each(scenarios)('%s', (id) => {
-    expect(wasmHash(id)).toBe(nativeHash(id))
-  }, 60_000)
+  it.each(scenarios)(
+    '%s',
+    (id) => {
+      expect(wasmHash(id)).toBe(nativeHash(id))
+    },
+    60_000,
+  )
 })

@@ -15,7 +15,8 @@ const DEFAULT = 'two-source-wan'
 class Inbox {
   messages: WorkerMessage[] = []
   transfers: Transferable[][] = []
-  private waiters: { match: (m: WorkerMessage) => boolean; resolve: (m: WorkerMessage) => void }[] = []
+  private waiters: { match: (m: WorkerMessage) => boolean; resolve: (m: WorkerMessage) => void }[] =
+    []
 
   post = (message: WorkerMessage, transfer: Transferable[]) => {
     this.messages.push(message)
@@ -31,7 +32,10 @@ class Inbox {
     const found = this.messages.find(match)
     if (found) return Promise.resolve(found)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for a worker message')), timeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error('timed out waiting for a worker message')),
+        timeoutMs,
+      )
       this.waiters.push({
         match,
         resolve: (m) => {
@@ -47,7 +51,9 @@ class Inbox {
   }
 
   samples(): Extract<WorkerEvent, { type: 'samples' }>[] {
-    return this.messages.filter((m): m is Extract<WorkerEvent, { type: 'samples' }> => m.type === 'samples')
+    return this.messages.filter(
+      (m): m is Extract<WorkerEvent, { type: 'samples' }> => m.type === 'samples',
+    )
   }
 }
 
@@ -75,7 +81,8 @@ describe('real engine, driven directly', () => {
       expect(perPort % layout.ports.length).toBe(0)
       expect(layout.columns).toContain('vc.vc1.acr')
       let reached = false
-      for (let calls = 0; !reached && calls < 10_000; calls++) reached = engine.run_until(50, 100_000)
+      for (let calls = 0; !reached && calls < 10_000; calls++)
+        reached = engine.run_until(50, 100_000)
       expect(reached).toBe(true)
       expect(engine.now_ms()).toBeCloseTo(50, 6)
       const rows = engine.take_samples()
@@ -97,7 +104,10 @@ describe('real engine, driven directly', () => {
     const { validate_scenario } = realEngine()
     expect(JSON.parse(validate_scenario(scenarioText(DEFAULT)))).toMatchObject({ ok: true })
     const bad = { ...JSON.parse(scenarioText(DEFAULT)), no_such_key: 1 }
-    const verdict = JSON.parse(validate_scenario(JSON.stringify(bad))) as { ok: boolean; errors: { path: string }[] }
+    const verdict = JSON.parse(validate_scenario(JSON.stringify(bad))) as {
+      ok: boolean
+      errors: { path: string }[]
+    }
     expect(verdict.ok).toBe(false)
     expect(verdict.errors.map((e) => e.path)).toContain('no_such_key')
   })
@@ -119,7 +129,9 @@ describe('EngineHost with the real engine', () => {
     const batches = inbox.samples()
     expect(batches.length).toBeGreaterThan(1) // it yielded between slices
     for (const batch of batches) store.append(batch.rows)
-    expect(Math.abs(store.rowCount - layout.until_ms / layout.sample_interval_ms)).toBeLessThanOrEqual(1)
+    expect(
+      Math.abs(store.rowCount - layout.until_ms / layout.sample_interval_ms),
+    ).toBeLessThanOrEqual(1)
 
     // Buffers are handed over for transfer, not copied.
     const lastIndex = inbox.messages.lastIndexOf(batches[batches.length - 1])
@@ -229,7 +241,10 @@ describe('EngineHost with the real engine', () => {
     // A step past the end stops at the end.
     host.handle({ type: 'step', id: 4, ms: 10_000 })
     await inbox.reply(4)
-    expect(inbox.messages.filter((m) => m.type === 'status').at(-1)).toMatchObject({ status: 'finished', nowMs: layout.until_ms })
+    expect(inbox.messages.filter((m) => m.type === 'status').at(-1)).toMatchObject({
+      status: 'finished',
+      nowMs: layout.until_ms,
+    })
   })
 
   it('changes parameters of the running simulation: live, restart, or refused with a path', async () => {

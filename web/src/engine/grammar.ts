@@ -42,7 +42,11 @@ export function applyOverridesText(
 }
 
 /** The scenario text with one path (no `*`) set to a value, or the engine's error for the path. */
-export function setPathText(scenarioJson: string, path: string, value: Json): Answer<{ json: string }> {
+export function setPathText(
+  scenarioJson: string,
+  path: string,
+  value: Json,
+): Answer<{ json: string }> {
   return call(() => simWasm.set_path(scenarioJson, path, JSON.stringify(value)))
 }
 

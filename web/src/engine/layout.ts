@@ -136,14 +136,18 @@ export function parseLayout(json: string): Layout {
   const value: unknown = JSON.parse(json)
   const problems: string[] = []
   const obj = value as Record<string, unknown>
-  if (typeof value !== 'object' || value === null) throw new Error('engine layout is not a JSON object')
+  if (typeof value !== 'object' || value === null)
+    throw new Error('engine layout is not a JSON object')
   for (const key of ['nodes', 'links', 'vcs', 'ports', 'columns'] as const) {
     if (!Array.isArray(obj[key])) problems.push(`layout.${key} is not an array`)
   }
   if (typeof obj.until_ms !== 'number') problems.push('layout.until_ms is not a number')
-  if (typeof obj.scenario !== 'object' || obj.scenario === null) problems.push('layout.scenario is missing')
+  if (typeof obj.scenario !== 'object' || obj.scenario === null)
+    problems.push('layout.scenario is missing')
   if (Array.isArray(obj.columns) && obj.columns[0] !== column.time) {
-    problems.push(`layout.columns[0] is ${JSON.stringify(obj.columns[0])}, expected "${column.time}"`)
+    problems.push(
+      `layout.columns[0] is ${JSON.stringify(obj.columns[0])}, expected "${column.time}"`,
+    )
   }
   if (problems.length > 0) throw new Error(`unexpected engine layout: ${problems.join('; ')}`)
   const layout = value as Layout

@@ -29,7 +29,13 @@ describe('message guards', () => {
 
   it('tells replies from events', () => {
     const reply = { type: 'loaded', id: 7, layoutJson: '{}', warnings: [] }
-    const event = { type: 'samples', rows: new Float64Array(0), frame: new Float64Array(1), nowMs: 0, events: 0 }
+    const event = {
+      type: 'samples',
+      rows: new Float64Array(0),
+      frame: new Float64Array(1),
+      nowMs: 0,
+      events: 0,
+    }
     expect(isWorkerReply(reply)).toBe(true)
     expect(isWorkerEvent(reply)).toBe(false)
     expect(isWorkerEvent(event)).toBe(true)
@@ -59,13 +65,17 @@ describe('parseEngineErrors', () => {
   })
 
   it('keeps text that is not the error JSON as one message', () => {
-    expect(parseEngineErrors('RuntimeError: unreachable')).toEqual([{ path: '', message: 'RuntimeError: unreachable' }])
+    expect(parseEngineErrors('RuntimeError: unreachable')).toEqual([
+      { path: '', message: 'RuntimeError: unreachable' },
+    ])
   })
 
   it('reads the warnings of an accepted scenario', () => {
     const text = '{"ok":true,"warnings":[{"path":"vcs.vc1.icr_mbps","message":"above TBE/FRTT"}]}'
     expect(parseEngineErrors(text)).toEqual([])
-    expect(parseEngineWarnings(text)).toEqual([{ path: 'vcs.vc1.icr_mbps', message: 'above TBE/FRTT' }])
+    expect(parseEngineWarnings(text)).toEqual([
+      { path: 'vcs.vc1.icr_mbps', message: 'above TBE/FRTT' },
+    ])
     expect(parseEngineWarnings('{"ok":true}')).toEqual([])
     expect(parseEngineWarnings('{"ok":false,"errors":[]}')).toEqual([])
   })

@@ -23,7 +23,8 @@ describe('SampleStore', () => {
     for (let start = 0; start < rows; start += 700) {
       const n = Math.min(700, rows - start)
       const chunk = new Float64Array(n * columns.length)
-      for (let r = 0; r < n; r++) chunk.set([(start + r) * 0.5, start + r, 10 - (start + r)], r * columns.length)
+      for (let r = 0; r < n; r++)
+        chunk.set([(start + r) * 0.5, start + r, 10 - (start + r)], r * columns.length)
       store.append(chunk)
     }
     const t = store.series('t_ms')
@@ -41,14 +42,17 @@ describe('SampleStore', () => {
 
   it('names unknown and duplicate columns', () => {
     expect(() => new SampleStore(['t_ms', 't_ms'])).toThrow('duplicate sample column "t_ms"')
-    expect(() => new SampleStore(columns).series('vc.vc9.acr')).toThrow('no sample column "vc.vc9.acr"')
+    expect(() => new SampleStore(columns).series('vc.vc9.acr')).toThrow(
+      'no sample column "vc.vc9.acr"',
+    )
   })
 
   it('stays within its bound on a long run and keeps the whole run covered', () => {
     const store = new SampleStore(columns, { maxRows: 64 })
     const rows = 10_000
     const chunk = new Float64Array(rows * columns.length)
-    for (let r = 0; r < rows; r++) chunk.set([(r + 1) * 0.5, 100 + Math.sin(r / 50), 5], r * columns.length)
+    for (let r = 0; r < rows; r++)
+      chunk.set([(r + 1) * 0.5, 100 + Math.sin(r / 50), 5], r * columns.length)
     store.append(chunk)
     expect(store.rowCount).toBeLessThanOrEqual(64)
     expect(store.rowCount).toBeGreaterThan(32)
@@ -112,6 +116,8 @@ describe('parseFrame', () => {
   })
 
   it('says what it expected when the length is wrong', () => {
-    expect(() => parseFrame(new Float64Array(3), layout)).toThrow('expected 4 (1 + 1 VCs + 2 ports)')
+    expect(() => parseFrame(new Float64Array(3), layout)).toThrow(
+      'expected 4 (1 + 1 VCs + 2 ports)',
+    )
   })
 })

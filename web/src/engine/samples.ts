@@ -83,7 +83,9 @@ export class SampleStore {
   append(rows: Float64Array): number {
     const width = this.columns.length
     if (rows.length % width !== 0) {
-      throw new Error(`sample buffer of ${rows.length} values is not a whole number of ${width}-column rows`)
+      throw new Error(
+        `sample buffer of ${rows.length} values is not a whole number of ${width}-column rows`,
+      )
     }
     const added = rows.length / width
     for (let r = 0; r < added; r++) this.push(rows, r * width)

@@ -18,7 +18,8 @@ const post: Post = (msg, transfer) => scope.postMessage(msg, transfer)
 const ready: Promise<EngineHost> = init().then((wasm) => {
   // Read-only, for the benchmark (scripts/bench.mjs reads it through Playwright): the size of the
   // engine's wasm memory, which only ever grows, so it is also its peak. The page never uses it.
-  ;(self as unknown as { __abrlabWasmBytes?: () => number }).__abrlabWasmBytes = () => wasm.memory.buffer.byteLength
+  ;(self as unknown as { __abrlabWasmBytes?: () => number }).__abrlabWasmBytes = () =>
+    wasm.memory.buffer.byteLength
   return new EngineHost({ ...simWasm, memoryBytes: () => wasm.memory.buffer.byteLength }, post)
 })
 

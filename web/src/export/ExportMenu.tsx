@@ -38,24 +38,52 @@ export function ExportMenu({ title, model, svgRef }: ExportMenuProps) {
         <button
           type="button"
           disabled={disabled}
-          onClick={guard(() => void (model && downloadText(seriesCsv(model.series.filter((s) => !s.key.startsWith('pinned:'))), `${stem}.csv`, 'text/csv')))}
+          onClick={guard(
+            () =>
+              void (
+                model &&
+                downloadText(
+                  seriesCsv(model.series.filter((s) => !s.key.startsWith('pinned:'))),
+                  `${stem}.csv`,
+                  'text/csv',
+                )
+              ),
+          )}
         >
           CSV
         </button>
         <button
           type="button"
           disabled={disabled}
-          onClick={guard(() => void (model && downloadText(JSON.stringify(seriesJson(title, model.unit ?? '', model.series)), `${stem}.json`, 'application/json')))}
+          onClick={guard(
+            () =>
+              void (
+                model &&
+                downloadText(
+                  JSON.stringify(seriesJson(title, model.unit ?? '', model.series)),
+                  `${stem}.json`,
+                  'application/json',
+                )
+              ),
+          )}
         >
           JSON
         </button>
-        <button type="button" disabled={disabled} onClick={guard(() => downloadText(svgText(), `${stem}.svg`, 'image/svg+xml'))}>
+        <button
+          type="button"
+          disabled={disabled}
+          onClick={guard(() => downloadText(svgText(), `${stem}.svg`, 'image/svg+xml'))}
+        >
           SVG
         </button>
         <button
           type="button"
           disabled={disabled}
-          onClick={guard(() => tasks.run(`Drawing ${title} as PNG…`, async () => downloadBlob(await svgToPng(svgText()), `${stem}.png`)))}
+          onClick={guard(() =>
+            tasks.run(`Drawing ${title} as PNG…`, async () =>
+              downloadBlob(await svgToPng(svgText()), `${stem}.png`),
+            ),
+          )}
         >
           PNG
         </button>

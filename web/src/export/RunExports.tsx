@@ -19,7 +19,13 @@ export function RunExports({ scenarioId, store, edited = false }: RunExportsProp
     <details className="export-menu run-exports">
       <summary>Export run</summary>
       <div className="export-choices" role="group" aria-label="Export the run">
-        <button type="button" disabled={!store || store.rowCount === 0} onClick={() => store && downloadText(samplesCsv(store), `${stem}-samples.csv`, 'text/csv')}>
+        <button
+          type="button"
+          disabled={!store || store.rowCount === 0}
+          onClick={() =>
+            store && downloadText(samplesCsv(store), `${stem}-samples.csv`, 'text/csv')
+          }
+        >
           All samples (CSV)
         </button>
       </div>

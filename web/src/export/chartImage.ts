@@ -19,7 +19,11 @@ const HEADER_TITLE = 22
 const LEGEND_ROW = 18
 
 function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
 }
 
 /** Lays the legend out in rows that fit `width`. */
@@ -39,7 +43,11 @@ function legendRows(legend: readonly LegendEntry[], width: number): LegendEntry[
 }
 
 /** A standalone SVG document of a rendered chart, with its title and legend above the plot. */
-export function chartSvgText(svg: SVGSVGElement, title: string, legend: readonly LegendEntry[]): string {
+export function chartSvgText(
+  svg: SVGSVGElement,
+  title: string,
+  legend: readonly LegendEntry[],
+): string {
   const width = Number(svg.getAttribute('width')) || svg.clientWidth || 640
   const plotHeight = Number(svg.getAttribute('height')) || svg.clientHeight || 300
   const rows = legendRows(legend, width - 16)
@@ -109,7 +117,10 @@ export async function svgToPng(text: string, scale = 2): Promise<Blob> {
     ctx.scale(scale, scale)
     ctx.drawImage(image, 0, 0, width, height)
     return await new Promise<Blob>((resolve, reject) =>
-      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the PNG could not be encoded'))), 'image/png'),
+      canvas.toBlob(
+        (blob) => (blob ? resolve(blob) : reject(new Error('the PNG could not be encoded'))),
+        'image/png',
+      ),
     )
   } finally {
     URL.revokeObjectURL(url)

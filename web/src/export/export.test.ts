@@ -6,9 +6,27 @@ import { csvField, samplesCsv, seriesCsv, seriesJson } from './series'
 
 const t = new Float64Array([0.5, 1, 1.5])
 const series = [
-  { key: 'vc.vc1.acr', label: 'vc1 ACR', color: '#0072B2', x: t, y: new Float64Array([150, 140, 140]) },
-  { key: 'vc.vc2.acr', label: 'vc2 ACR', color: '#D55E00', x: t, y: new Float64Array([Number.NaN, 70, 70.5]) },
-  { key: 'pinned:vc.vc1.acr', label: 'vc1 ACR (pinned)', color: '#0072B2', x: new Float64Array([0.5]), y: new Float64Array([150]) },
+  {
+    key: 'vc.vc1.acr',
+    label: 'vc1 ACR',
+    color: '#0072B2',
+    x: t,
+    y: new Float64Array([150, 140, 140]),
+  },
+  {
+    key: 'vc.vc2.acr',
+    label: 'vc2 ACR',
+    color: '#D55E00',
+    x: t,
+    y: new Float64Array([Number.NaN, 70, 70.5]),
+  },
+  {
+    key: 'pinned:vc.vc1.acr',
+    label: 'vc1 ACR (pinned)',
+    color: '#0072B2',
+    x: new Float64Array([0.5]),
+    y: new Float64Array([150]),
+  },
 ]
 
 describe('exports', () => {
@@ -35,6 +53,9 @@ describe('exports', () => {
     expect(csvField('say "hi"')).toBe('"say ""hi"""')
     expect(slug('Allowed cell rate per VC')).toBe('allowed-cell-rate-per-vc')
     expect(slug('Queue per port')).toBe('queue-per-port')
-    expect(svgSize('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="380">')).toEqual({ width: 640, height: 380 })
+    expect(svgSize('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="380">')).toEqual({
+      width: 640,
+      height: 380,
+    })
   })
 })

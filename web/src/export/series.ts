@@ -38,7 +38,13 @@ export interface SeriesJson {
   chart: string
   unit: string
   exported_at_ms: number | null
-  series: { key: string; label: string; color: string; t_ms: (number | null)[]; values: (number | null)[] }[]
+  series: {
+    key: string
+    label: string
+    color: string
+    t_ms: (number | null)[]
+    values: (number | null)[]
+  }[]
 }
 
 /** Every series of a chart with its own time axis; NaN becomes null (JSON has no NaN). */
@@ -47,7 +53,8 @@ export function seriesJson(chart: string, unit: string, series: readonly LineSer
   return {
     chart,
     unit,
-    exported_at_ms: series.length > 0 && series[0].x.length > 0 ? num(series[0].x[series[0].x.length - 1]) : null,
+    exported_at_ms:
+      series.length > 0 && series[0].x.length > 0 ? num(series[0].x[series[0].x.length - 1]) : null,
     series: series.map((s) => {
       const n = Math.min(s.x.length, s.y.length)
       return {

@@ -18,12 +18,21 @@ beforeAll(() => {
   registry = JSON.parse(realEngine().param_registry()) as RegistryDefault[]
 })
 
-const oc3: VcParams = { pcrMbps: 155.52, icrMbps: 140, nrm: 32, trmMs: 100, adtfS: 0.5, tbeCells: 16_777_215, cdf: 1 / 16, crm: null }
+const oc3: VcParams = {
+  pcrMbps: 155.52,
+  icrMbps: 140,
+  nrm: 32,
+  trmMs: 100,
+  adtfS: 0.5,
+  tbeCells: 16_777_215,
+  cdf: 1 / 16,
+  crm: null,
+}
 
 describe('Fahmy et al. guidelines', () => {
   it('gives Trm = 100 ms at OC-3 and the inter-RM times of Table 2', () => {
     const g = guideFor(oc3, 30, 0)
-    const pcr = (155.52e6) / 424
+    const pcr = 155.52e6 / 424
     expect(g.pcrCellsPerS).toBeCloseTo(pcr, 6)
     expect((TRM_C / pcr) * 1000).toBeCloseTo(101, 0)
     expect(g.checks.find((c) => c.id === 'trm')?.verdict).toBe('ok')

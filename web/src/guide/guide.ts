@@ -76,11 +76,17 @@ function num(v: unknown): number | undefined {
 }
 
 /** Resolves each forward VC's parameters from the scenario file and the registry's defaults. */
-export function resolveParams(scenarioJson: string, layout: Layout, registry: readonly RegistryDefault[]): Map<string, VcParams> {
+export function resolveParams(
+  scenarioJson: string,
+  layout: Layout,
+  registry: readonly RegistryDefault[],
+): Map<string, VcParams> {
   const scenario = JSON.parse(scenarioJson) as JsonObject
-  const defaults = ((scenario.defaults as JsonObject | undefined)?.vc as JsonObject | undefined) ?? {}
+  const defaults =
+    ((scenario.defaults as JsonObject | undefined)?.vc as JsonObject | undefined) ?? {}
   const items = Array.isArray(scenario.vcs) ? (scenario.vcs as JsonObject[]) : []
-  const builtin = (key: string) => registry.find((p) => p.scope === 'vc' && p.key === key)?.default ?? undefined
+  const builtin = (key: string) =>
+    registry.find((p) => p.scope === 'vc' && p.key === key)?.default ?? undefined
   const out = new Map<string, VcParams>()
   for (const vc of layout.vcs.filter((v) => !v.reverse_of)) {
     const own = items.find((i) => i.id === vc.id) ?? {}
@@ -117,7 +123,8 @@ function pathBuffers(layout: Layout, vc: LayoutVc): number {
   let sum = 0
   for (let i = 1; i < vc.path.length; i++) {
     const port = layout.ports.find((p) => p.from === vc.path[i - 1] && p.to === vc.path[i])
-    if (port && port.from_kind === 'switch' && port.buffer_cells !== undefined) sum += port.buffer_cells
+    if (port && port.from_kind === 'switch' && port.buffer_cells !== undefined)
+      sum += port.buffer_cells
   }
   return sum
 }
@@ -150,13 +157,20 @@ function formatCount(n: number): string {
 export function guideFor(params: VcParams, frtt: number, buffers: number): Omit<VcGuide, 'vcs'> {
   const pcrCps = mbpsToCellsPerS(params.pcrMbps)
   const frttS = frtt / 1000
-  const interRm = NRM_VALUES.map((nrm) => ({ nrm, ms: (nrm / pcrCps) * 1000, current: nrm === params.nrm }))
+  const interRm = NRM_VALUES.map((nrm) => ({
+    nrm,
+    ms: (nrm / pcrCps) * 1000,
+    current: nrm === params.nrm,
+  }))
   const checks: GuideCheck[] = []
 
   // §6.2.1: CRM ≥ FRTT·PCR/Nrm.
   const crmNeeded = Math.ceil((frttS * pcrCps) / params.nrm)
   const crm = params.crm ?? Math.max(1, Math.ceil(params.tbeCells / params.nrm))
-  const crmSource = params.crm === null ? `⌈TBE/Nrm⌉ = ⌈${formatCount(params.tbeCells)}/${params.nrm}⌉` : 'set directly'
+  const crmSource =
+    params.crm === null
+      ? `⌈TBE/Nrm⌉ = ⌈${formatCount(params.tbeCells)}/${params.nrm}⌉`
+      : 'set directly'
   checks.push({
     id: 'crm',
     title: 'Missing-RM count',
@@ -236,7 +250,11 @@ export function guideFor(params: VcParams, frtt: number, buffers: number): Omit<
 }
 
 /** The guide for every forward VC, VCs with identical figures grouped. */
-export function parameterGuide(scenarioJson: string, layout: Layout, registry: readonly RegistryDefault[]): VcGuide[] {
+export function parameterGuide(
+  scenarioJson: string,
+  layout: Layout,
+  registry: readonly RegistryDefault[],
+): VcGuide[] {
   const params = resolveParams(scenarioJson, layout, registry)
   const groups = new Map<string, VcGuide>()
   for (const vc of layout.vcs.filter((v) => !v.reverse_of)) {

@@ -21,8 +21,17 @@ interface LibraryDialogProps {
   onOpen(scenario: JsonObject, origin: Origin): string | null
 }
 
-function Entry({ entry, current, onOpen }: { entry: CatalogueEntry; current: boolean; onOpen(scenario: JsonObject, origin: Origin): void }) {
-  const open = (scenario: JsonObject, variant?: string) => onOpen(scenario, { kind: 'library', id: entry.id, variant })
+function Entry({
+  entry,
+  current,
+  onOpen,
+}: {
+  entry: CatalogueEntry
+  current: boolean
+  onOpen(scenario: JsonObject, origin: Origin): void
+}) {
+  const open = (scenario: JsonObject, variant?: string) =>
+    onOpen(scenario, { kind: 'library', id: entry.id, variant })
   return (
     <li className={`library-entry${current ? ' current' : ''}`} data-scenario={entry.id}>
       <h4>
@@ -53,7 +62,11 @@ function Entry({ entry, current, onOpen }: { entry: CatalogueEntry; current: boo
         <div className="variant-buttons" role="group" aria-label={`Variants of ${entry.title}`}>
           <span className="muted">Open with:</span>
           {entry.variants.map((v) => (
-            <button key={v.id} type="button" onClick={() => open(applyVariant(entry.scenario, v.id), v.id)}>
+            <button
+              key={v.id}
+              type="button"
+              onClick={() => open(applyVariant(entry.scenario, v.id), v.id)}
+            >
               {v.label}
             </button>
           ))}
@@ -67,7 +80,9 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
   const dialogRef = useRef<HTMLDialogElement>(null)
   const [grouping, setGrouping] = useState<'paper' | 'topic'>('paper')
   const [query, setQuery] = useState('')
-  const [loadErrors, setLoadErrors] = useState<{ name: string; errors: ScenarioError[] } | null>(null)
+  const [loadErrors, setLoadErrors] = useState<{ name: string; errors: ScenarioError[] } | null>(
+    null,
+  )
   const catalogue = useMemo(() => buildCatalogue(info), [info])
   const groups = useMemo(() => {
     const shown = filterEntries(catalogue, query)
@@ -85,13 +100,23 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
     setLoadErrors(null)
     const refused = onOpen(scenario, origin)
     if (refused !== null) {
-      const name = origin.kind === 'file' ? origin.name : origin.kind === 'library' ? `${origin.id}.json` : 'The scenario'
+      const name =
+        origin.kind === 'file'
+          ? origin.name
+          : origin.kind === 'library'
+            ? `${origin.id}.json`
+            : 'The scenario'
       setLoadErrors({ name, errors: [{ path: '', message: refused }] })
     }
   }
 
   return (
-    <dialog ref={dialogRef} className="library-dialog" aria-labelledby="library-title" onClose={onClose}>
+    <dialog
+      ref={dialogRef}
+      className="library-dialog"
+      aria-labelledby="library-title"
+      onClose={onClose}
+    >
       <header className="dialog-header">
         <h2 id="library-title">Scenario library</h2>
         <button type="button" className="plain" onClick={onClose} aria-label="Close the library">
@@ -101,15 +126,32 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
       <div className="library-controls">
         <label>
           Find
-          <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="RIF, satellite, VBR…" />
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="RIF, satellite, VBR…"
+          />
         </label>
         <fieldset className="grouping">
           <legend>Group by</legend>
           <label>
-            <input type="radio" name="grouping" checked={grouping === 'paper'} onChange={() => setGrouping('paper')} /> paper
+            <input
+              type="radio"
+              name="grouping"
+              checked={grouping === 'paper'}
+              onChange={() => setGrouping('paper')}
+            />{' '}
+            paper
           </label>
           <label>
-            <input type="radio" name="grouping" checked={grouping === 'topic'} onChange={() => setGrouping('topic')} /> topic
+            <input
+              type="radio"
+              name="grouping"
+              checked={grouping === 'topic'}
+              onChange={() => setGrouping('topic')}
+            />{' '}
+            topic
           </label>
         </fieldset>
         <label className="file-load">
@@ -131,7 +173,13 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
       {loadErrors && (
         <section className="error-panel" role="alert" aria-label="The file was not loaded">
           <h3>{loadErrors.name} was not loaded</h3>
-          <p>The engine found {loadErrors.errors.length === 1 ? 'one problem' : `${loadErrors.errors.length} problems`}, each named by its path in the file:</p>
+          <p>
+            The engine found{' '}
+            {loadErrors.errors.length === 1
+              ? 'one problem'
+              : `${loadErrors.errors.length} problems`}
+            , each named by its path in the file:
+          </p>
           <ul className="error-list">
             {loadErrors.errors.map((e, i) => (
               <li key={i}>
@@ -150,7 +198,12 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
             <h3>{group.title}</h3>
             <ul>
               {group.entries.map((entry) => (
-                <Entry key={entry.id} entry={entry} current={entry.id === currentId} onOpen={choose} />
+                <Entry
+                  key={entry.id}
+                  entry={entry}
+                  current={entry.id === currentId}
+                  onOpen={choose}
+                />
               ))}
             </ul>
           </section>

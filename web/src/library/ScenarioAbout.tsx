@@ -22,7 +22,14 @@ interface ScenarioAboutProps {
   claims?: ReactNode
 }
 
-export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, onApply, edited = null, onTry, claims }: ScenarioAboutProps) {
+export const ScenarioAbout = memo(function ScenarioAbout({
+  scenario,
+  warnings,
+  onApply,
+  edited = null,
+  onTry,
+  claims,
+}: ScenarioAboutProps) {
   const text = (key: string) => (typeof scenario[key] === 'string' ? (scenario[key] as string) : '')
   const things = thingsToTry(scenario)
   const [tryProblem, setTryProblem] = useState<{ index: number; message: string } | null>(null)
@@ -44,9 +51,15 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
     <section className="about" aria-label="About this scenario">
       {text('paper') && <p className="paper">{text('paper')}</p>}
       {edited && edited.changes.length > 0 && (
-        <section className="edited-changes" aria-label="Changed from the library file" data-testid="edited-changes">
+        <section
+          className="edited-changes"
+          aria-label="Changed from the library file"
+          data-testid="edited-changes"
+        >
           <h2>Edited: not the library file {edited.base}.json</h2>
-          <p className="muted">The explanation below is about the library file; this run differs from it in:</p>
+          <p className="muted">
+            The explanation below is about the library file; this run differs from it in:
+          </p>
           <ul>
             {edited.changes.slice(0, 12).map((c) => (
               <li key={c.path}>
@@ -61,7 +74,13 @@ export const ScenarioAbout = memo(function ScenarioAbout({ scenario, warnings, o
         {explanation}
       </p>
       {long && (
-        <button type="button" className="link-button" aria-expanded={whole} aria-controls="scenario-explanation" onClick={() => setWhole(!whole)}>
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={whole}
+          aria-controls="scenario-explanation"
+          onClick={() => setWhole(!whole)}
+        >
           {whole ? 'Show less' : 'Read the whole explanation'}
         </button>
       )}

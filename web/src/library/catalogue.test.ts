@@ -17,12 +17,22 @@ describe('scenario catalogue', () => {
   })
 
   it('splits a paper reference at its section', () => {
-    expect(splitPaper('Fahmy, Jain, Goyal & Vandalore, “ABR Engineering: Roles and Guidelines for Setting ABR Parameters”, §4.2.1, Figure 4')).toEqual({
-      paper: 'Fahmy, Jain, Goyal & Vandalore, “ABR Engineering: Roles and Guidelines for Setting ABR Parameters”',
+    expect(
+      splitPaper(
+        'Fahmy, Jain, Goyal & Vandalore, “ABR Engineering: Roles and Guidelines for Setting ABR Parameters”, §4.2.1, Figure 4',
+      ),
+    ).toEqual({
+      paper:
+        'Fahmy, Jain, Goyal & Vandalore, “ABR Engineering: Roles and Guidelines for Setting ABR Parameters”',
       section: '§4.2.1, Figure 4',
     })
-    expect(splitPaper("Jain et al., “ABR Switch Algorithm Testing: A Case Study with ERICA”, ATM Forum contribution 96-1267, slide 'Transient'")).toEqual({
-      paper: 'Jain et al., “ABR Switch Algorithm Testing: A Case Study with ERICA”, ATM Forum contribution 96-1267',
+    expect(
+      splitPaper(
+        "Jain et al., “ABR Switch Algorithm Testing: A Case Study with ERICA”, ATM Forum contribution 96-1267, slide 'Transient'",
+      ),
+    ).toEqual({
+      paper:
+        'Jain et al., “ABR Switch Algorithm Testing: A Case Study with ERICA”, ATM Forum contribution 96-1267',
       section: "slide 'Transient'",
     })
     expect(splitPaper('')).toEqual({ paper: 'Other scenarios', section: '' })
@@ -34,7 +44,8 @@ describe('scenario catalogue', () => {
     expect(nrm?.topics).toContain('Nrm')
     expect(nrm?.topics).toContain('ERICA')
     const topics = byTopic(entries).map((g) => g.title)
-    for (const key of ['d', 'enabled', 'r_ref', 'f_min_mbps', 'Other']) expect(topics).not.toContain(key)
+    for (const key of ['d', 'enabled', 'r_ref', 'f_min_mbps', 'Other'])
+      expect(topics).not.toContain(key)
     // Every paper is cited by title, never as a "seed".
     for (const e of entries) expect(e.paper).not.toMatch(/seed/i)
   })

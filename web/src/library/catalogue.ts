@@ -31,7 +31,11 @@ export interface CatalogueGroup {
 /** Splits "Authors, “Title”, venue, §4.2.1, Figure 4" at the section mark (§ or "slide"). */
 export function splitPaper(text: string): { paper: string; section: string } {
   const mark = text.search(/\s(§|slides?\b)/)
-  if (mark >= 0) return { paper: text.slice(0, mark).replace(/,\s*$/, '').trim(), section: text.slice(mark + 1).trim() }
+  if (mark >= 0)
+    return {
+      paper: text.slice(0, mark).replace(/,\s*$/, '').trim(),
+      section: text.slice(mark + 1).trim(),
+    }
   return { paper: text.trim() || 'Other scenarios', section: '' }
 }
 
@@ -44,12 +48,17 @@ function objects(value: Json | undefined): JsonObject[] {
  * by — never the keys of the file. A file without tags is under "Other".
  */
 export function topicsOf(scenario: JsonObject): string[] {
-  const tags = Array.isArray(scenario.tags) ? scenario.tags.filter((t): t is string => typeof t === 'string' && t.trim() !== '') : []
+  const tags = Array.isArray(scenario.tags)
+    ? scenario.tags.filter((t): t is string => typeof t === 'string' && t.trim() !== '')
+    : []
   return [...new Set(tags.map((t) => t.trim()))]
 }
 
 /** Reads every bundled scenario into catalogue entries, ordered by paper and section. */
-export function buildCatalogue(_info: EngineInfo | null, files: ReadonlyMap<string, string> = bundled): CatalogueEntry[] {
+export function buildCatalogue(
+  _info: EngineInfo | null,
+  files: ReadonlyMap<string, string> = bundled,
+): CatalogueEntry[] {
   const entries: CatalogueEntry[] = []
   for (const [id, text] of files) {
     let scenario: unknown
@@ -67,12 +76,20 @@ export function buildCatalogue(_info: EngineInfo | null, files: ReadonlyMap<stri
       section,
       explanation: typeof scenario.explanation === 'string' ? scenario.explanation : '',
       thingsToTry: thingsToTry(scenario).map((t) => t.text),
-      variants: objects(scenario.variants).map((v) => ({ id: String(v.id), label: typeof v.label === 'string' ? v.label : String(v.id) })),
+      variants: objects(scenario.variants).map((v) => ({
+        id: String(v.id),
+        label: typeof v.label === 'string' ? v.label : String(v.id),
+      })),
       topics: topicsOf(scenario),
       scenario,
     })
   }
-  return entries.sort((a, b) => a.paper.localeCompare(b.paper) || a.section.localeCompare(b.section, 'en', { numeric: true }) || a.id.localeCompare(b.id))
+  return entries.sort(
+    (a, b) =>
+      a.paper.localeCompare(b.paper) ||
+      a.section.localeCompare(b.section, 'en', { numeric: true }) ||
+      a.id.localeCompare(b.id),
+  )
 }
 
 /** Entries grouped by paper, papers in order. */
@@ -86,9 +103,12 @@ export function byPaper(entries: readonly CatalogueEntry[]): CatalogueGroup[] {
 export function byTopic(entries: readonly CatalogueEntry[]): CatalogueGroup[] {
   const groups = new Map<string, CatalogueEntry[]>()
   for (const e of entries) {
-    for (const topic of e.topics.length > 0 ? e.topics : ['Other']) groups.set(topic, [...(groups.get(topic) ?? []), e])
+    for (const topic of e.topics.length > 0 ? e.topics : ['Other'])
+      groups.set(topic, [...(groups.get(topic) ?? []), e])
   }
-  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([title, list]) => ({ title, entries: list }))
+  return [...groups]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([title, list]) => ({ title, entries: list }))
 }
 
 /** Entries whose text mentions every word of the query. */
@@ -96,7 +116,17 @@ export function filterEntries(entries: readonly CatalogueEntry[], query: string)
   const words = query.toLowerCase().split(/\s+/).filter(Boolean)
   if (words.length === 0) return [...entries]
   return entries.filter((e) => {
-    const text = [e.id, e.title, e.paper, e.section, e.explanation, ...e.topics, ...e.variants.map((v) => v.label)].join(' ').toLowerCase()
+    const text = [
+      e.id,
+      e.title,
+      e.paper,
+      e.section,
+      e.explanation,
+      ...e.topics,
+      ...e.variants.map((v) => v.label),
+    ]
+      .join(' ')
+      .toLowerCase()
     return words.every((w) => text.includes(w))
   })
 }

@@ -7,34 +7,66 @@ import type { Validation } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import { readScenario } from '../scenario/restore'
 
-export type FileVerdict = { ok: true; scenario: JsonObject; name: string } | { ok: false; name: string; errors: ScenarioError[] }
+export type FileVerdict =
+  | { ok: true; scenario: JsonObject; name: string }
+  | { ok: false; name: string; errors: ScenarioError[] }
 
 /** Largest file accepted: a scenario is a few kB; anything this big is not one. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024
 
 /** Reads and checks a scenario file's text. */
-export function checkScenarioText(name: string, text: string, validate: (json: string) => Validation): FileVerdict {
+export function checkScenarioText(
+  name: string,
+  text: string,
+  validate: (json: string) => Validation,
+): FileVerdict {
   const result = readScenario(text, validate)
-  return result.ok ? { ok: true, scenario: result.scenario, name } : { ok: false, name, errors: result.errors }
+  return result.ok
+    ? { ok: true, scenario: result.scenario, name }
+    : { ok: false, name, errors: result.errors }
 }
 
 /** Reads a File chosen by the reader. */
-export async function readScenarioFile(file: File, validate: (json: string) => Validation): Promise<FileVerdict> {
+export async function readScenarioFile(
+  file: File,
+  validate: (json: string) => Validation,
+): Promise<FileVerdict> {
   if (file.size > MAX_FILE_BYTES) {
-    return { ok: false, name: file.name, errors: [{ path: '', message: `the file is ${Math.round(file.size / 1024)} kB; a scenario file is a few kB` }] }
+    return {
+      ok: false,
+      name: file.name,
+      errors: [
+        {
+          path: '',
+          message: `the file is ${Math.round(file.size / 1024)} kB; a scenario file is a few kB`,
+        },
+      ],
+    }
   }
   let text: string
   try {
     text = await file.text()
   } catch (error) {
-    return { ok: false, name: file.name, errors: [{ path: '', message: `the file could not be read: ${error instanceof Error ? error.message : String(error)}` }] }
+    return {
+      ok: false,
+      name: file.name,
+      errors: [
+        {
+          path: '',
+          message: `the file could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+    }
   }
   return checkScenarioText(file.name, text, validate)
 }
 
 /** The file name to save a scenario under: its id, else "scenario". */
 export function fileNameFor(scenario: JsonObject): string {
-  const id = typeof scenario.id === 'string' && /^[A-Za-z0-9_-]+$/.test(scenario.id) ? scenario.id : 'scenario'
+  const id =
+    typeof scenario.id === 'string' && /^[A-Za-z0-9_-]+$/.test(scenario.id)
+      ? scenario.id
+      : 'scenario'
   return `${id}.json`
 }
 

@@ -19,7 +19,10 @@ interface Message {
 
 function LiveTag({ live }: { live: boolean }) {
   return (
-    <span className={`live-tag ${live ? 'is-live' : 'is-restart'}`} title={live ? 'Changes apply to the running simulation' : 'A change restarts the run'}>
+    <span
+      className={`live-tag ${live ? 'is-live' : 'is-restart'}`}
+      title={live ? 'Changes apply to the running simulation' : 'A change restarts the run'}
+    >
       {live ? 'live' : 'restarts'}
     </span>
   )
@@ -27,7 +30,12 @@ function LiveTag({ live }: { live: boolean }) {
 
 function FieldMessage({ id, message }: { id: string; message: Message | null }) {
   return (
-    <p id={id} className={`param-message ${message?.tone ?? ''}`} role={message?.tone === 'error' ? 'alert' : undefined} hidden={!message}>
+    <p
+      id={id}
+      className={`param-message ${message?.tone ?? ''}`}
+      role={message?.tone === 'error' ? 'alert' : undefined}
+      hidden={!message}
+    >
       {message?.text}
     </p>
   )
@@ -87,7 +95,14 @@ export function NumberControl({
     setEditing(false)
     if (text.trim() === shown) return
     if (text.trim() === '' && field.clear) {
-      apply({ ok: true, scenario: field.clear(scenario), label: `${spec.label} of ${subject}: back to the default` }, 0)
+      apply(
+        {
+          ok: true,
+          scenario: field.clear(scenario),
+          label: `${spec.label} of ${subject}: back to the default`,
+        },
+        0,
+      )
       return
     }
     const parsed = valueFromText(text, spec)
@@ -143,7 +158,11 @@ export function NumberControl({
           step={1}
           value={position}
           aria-label={`${spec.label} slider`}
-          aria-valuetext={field.value === null ? (field.unsetText ?? 'unset') : withUnit(formatValue(field.value, spec.kind), spec.unit)}
+          aria-valuetext={
+            field.value === null
+              ? (field.unsetText ?? 'unset')
+              : withUnit(formatValue(field.value, spec.kind), spec.unit)
+          }
           aria-describedby={`${docId} ${messageId}`}
           onChange={(e) => {
             const value = scale.toValue(Number(e.target.value))
@@ -178,7 +197,22 @@ export function NumberControl({
           }}
         />
         {field.clear && (
-          <button type="button" className="param-clear" onClick={() => field.clear && apply({ ok: true, scenario: field.clear(scenario), label: `${spec.label} of ${subject}: back to the default` }, 0)} title="Remove this setting and use the inherited or default value">
+          <button
+            type="button"
+            className="param-clear"
+            onClick={() =>
+              field.clear &&
+              apply(
+                {
+                  ok: true,
+                  scenario: field.clear(scenario),
+                  label: `${spec.label} of ${subject}: back to the default`,
+                },
+                0,
+              )
+            }
+            title="Remove this setting and use the inherited or default value"
+          >
             {field.unsetText ? `Reset to ${field.unsetText}` : 'Use default'}
           </button>
         )}
@@ -188,7 +222,17 @@ export function NumberControl({
             className="param-all"
             onClick={() => {
               const value = field.value ?? 0
-              if (field.applyAll) apply({ ok: true, scenario: field.applyAll(scenario, value), label: label(value, true) }, value, undefined, true)
+              if (field.applyAll)
+                apply(
+                  {
+                    ok: true,
+                    scenario: field.applyAll(scenario, value),
+                    label: label(value, true),
+                  },
+                  value,
+                  undefined,
+                  true,
+                )
             }}
             title={`Give every VC this ${spec.label}`}
           >
@@ -217,7 +261,9 @@ export function ChoiceControl({
 }) {
   const id = useId()
   const [message, setMessage] = useState<Message | null>(null)
-  const options = field.options.includes(field.value) ? field.options : [field.value, ...field.options]
+  const options = field.options.includes(field.value)
+    ? field.options
+    : [field.value, ...field.options]
   if (options.length === 1) {
     // Nothing to choose between: say what is in force rather than offer a menu of one.
     return (
@@ -245,7 +291,11 @@ export function ChoiceControl({
         aria-describedby={`${id}-doc ${id}-message`}
         onChange={(e) => {
           const value = e.target.value
-          const refusal = onApply({ ok: true, scenario: field.write(scenario, value), label: `${field.label} of ${subject} = ${value}` })
+          const refusal = onApply({
+            ok: true,
+            scenario: field.write(scenario, value),
+            label: `${field.label} of ${subject} = ${value}`,
+          })
           setMessage(refusal ? { text: withoutPaths(refusal), tone: 'error' } : null)
         }}
       >

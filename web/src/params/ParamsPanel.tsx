@@ -30,9 +30,29 @@ function subjectOf(section: Section, selection: Selection | null): string {
 }
 
 /** Memoised: the page re-renders at the display rate while running; the panel only when its inputs change. */
-export const ParamsPanel = memo(function ParamsPanel({ scenario, info, layout, selection, colors, onSelect, onApply }: ParamsPanelProps) {
-  const buffers = useMemo(() => new Map((layout?.ports ?? []).map((p) => [p.id, (p as { buffer_cells?: number }).buffer_cells ?? 0])), [layout])
-  const sections = useMemo(() => sectionsFor(scenario, info, selection, buffers), [scenario, info, selection, buffers])
+export const ParamsPanel = memo(function ParamsPanel({
+  scenario,
+  info,
+  layout,
+  selection,
+  colors,
+  onSelect,
+  onApply,
+}: ParamsPanelProps) {
+  const buffers = useMemo(
+    () =>
+      new Map(
+        (layout?.ports ?? []).map((p) => [
+          p.id,
+          (p as { buffer_cells?: number }).buffer_cells ?? 0,
+        ]),
+      ),
+    [layout],
+  )
+  const sections = useMemo(
+    () => sectionsFor(scenario, info, selection, buffers),
+    [scenario, info, selection, buffers],
+  )
   const vcs = docVcs(scenario)
   return (
     <section className="params-panel" aria-label="Parameters">
@@ -45,10 +65,19 @@ export const ParamsPanel = memo(function ParamsPanel({ scenario, info, layout, s
             className="vc-chip"
             aria-pressed={selection?.kind === 'vc' && selection.id === vc.id}
             style={{ borderColor: colors.get(vc.id) }}
-            onClick={() => onSelect(selection?.kind === 'vc' && selection.id === vc.id ? null : { kind: 'vc', id: vc.id })}
+            onClick={() =>
+              onSelect(
+                selection?.kind === 'vc' && selection.id === vc.id
+                  ? null
+                  : { kind: 'vc', id: vc.id },
+              )
+            }
           >
             <span className="swatch" style={{ background: colors.get(vc.id) }} aria-hidden="true" />
-            {vc.id} <span className="muted">{vc.path[0]}→{vc.path[vc.path.length - 1]}</span>
+            {vc.id}{' '}
+            <span className="muted">
+              {vc.path[0]}→{vc.path[vc.path.length - 1]}
+            </span>
           </button>
         ))}
         {selection && (
@@ -59,14 +88,30 @@ export const ParamsPanel = memo(function ParamsPanel({ scenario, info, layout, s
       </div>
       {sections.length === 0 && <p className="muted">This element has no parameters of its own.</p>}
       {sections.map((section) => (
-        <section key={section.id} className="param-section" aria-labelledby={`params-${section.id}`}>
+        <section
+          key={section.id}
+          className="param-section"
+          aria-labelledby={`params-${section.id}`}
+        >
           <h3 id={`params-${section.id}`}>{section.title}</h3>
           {section.note && <p className="muted param-section-note">{section.note}</p>}
           {section.fields.map((field) =>
             field.type === 'number' ? (
-              <NumberControl key={field.id} field={field} scenario={scenario} subject={subjectOf(section, selection)} onApply={onApply} />
+              <NumberControl
+                key={field.id}
+                field={field}
+                scenario={scenario}
+                subject={subjectOf(section, selection)}
+                onApply={onApply}
+              />
             ) : (
-              <ChoiceControl key={field.id} field={field} scenario={scenario} subject={subjectOf(section, selection)} onApply={onApply} />
+              <ChoiceControl
+                key={field.id}
+                field={field}
+                scenario={scenario}
+                subject={subjectOf(section, selection)}
+                onApply={onApply}
+              />
             ),
           )}
         </section>

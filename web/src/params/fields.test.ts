@@ -9,7 +9,13 @@ const wan = (): JsonObject => JSON.parse(scenarioText('two-source-wan')) as Json
 
 function field(sections: Section[], id: string): NumberField {
   const found = sections.flatMap((s) => s.fields).find((f) => f.id === id)
-  if (found?.type !== 'number') throw new Error(`no number field ${id}: ${sections.flatMap((s) => s.fields).map((f) => f.id).join(', ')}`)
+  if (found?.type !== 'number')
+    throw new Error(
+      `no number field ${id}: ${sections
+        .flatMap((s) => s.fields)
+        .map((f) => f.id)
+        .join(', ')}`,
+    )
   return found
 }
 
@@ -28,13 +34,21 @@ function valid(scenario: JsonObject): JsonObject {
 describe('parameter panel fields', () => {
   it('has a field for every VC parameter of the registry, with the value in force and where it comes from', () => {
     const sections = sectionsFor(wan(), info, { kind: 'vc', id: 'vc1' })
-    const keys = sections[0].fields.filter((f) => f.type === 'number').map((f) => (f as NumberField).spec.key)
+    const keys = sections[0].fields
+      .filter((f) => f.type === 'number')
+      .map((f) => (f as NumberField).spec.key)
     expect(keys).toEqual(info.params('vc').map((p) => p.key))
-    expect(field(sections, 'vc-vc1-rif')).toMatchObject({ value: 0.0625, origin: 'inherited', originText: 'from defaults.vc' })
+    expect(field(sections, 'vc-vc1-rif')).toMatchObject({
+      value: 0.0625,
+      origin: 'inherited',
+      originText: 'from defaults.vc',
+    })
     expect(field(sections, 'vc-vc1-nrm').value).toBe(32)
     expect(field(sections, 'vc-vc1-mrm')).toMatchObject({ value: 2, origin: 'default' })
     expect(field(sections, 'vc-vc1-crm')).toMatchObject({ value: null, unsetText: '⌈TBE/Nrm⌉' })
-    expect(choice(sections, 'vc-vc1-startup').options).toEqual(expect.arrayContaining(['atm_forum', 'rate', 'rm']))
+    expect(choice(sections, 'vc-vc1-startup').options).toEqual(
+      expect.arrayContaining(['atm_forum', 'rate', 'rm']),
+    )
     expect(choice(sections, 'vc-vc1-traffic-kind').value).toBe('persistent')
     expect(field(sections, 'vc-vc1-traffic-start_ms').softMax).toBe(300)
   })
@@ -47,18 +61,29 @@ describe('parameter panel fields', () => {
     expect(leafChanges(doc, one)).toEqual([{ path: 'vcs.vc2.rif', before: undefined, after: 0.25 }])
     const all = valid(rif.applyAll?.(doc, 1) ?? doc)
     expect(leafChanges(doc, all)?.map((c) => c.path)).toEqual(['vcs.vc1.rif', 'vcs.vc2.rif'])
-    const cleared = field(sectionsFor(one, info, { kind: 'vc', id: 'vc2' }), 'vc-vc2-rif').clear?.(one)
+    const cleared = field(sectionsFor(one, info, { kind: 'vc', id: 'vc2' }), 'vc-vc2-rif').clear?.(
+      one,
+    )
     expect(getPath(cleared ?? {}, 'vcs.vc2.rif')).toBeUndefined()
   })
 
   it('gives a port without its own algorithm a copy of the inherited one when a knob changes', () => {
     const doc = wan()
     const sections = sectionsFor(doc, info, { kind: 'link', id: 'l3' })
-    expect(sections.map((s) => s.title)).toEqual(['Link l3: SW1–SW2', 'Port SW1→SW2', 'Port SW2→SW1'])
+    expect(sections.map((s) => s.title)).toEqual([
+      'Link l3: SW1–SW2',
+      'Port SW1→SW2',
+      'Port SW2→SW1',
+    ])
     const target = field(sections, 'port-l3-a_to_b-erica-target_utilization')
     expect(target).toMatchObject({ value: 0.9, origin: 'inherited' })
     const after = valid(target.write(doc, 0.8))
-    expect(getPath(after, 'links.l3.a_to_b.algorithm')).toEqual({ kind: 'erica', target_utilization: 0.8, interval_ms: 5, forward_ccr: true })
+    expect(getPath(after, 'links.l3.a_to_b.algorithm')).toEqual({
+      kind: 'erica',
+      target_utilization: 0.8,
+      interval_ms: 5,
+      forward_ccr: true,
+    })
     expect(getPath(after, 'defaults.switch_port.algorithm.target_utilization')).toBe(0.9)
     // Spelled out for set_param: kind first, then each knob.
     expect(leafChanges(doc, after)?.[0].path).toBe('links.l3.a_to_b.algorithm.kind')
@@ -70,14 +95,19 @@ describe('parameter panel fields', () => {
     const doc = wan()
     const sections = sectionsFor(doc, info, { kind: 'link', id: 'l1' })
     expect(field(sections, 'link-l1-length_km').value).toBe(1000)
-    expect(field(sections, 'link-l1-delay_ms')).toMatchObject({ value: 5, originText: 'from the length (5 µs per km)' })
+    expect(field(sections, 'link-l1-delay_ms')).toMatchObject({
+      value: 5,
+      originText: 'from the length (5 µs per km)',
+    })
     const after = valid(field(sections, 'link-l1-delay_ms').write(doc, 2))
     expect(getPath(after, 'links.l1.delay_ms')).toBe(2)
     expect(getPath(after, 'links.l1.length_km')).toBeUndefined()
   })
 
   it('shows the run with nothing selected, and a switch’s output ports when it is selected', () => {
-    expect(sectionsFor(wan(), info, null)[0].fields.map((f) => (f as NumberField).spec.key)).toEqual(['until_ms', 'seed', 'sample_interval_ms'])
+    expect(
+      sectionsFor(wan(), info, null)[0].fields.map((f) => (f as NumberField).spec.key),
+    ).toEqual(['until_ms', 'seed', 'sample_interval_ms'])
     const sw1 = sectionsFor(wan(), info, { kind: 'node', id: 'SW1' })
     expect(sw1.map((s) => s.title)).toEqual(['Port SW1→S1', 'Port SW1→S2', 'Port SW1→SW2'])
     const trm = JSON.parse(scenarioText('fahmy-trm')) as JsonObject

@@ -10,7 +10,15 @@
  */
 import { findById } from '../scenario/doc'
 import { isAlgorithmScope, type EngineInfo, type ParamSpec } from '../scenario/engineInfo'
-import { cloneJson, deletePath, getPath, isObject, setPath, type Json, type JsonObject } from '../scenario/paths'
+import {
+  cloneJson,
+  deletePath,
+  getPath,
+  isObject,
+  setPath,
+  type Json,
+  type JsonObject,
+} from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
 
 /** Where a field's value comes from. */
@@ -93,17 +101,31 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
   const vc = findById(scenario, 'vcs', vcId)
   if (!vc) return []
   const defaults = getPath(scenario, 'defaults.vc')
-  const vcIds = (Array.isArray(scenario.vcs) ? scenario.vcs : []).filter(isObject).map((v) => String(v.id))
-  const untilMs = numberOf(getPath(scenario, 'run.until_ms')) ?? info.param('run', 'until_ms')?.default ?? undefined
+  const vcIds = (Array.isArray(scenario.vcs) ? scenario.vcs : [])
+    .filter(isObject)
+    .map((v) => String(v.id))
+  const untilMs =
+    numberOf(getPath(scenario, 'run.until_ms')) ??
+    info.param('run', 'until_ms')?.default ??
+    undefined
 
   const abr: NumberField[] = info.params('vc').map((spec) => {
     const own = numberOf(vc[spec.key])
     const inherited = isObject(defaults) ? numberOf(defaults[spec.key]) : undefined
     let value: number | null = own ?? inherited ?? spec.default
-    let originText = own !== undefined ? `set on ${vcId}` : inherited !== undefined ? 'from defaults.vc' : 'default'
+    let originText =
+      own !== undefined
+        ? `set on ${vcId}`
+        : inherited !== undefined
+          ? 'from defaults.vc'
+          : 'default'
     if (value === null && spec.key === 'icr_mbps') {
       // Table 1: ICR defaults to PCR.
-      value = numberOf(vc.pcr_mbps) ?? (isObject(defaults) ? numberOf(defaults.pcr_mbps) : undefined) ?? info.param('vc', 'pcr_mbps')?.default ?? null
+      value =
+        numberOf(vc.pcr_mbps) ??
+        (isObject(defaults) ? numberOf(defaults.pcr_mbps) : undefined) ??
+        info.param('vc', 'pcr_mbps')?.default ??
+        null
       originText = 'default: PCR'
     }
     const path = (id: string) => `vcs.${id}.${spec.key}`
@@ -117,9 +139,13 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
       unsetText: UNSET_TEXT[spec.key],
       write: (s, v) => edited(s, (c) => setPath(c, path(vcId), jsonValue(spec, v))),
       clear: own !== undefined ? (s) => edited(s, (c) => deletePath(c, path(vcId))) : undefined,
-      applyAll: vcIds.length > 1 ? (s, v) => edited(s, (c) => {
-        for (const id of vcIds) setPath(c, path(id), jsonValue(spec, v))
-      }) : undefined,
+      applyAll:
+        vcIds.length > 1
+          ? (s, v) =>
+              edited(s, (c) => {
+                for (const id of vcIds) setPath(c, path(id), jsonValue(spec, v))
+              })
+          : undefined,
     }
   })
 
@@ -130,7 +156,12 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
     label: 'Start-up option',
     doc: 'How the source picks its initial rate (Ma & Ramakrishnan §3): ATM Forum uses the static ICR; RATE takes the max-min share computed as set-up crosses the switches; RM also has the switches allocate at set-up.',
     options: startupOptions,
-    value: typeof vc.startup === 'string' ? vc.startup : startupOptions.includes('atm_forum') ? 'atm_forum' : startupOptions[0],
+    value:
+      typeof vc.startup === 'string'
+        ? vc.startup
+        : startupOptions.includes('atm_forum')
+          ? 'atm_forum'
+          : startupOptions[0],
     live: false,
     write: (s, v) => edited(s, (c) => setPath(c, `vcs.${vcId}.startup`, v)),
   }
@@ -171,7 +202,10 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
         unsetText: UNSET_TEXT[spec.key],
         softMax: spec.unit === 'ms' && untilMs !== undefined ? untilMs : undefined,
         write: (s, v) => edited(s, (c) => setPath(c, path, v)),
-        clear: own !== undefined && (spec.default === null || spec.key === 'stop_ms') ? (s) => edited(s, (c) => deletePath(c, path)) : undefined,
+        clear:
+          own !== undefined && (spec.default === null || spec.key === 'stop_ms')
+            ? (s) => edited(s, (c) => deletePath(c, path))
+            : undefined,
       }
     })
 
@@ -190,7 +224,12 @@ function nodeKind(scenario: JsonObject, id: string): 'host' | 'switch' {
 }
 
 /** The algorithm object a port uses: its own, or the one its defaults give, or none. */
-function portAlgorithm(scenario: JsonObject, linkId: string, dir: Direction, fromKind: 'host' | 'switch'): { value: JsonObject; own: boolean } {
+function portAlgorithm(
+  scenario: JsonObject,
+  linkId: string,
+  dir: Direction,
+  fromKind: 'host' | 'switch',
+): { value: JsonObject; own: boolean } {
   const own = getPath(scenario, `links.${linkId}.${dir}.algorithm`)
   if (isObject(own)) return { value: own, own: true }
   const inherited = getPath(scenario, `defaults.${fromKind}_port.algorithm`)
@@ -198,7 +237,13 @@ function portAlgorithm(scenario: JsonObject, linkId: string, dir: Direction, fro
   return { value: { kind: 'none' }, own: false }
 }
 
-function portSection(scenario: JsonObject, info: EngineInfo, linkId: string, dir: Direction, builtinBuffer?: number): Section | null {
+function portSection(
+  scenario: JsonObject,
+  info: EngineInfo,
+  linkId: string,
+  dir: Direction,
+  builtinBuffer?: number,
+): Section | null {
   const link = findById(scenario, 'links', linkId)
   if (!link) return null
   const from = String(dir === 'a_to_b' ? link.a : link.b)
@@ -213,21 +258,31 @@ function portSection(scenario: JsonObject, info: EngineInfo, linkId: string, dir
   const portFields: Field[] = info.params('port').map((spec): NumberField => {
     const own = isObject(port) ? numberOf(port[spec.key]) : undefined
     const inherited = isObject(defaults) ? numberOf(defaults[spec.key]) : undefined
-    const builtin = spec.key === 'buffer_cells' && builtinBuffer !== undefined ? builtinBuffer : spec.default
+    const builtin =
+      spec.key === 'buffer_cells' && builtinBuffer !== undefined ? builtinBuffer : spec.default
     return {
       type: 'number',
       id: `${stem}-${spec.key}`,
       spec,
       value: own ?? inherited ?? builtin,
       origin: own !== undefined ? 'set' : inherited !== undefined ? 'inherited' : 'default',
-      originText: own !== undefined ? 'set on this port' : inherited !== undefined ? `from ${defaultsPath}` : `default for ${fromKind} ports`,
+      originText:
+        own !== undefined
+          ? 'set on this port'
+          : inherited !== undefined
+            ? `from ${defaultsPath}`
+            : `default for ${fromKind} ports`,
       write: (s, v) => edited(s, (c) => setPath(c, `${portPath}.${spec.key}`, jsonValue(spec, v))),
-      clear: own !== undefined ? (s) => edited(s, (c) => deletePath(c, `${portPath}.${spec.key}`)) : undefined,
+      clear:
+        own !== undefined
+          ? (s) => edited(s, (c) => deletePath(c, `${portPath}.${spec.key}`))
+          : undefined,
     }
   })
 
   const queueOwn = isObject(port) && typeof port.queue === 'string' ? port.queue : undefined
-  const queueInherited = isObject(defaults) && typeof defaults.queue === 'string' ? defaults.queue : undefined
+  const queueInherited =
+    isObject(defaults) && typeof defaults.queue === 'string' ? defaults.queue : undefined
   portFields.push({
     type: 'choice',
     id: `${stem}-queue`,
@@ -260,8 +315,20 @@ function portSection(scenario: JsonObject, info: EngineInfo, linkId: string, dir
       id: `${stem}-${kind}-${spec.key}`,
       spec,
       value: own ?? spec.default,
-      origin: algorithm.own ? (own !== undefined ? 'set' : 'default') : own !== undefined ? 'inherited' : 'default',
-      originText: algorithm.own ? (own !== undefined ? 'set on this port' : 'default') : own !== undefined ? `from ${defaultsPath}` : 'default',
+      origin: algorithm.own
+        ? own !== undefined
+          ? 'set'
+          : 'default'
+        : own !== undefined
+          ? 'inherited'
+          : 'default',
+      originText: algorithm.own
+        ? own !== undefined
+          ? 'set on this port'
+          : 'default'
+        : own !== undefined
+          ? `from ${defaultsPath}`
+          : 'default',
       write: (s, v) =>
         edited(s, (c) => {
           // A port without its own algorithm gets a copy of the inherited one with this knob changed.
@@ -297,7 +364,8 @@ function linkSection(scenario: JsonObject, info: EngineInfo, linkId: string): Se
       value = delayMs / 0.005
       originText = 'from the delay (5 µs per km)'
     }
-    const other = spec.key === 'length_km' ? 'delay_ms' : spec.key === 'delay_ms' ? 'length_km' : null
+    const other =
+      spec.key === 'length_km' ? 'delay_ms' : spec.key === 'delay_ms' ? 'length_km' : null
     return {
       type: 'number',
       id: `${stem}-${spec.key}`,
@@ -332,7 +400,12 @@ function runSection(scenario: JsonObject, info: EngineInfo): Section {
       write: (s, v) => edited(s, (c) => setPath(c, `run.${spec.key}`, v)),
     }
   })
-  return { id: 'run', title: 'Run', note: 'Select a node, link or VC to see its parameters.', fields }
+  return {
+    id: 'run',
+    title: 'Run',
+    note: 'Select a node, link or VC to see its parameters.',
+    fields,
+  }
 }
 
 function backgroundSections(scenario: JsonObject, info: EngineInfo): Section[] {
@@ -351,11 +424,18 @@ function backgroundSections(scenario: JsonObject, info: EngineInfo): Section[] {
         originText: own !== undefined ? `set on ${id}` : 'default',
         unsetText: UNSET_TEXT[spec.key],
         write: (s, v) => edited(s, (c) => setPath(c, path, v)),
-        clear: own !== undefined && spec.default === null ? (s) => edited(s, (c) => deletePath(c, path)) : undefined,
+        clear:
+          own !== undefined && spec.default === null
+            ? (s) => edited(s, (c) => deletePath(c, path))
+            : undefined,
       }
     })
     const route = Array.isArray(bg.path) ? bg.path.join('→') : ''
-    return { id: `bg-${safeId(id)}`, title: `Background ${String(bg.kind ?? 'cbr').toUpperCase()} ${id} (${route})`, fields }
+    return {
+      id: `bg-${safeId(id)}`,
+      title: `Background ${String(bg.kind ?? 'cbr').toUpperCase()} ${id} (${route})`,
+      fields,
+    }
   })
 }
 
@@ -363,7 +443,12 @@ function backgroundSections(scenario: JsonObject, info: EngineInfo): Section[] {
 export type PortBuffers = ReadonlyMap<string, number>
 
 /** The panel's sections for a selection (null: the run and background sources). */
-export function sectionsFor(scenario: JsonObject, info: EngineInfo, selection: Selection | null, buffers: PortBuffers = new Map()): Section[] {
+export function sectionsFor(
+  scenario: JsonObject,
+  info: EngineInfo,
+  selection: Selection | null,
+  buffers: PortBuffers = new Map(),
+): Section[] {
   if (selection === null) return [runSection(scenario, info), ...backgroundSections(scenario, info)]
   switch (selection.kind) {
     case 'vc':
@@ -381,8 +466,18 @@ export function sectionsFor(scenario: JsonObject, info: EngineInfo, selection: S
       const sections: Section[] = []
       for (const link of links) {
         const id = String(link.id)
-        if (link.a === selection.id) sections.push(...[portSection(scenario, info, id, 'a_to_b', buffers.get(id))].filter((s): s is Section => s !== null))
-        if (link.b === selection.id) sections.push(...[portSection(scenario, info, id, 'b_to_a', buffers.get(`${id}:rev`))].filter((s): s is Section => s !== null))
+        if (link.a === selection.id)
+          sections.push(
+            ...[portSection(scenario, info, id, 'a_to_b', buffers.get(id))].filter(
+              (s): s is Section => s !== null,
+            ),
+          )
+        if (link.b === selection.id)
+          sections.push(
+            ...[portSection(scenario, info, id, 'b_to_a', buffers.get(`${id}:rev`))].filter(
+              (s): s is Section => s !== null,
+            ),
+          )
       }
       return sections
     }

@@ -61,11 +61,17 @@ describe('typed values', () => {
   it('snaps powers of two and says so', () => {
     expect(snapPow2(0.3, false)).toBe(0.25)
     expect(snapPow2(0, true)).toBe(0)
-    expect(valueFromText('0.3', rif)).toEqual({ value: 0.25, note: 'RIF is a power of two: 0.3 snapped to 1/4' })
+    expect(valueFromText('0.3', rif)).toEqual({
+      value: 0.25,
+      note: 'RIF is a power of two: 0.3 snapped to 1/4',
+    })
     expect(valueFromText('1/8', rif)).toEqual({ value: 0.125 })
     expect(valueFromText('0', cdf)).toEqual({ value: 0 })
     expect(valueFromText('x', rif)).toHaveProperty('error')
-    expect(valueFromText('2.6', { kind: 'integer', label: 'Mrm' })).toEqual({ value: 3, note: 'Mrm is a whole number: rounded to 3' })
+    expect(valueFromText('2.6', { kind: 'integer', label: 'Mrm' })).toEqual({
+      value: 3,
+      note: 'Mrm is a whole number: rounded to 3',
+    })
   })
 
   it('writes powers of two below one as fractions', () => {

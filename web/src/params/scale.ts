@@ -26,11 +26,17 @@ function clamp(x: number, lo: number, hi: number): number {
 
 /** The exponents of the powers of two within [min, max]. */
 function exponentRange(min: number, max: number): [number, number] {
-  return [Math.ceil(Math.log2(Math.max(min, Number.MIN_VALUE)) - 1e-9), Math.floor(Math.log2(max) + 1e-9)]
+  return [
+    Math.ceil(Math.log2(Math.max(min, Number.MIN_VALUE)) - 1e-9),
+    Math.floor(Math.log2(max) + 1e-9),
+  ]
 }
 
 /** The slider for one parameter; `softMax` lowers the slider's top (the number field keeps the full range). */
-export function scaleFor(spec: Pick<ParamSpec, 'kind' | 'min' | 'max'>, softMax?: number): SliderScale {
+export function scaleFor(
+  spec: Pick<ParamSpec, 'kind' | 'min' | 'max'>,
+  softMax?: number,
+): SliderScale {
   const max = softMax !== undefined ? Math.max(spec.min, Math.min(spec.max, softMax)) : spec.max
   const { min, kind } = spec
   if (kind === 'pow2' || kind === 'zero_or_pow2') {
@@ -38,7 +44,8 @@ export function scaleFor(spec: Pick<ParamSpec, 'kind' | 'min' | 'max'>, softMax?
     const zero = kind === 'zero_or_pow2' ? 1 : 0
     return {
       max: hi - lo + zero,
-      toPosition: (value) => (zero && value <= 0 ? 0 : clamp(Math.round(Math.log2(value)), lo, hi) - lo + zero),
+      toPosition: (value) =>
+        zero && value <= 0 ? 0 : clamp(Math.round(Math.log2(value)), lo, hi) - lo + zero,
       toValue: (position) => (zero && position <= 0 ? 0 : 2 ** (lo + position - zero)),
     }
   }
@@ -50,7 +57,8 @@ export function scaleFor(spec: Pick<ParamSpec, 'kind' | 'min' | 'max'>, softMax?
     const span = Math.log(max / min)
     return {
       max: STEPS,
-      toPosition: (value) => Math.round((clamp(Math.log(Math.max(value, min) / min) / span, 0, 1)) * STEPS),
+      toPosition: (value) =>
+        Math.round(clamp(Math.log(Math.max(value, min) / min) / span, 0, 1) * STEPS),
       toValue: (position) => round(clamp(min * Math.exp((span * position) / STEPS), min, max)),
     }
   }
@@ -63,7 +71,11 @@ export function scaleFor(spec: Pick<ParamSpec, 'kind' | 'min' | 'max'>, softMax?
     }
   }
   if (kind === 'integer' && max - min <= STEPS) {
-    return { max: max - min, toPosition: (v) => clamp(Math.round(v - min), 0, max - min), toValue: (p) => min + p }
+    return {
+      max: max - min,
+      toPosition: (v) => clamp(Math.round(v - min), 0, max - min),
+      toValue: (p) => min + p,
+    }
   }
   return {
     max: STEPS,
@@ -116,19 +128,30 @@ export function valueFromText(
 ): { value: number; note?: string } | { error: string } {
   const value = parseValue(text)
   const typed = text.trim()
-  if (Number.isNaN(value)) return { error: `"${typed}" is not a number (fractions such as 1/16 are fine)` }
+  if (Number.isNaN(value))
+    return { error: `"${typed}" is not a number (fractions such as 1/16 are fine)` }
   // Out of range is said about what was typed, before any snapping changes it.
   const zeroOk = spec.kind === 'zero_or_pow2' && value === 0
-  if (!zeroOk && spec.min !== undefined && spec.max !== undefined && (value < spec.min || value > spec.max)) {
+  if (
+    !zeroOk &&
+    spec.min !== undefined &&
+    spec.max !== undefined &&
+    (value < spec.min || value > spec.max)
+  ) {
     const pow2 = spec.kind === 'pow2' || spec.kind === 'zero_or_pow2'
     const range = `${formatValue(spec.min, spec.kind)} to ${formatValue(spec.max, spec.kind)}${spec.unit ? ` ${spec.unit}` : ''}`
-    const rule = pow2 ? `${spec.label} is ${spec.kind === 'zero_or_pow2' ? '0 or ' : ''}a power of two from ${range}` : `${spec.label} goes from ${range}`
+    const rule = pow2
+      ? `${spec.label} is ${spec.kind === 'zero_or_pow2' ? '0 or ' : ''}a power of two from ${range}`
+      : `${spec.label} goes from ${range}`
     return { error: `${typed} is out of range: ${rule}` }
   }
   if (spec.kind === 'pow2' || spec.kind === 'zero_or_pow2') {
     const snapped = snapPow2(value, spec.kind === 'zero_or_pow2')
     if (snapped !== value && value > 0) {
-      return { value: snapped, note: `${spec.label} is a power of two: ${text.trim()} snapped to ${formatValue(snapped, spec.kind)}` }
+      return {
+        value: snapped,
+        note: `${spec.label} is a power of two: ${text.trim()} snapped to ${formatValue(snapped, spec.kind)}`,
+      }
     }
     return { value: snapped }
   }

@@ -28,16 +28,27 @@ export function ProgressIndicator({ board = pageTasks }: { board?: TaskBoard }) 
 
   if (shown.length === 0) return null
   return (
-    <div className="progress-indicator" role="status" aria-live="polite" data-testid="progress-indicator">
+    <div
+      className="progress-indicator"
+      role="status"
+      aria-live="polite"
+      data-testid="progress-indicator"
+    >
       {shown.map((task) => (
         <div key={task.id} className="progress-task">
           <span>{task.label}</span>
           {task.fraction === null ? (
             <progress aria-label={task.label} />
           ) : (
-            <progress aria-label={task.label} max={1} value={Math.min(1, Math.max(0, task.fraction))} />
+            <progress
+              aria-label={task.label}
+              max={1}
+              value={Math.min(1, Math.max(0, task.fraction))}
+            />
           )}
-          {task.fraction !== null && <span className="muted">{Math.round(task.fraction * 100)} %</span>}
+          {task.fraction !== null && (
+            <span className="muted">{Math.round(task.fraction * 100)} %</span>
+          )}
         </div>
       ))}
     </div>
@@ -45,7 +56,12 @@ export function ProgressIndicator({ board = pageTasks }: { board?: TaskBoard }) 
 }
 
 /** Keeps a task on the board while `active` is true; its fraction follows `fraction`. */
-export function useTask(active: boolean, label: string, fraction: number | null = null, board: TaskBoard = pageTasks): void {
+export function useTask(
+  active: boolean,
+  label: string,
+  fraction: number | null = null,
+  board: TaskBoard = pageTasks,
+): void {
   const [handle, setHandle] = useState<ReturnType<TaskBoard['start']> | null>(null)
   useEffect(() => {
     if (!active) return

@@ -37,7 +37,9 @@ export class TaskBoard {
     return {
       update: (next, nextLabel) => {
         if (finished) return
-        this.tasks = this.tasks.map((t) => (t.id === task.id ? { ...t, fraction: next, label: nextLabel ?? t.label } : t))
+        this.tasks = this.tasks.map((t) =>
+          t.id === task.id ? { ...t, fraction: next, label: nextLabel ?? t.label } : t,
+        )
         this.emit()
       },
       done: () => {

@@ -15,13 +15,28 @@ describe('engine info', () => {
 
   it('knows which traffic keys each traffic model reads', () => {
     expect(info.choices.trafficKeys.persistent).toEqual(['start_ms', 'stop_ms'])
-    expect(info.choices.trafficKeys.on_off).toEqual(expect.arrayContaining(['start_ms', 'on_ms', 'off_ms']))
+    expect(info.choices.trafficKeys.on_off).toEqual(
+      expect.arrayContaining(['start_ms', 'on_ms', 'off_ms']),
+    )
     expect(info.choices.trafficKeys.on_off).not.toContain('rate_mbps')
   })
 
   it('has the registry, with every ABR parameter of Fahmy et al. Table 1', () => {
     const vc = info.params('vc').map((p) => p.key)
-    for (const key of ['pcr_mbps', 'mcr_mbps', 'icr_mbps', 'tcr_cps', 'nrm', 'mrm', 'trm_ms', 'rif', 'rdf', 'adtf_s', 'tbe_cells', 'cdf']) {
+    for (const key of [
+      'pcr_mbps',
+      'mcr_mbps',
+      'icr_mbps',
+      'tcr_cps',
+      'nrm',
+      'mrm',
+      'trm_ms',
+      'rif',
+      'rdf',
+      'adtf_s',
+      'tbe_cells',
+      'cdf',
+    ]) {
       expect(vc).toContain(key)
     }
     expect(info.param('vc', 'rif')?.kind).toBe('pow2')

@@ -25,7 +25,9 @@ export interface Choices {
   trafficKeys: Record<string, string[]>
 }
 
-export type Validation = { ok: true; warnings: ScenarioError[] } | { ok: false; errors: ScenarioError[] }
+export type Validation =
+  | { ok: true; warnings: ScenarioError[] }
+  | { ok: false; errors: ScenarioError[] }
 
 /** The free functions of the generated bindings this module uses. */
 export interface EngineInfoModule {
@@ -64,9 +66,15 @@ interface EngineChoices {
 /** Reads the engine's lists of accepted choices (scenario/parse.rs `choices_json`). */
 export function readChoices(json: string): Choices {
   const c = JSON.parse(json) as EngineChoices
-  const choices = { algorithms: c.algorithms, queues: c.queues, traffic: c.traffic, startup: c.startup }
+  const choices = {
+    algorithms: c.algorithms,
+    queues: c.queues,
+    traffic: c.traffic,
+    startup: c.startup,
+  }
   for (const [name, list] of Object.entries(choices)) {
-    if (!Array.isArray(list) || list.length === 0) throw new Error(`the engine did not say which ${name} it accepts`)
+    if (!Array.isArray(list) || list.length === 0)
+      throw new Error(`the engine did not say which ${name} it accepts`)
   }
   return { ...choices, trafficKeys: c.traffic_keys }
 }
@@ -82,7 +90,9 @@ export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
     validate(json) {
       const text = mod.validate_scenario(json)
       const errors = parseEngineErrors(text)
-      return errors.length > 0 ? { ok: false, errors } : { ok: true, warnings: parseEngineWarnings(text) }
+      return errors.length > 0
+        ? { ok: false, errors }
+        : { ok: true, warnings: parseEngineWarnings(text) }
     },
   }
 }

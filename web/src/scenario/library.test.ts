@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SCENARIO_ID, decodeScenarioParam, encodeScenarioParam, library, scenarioFromHash } from './library'
+import {
+  DEFAULT_SCENARIO_ID,
+  decodeScenarioParam,
+  encodeScenarioParam,
+  library,
+  scenarioFromHash,
+} from './library'
 
 describe('scenario library', () => {
   it('bundles the default scenario from scenarios/', () => {
@@ -14,7 +20,12 @@ describe('scenario library', () => {
 
   it('opens a library scenario by id', () => {
     const scenarios = new Map([['a', '{"a":1}']])
-    expect(scenarioFromHash('#scenario=a', scenarios)).toEqual({ ok: true, origin: 'library', id: 'a', json: '{"a":1}' })
+    expect(scenarioFromHash('#scenario=a', scenarios)).toEqual({
+      ok: true,
+      origin: 'library',
+      id: 'a',
+      json: '{"a":1}',
+    })
   })
 
   it('names the known scenarios when the id is unknown', () => {
@@ -41,6 +52,9 @@ describe('scenario library', () => {
       ok: false,
       message: 'the scenario in the link is not valid base64url',
     })
-    expect(scenarioFromHash('#scenario-json=_w')).toEqual({ ok: false, message: 'the scenario in the link is not UTF-8 text' })
+    expect(scenarioFromHash('#scenario-json=_w')).toEqual({
+      ok: false,
+      message: 'the scenario in the link is not UTF-8 text',
+    })
   })
 })

@@ -20,7 +20,10 @@ const files = import.meta.glob<string>('../../../scenarios/*.json', {
 
 /** Library scenarios by id (the file name without `.json`). */
 export const library: ReadonlyMap<string, string> = new Map(
-  Object.entries(files).map(([path, text]) => [path.replace(/^.*\//, '').replace(/\.json$/, ''), text]),
+  Object.entries(files).map(([path, text]) => [
+    path.replace(/^.*\//, '').replace(/\.json$/, ''),
+    text,
+  ]),
 )
 
 export type ScenarioSource =
@@ -54,7 +57,10 @@ export function decodeScenarioParam(param: string): string {
 }
 
 /** Picks the scenario named by a URL hash (with or without the leading '#'). Never throws. */
-export function scenarioFromHash(hash: string, scenarios: ReadonlyMap<string, string> = library): ScenarioSource {
+export function scenarioFromHash(
+  hash: string,
+  scenarios: ReadonlyMap<string, string> = library,
+): ScenarioSource {
   const params = new URLSearchParams(hash.replace(/^#/, ''))
   const encoded = params.get('scenario-json')
   if (encoded !== null) {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { applyVariant, deletePath, getPath, leafChanges, PathError, setPath, type JsonObject } from './paths'
+import {
+  applyVariant,
+  deletePath,
+  getPath,
+  leafChanges,
+  PathError,
+  setPath,
+  type JsonObject,
+} from './paths'
 
 const doc = (): JsonObject => ({
   vcs: [{ id: 'vc1', rif: 1 }, { id: 'vc2' }],
@@ -39,7 +47,10 @@ describe('dotted paths (the engine’s --set grammar)', () => {
   })
 
   it('applies a variant to a copy', () => {
-    const d: JsonObject = { ...doc(), variants: [{ id: 'fast', label: 'RIF 1', set: { 'vcs.vc2.rif': 1, 'defaults.vc.nrm': 8 } }] }
+    const d: JsonObject = {
+      ...doc(),
+      variants: [{ id: 'fast', label: 'RIF 1', set: { 'vcs.vc2.rif': 1, 'defaults.vc.nrm': 8 } }],
+    }
     const v = applyVariant(d, 'fast')
     expect(getPath(v, 'vcs.vc2.rif')).toBe(1)
     expect(getPath(v, 'defaults.vc.nrm')).toBe(8)
@@ -65,7 +76,10 @@ describe('leafChanges', () => {
     const a = doc()
     const b = doc()
     setPath(b, 'links.l1.a_to_b', { algorithm: { target_utilization: 0.8, kind: 'erica' } })
-    expect(leafChanges(a, b)?.map((c) => c.path)).toEqual(['links.l1.a_to_b.algorithm.kind', 'links.l1.a_to_b.algorithm.target_utilization'])
+    expect(leafChanges(a, b)?.map((c) => c.path)).toEqual([
+      'links.l1.a_to_b.algorithm.kind',
+      'links.l1.a_to_b.algorithm.target_utilization',
+    ])
   })
 
   it('is null when the structure changed', () => {

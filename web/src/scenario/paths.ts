@@ -28,7 +28,8 @@ export function isObject(value: unknown): value is JsonObject {
 
 function segmentsOf(path: string): string[] {
   const segments = path.split('.')
-  if (path === '' || segments.some((s) => s === '')) throw new PathError(path, 'is not a dotted path such as vcs.vc1.rif')
+  if (path === '' || segments.some((s) => s === ''))
+    throw new PathError(path, 'is not a dotted path such as vcs.vc1.rif')
   return segments
 }
 
@@ -67,7 +68,8 @@ export function getPath(root: Json, path: string): Json | undefined {
  */
 export function setPath(root: Json, path: string, value: Json): void {
   segmentsOf(path)
-  if (!isObject(root) && !Array.isArray(root)) throw new PathError(path, 'the scenario is not an object')
+  if (!isObject(root) && !Array.isArray(root))
+    throw new PathError(path, 'the scenario is not an object')
   const answer = setPathText(JSON.stringify(root), path, value)
   if ('error' in answer) throw new PathError(answer.error.path, answer.error.message)
   const next = JSON.parse(answer.json) as Json

@@ -11,13 +11,22 @@ const wan = JSON.parse(scenarioText('two-source-wan'))
 
 describe('restoring from the URL hash', () => {
   it('opens the default, a library scenario, a whole file and a share link', async () => {
-    expect(await restoreFromHash('', validate)).toMatchObject({ origin: { kind: 'library', id: DEFAULT_SCENARIO_ID }, notice: null })
+    expect(await restoreFromHash('', validate)).toMatchObject({
+      origin: { kind: 'library', id: DEFAULT_SCENARIO_ID },
+      notice: null,
+    })
     const rif = await restoreFromHash('#scenario=fahmy-rif', validate)
     expect(rif.scenario.id).toBe('fahmy-rif')
-    const file = await restoreFromHash(`#scenario-json=${encodeScenarioParam(JSON.stringify(wan))}`, validate)
+    const file = await restoreFromHash(
+      `#scenario-json=${encodeScenarioParam(JSON.stringify(wan))}`,
+      validate,
+    )
     expect(file).toMatchObject({ origin: { kind: 'link' }, notice: null })
     const edited = { ...wan, title: 'edited' }
-    const shared = await restoreFromHash(await shareHash({ scenario: edited, view: { speed: null } }), validate)
+    const shared = await restoreFromHash(
+      await shareHash({ scenario: edited, view: { speed: null } }),
+      validate,
+    )
     expect(shared).toMatchObject({ scenario: edited, view: { speed: null }, notice: null })
   })
 
@@ -39,7 +48,10 @@ describe('restoring from the URL hash', () => {
       expect(`${restored.notice?.title} ${restored.notice?.message}`, hash).toMatch(title)
       expect(restored.notice?.message, hash).toMatch(/The default scenario is open instead\.$/)
     }
-    const withErrors = await restoreFromHash(await shareHash({ scenario: rejected, view: {} }), validate)
+    const withErrors = await restoreFromHash(
+      await shareHash({ scenario: rejected, view: {} }),
+      validate,
+    )
     expect(withErrors.notice?.errors.map((e) => e.path)).toContain('colour')
   })
 })

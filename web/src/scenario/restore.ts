@@ -37,18 +37,23 @@ export interface Restored {
 type Validate = (json: string) => Validation
 
 /** Parses scenario text and has the engine check it: the object, or the problems found. */
-export function readScenario(json: string, validate: Validate): { ok: true; scenario: JsonObject } | { ok: false; errors: ScenarioError[] } {
+export function readScenario(
+  json: string,
+  validate: Validate,
+): { ok: true; scenario: JsonObject } | { ok: false; errors: ScenarioError[] } {
   const verdict = validate(json)
   if (!verdict.ok) return { ok: false, errors: verdict.errors }
   const value: unknown = JSON.parse(json)
-  if (!isObject(value)) return { ok: false, errors: [{ path: '', message: 'the scenario is not a JSON object' }] }
+  if (!isObject(value))
+    return { ok: false, errors: [{ path: '', message: 'the scenario is not a JSON object' }] }
   return { ok: true, scenario: value }
 }
 
 /** The default scenario of the library, parsed. */
 export function defaultScenario(scenarios: ReadonlyMap<string, string> = library): JsonObject {
   const text = scenarios.get(DEFAULT_SCENARIO_ID)
-  if (text === undefined) throw new Error(`the library has no default scenario "${DEFAULT_SCENARIO_ID}"`)
+  if (text === undefined)
+    throw new Error(`the library has no default scenario "${DEFAULT_SCENARIO_ID}"`)
   return JSON.parse(text) as JsonObject
 }
 
@@ -75,7 +80,14 @@ export async function restoreFromHash(
       decoded = await decodeShare(shared)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      return fallback({ title: 'This share link could not be opened', message: `The link is damaged: ${reason}.`, errors: [] }, scenarios)
+      return fallback(
+        {
+          title: 'This share link could not be opened',
+          message: `The link is damaged: ${reason}.`,
+          errors: [],
+        },
+        scenarios,
+      )
     }
     const checked = readScenario(JSON.stringify(decoded.scenario), validate)
     if (!checked.ok) {
@@ -88,14 +100,30 @@ export async function restoreFromHash(
         scenarios,
       )
     }
-    return { scenario: checked.scenario, origin: { kind: 'link' }, view: decoded.view, notice: null }
+    return {
+      scenario: checked.scenario,
+      origin: { kind: 'link' },
+      view: decoded.view,
+      notice: null,
+    }
   }
 
   const source = scenarioFromHash(hash, scenarios)
-  if (!source.ok) return fallback({ title: 'Could not open the scenario', message: `${capitalise(source.message)}.`, errors: [] }, scenarios)
+  if (!source.ok)
+    return fallback(
+      {
+        title: 'Could not open the scenario',
+        message: `${capitalise(source.message)}.`,
+        errors: [],
+      },
+      scenarios,
+    )
   const checked = readScenario(source.json, validate)
   if (!checked.ok) {
-    const where = source.origin === 'library' ? `The library file ${source.id}.json has` : 'The link holds a scenario with'
+    const where =
+      source.origin === 'library'
+        ? `The library file ${source.id}.json has`
+        : 'The link holds a scenario with'
     return fallback(
       {
         title: 'The engine rejected this scenario',
@@ -105,7 +133,8 @@ export async function restoreFromHash(
       scenarios,
     )
   }
-  const origin: Origin = source.origin === 'library' ? { kind: 'library', id: source.id } : { kind: 'link' }
+  const origin: Origin =
+    source.origin === 'library' ? { kind: 'library', id: source.id } : { kind: 'link' }
   return { scenario: checked.scenario, origin, view: {}, notice: null }
 }
 

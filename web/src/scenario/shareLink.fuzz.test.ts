@@ -44,10 +44,14 @@ async function damagedLinks(): Promise<string[]> {
   }
   // Wrong, future and malformed versions; characters base64url never has; empty payloads.
   for (const v of ['0', '2', '99', '-1', '1e3', 'x', '']) links.push(`${v}.${payload}`)
-  for (const junk of ['%%%', '====', ' ', '🙂', '<script>', '\u0000', '+/']) links.push(`${version}.${junk}${payload}`)
+  for (const junk of ['%%%', '====', ' ', '🙂', '<script>', '\u0000', '+/'])
+    links.push(`${version}.${junk}${payload}`)
   links.push(`${version}.`, `${version}`, '.', '')
   // Oversized: a valid deflate stream of a huge string.
-  const huge = await encodeShare({ scenario: { ...wan, explanation: 'x'.repeat(5 * 1024 * 1024) }, view: {} })
+  const huge = await encodeShare({
+    scenario: { ...wan, explanation: 'x'.repeat(5 * 1024 * 1024) },
+    view: {},
+  })
   links.push(huge)
   return links
 }
@@ -65,7 +69,10 @@ describe('share links under abuse', () => {
     expect(links.length).toBeGreaterThan(1000)
     let survivedFlip = 0
     for (const [i, link] of links.entries()) {
-      const restored = await restoreFromHash(`#${SHARE_PARAM}=${encodeURIComponent(link)}`, info.validate)
+      const restored = await restoreFromHash(
+        `#${SHARE_PARAM}=${encodeURIComponent(link)}`,
+        info.validate,
+      )
       if (restored.notice === null) {
         // A flip that still decodes to a valid scenario (e.g. inside a text field) is a real
         // scenario the engine accepts: fine, as long as it is one.
@@ -80,7 +87,10 @@ describe('share links under abuse', () => {
   }, 120_000)
 
   it('an older-format link still opens its scenario', async () => {
-    const restored = await restoreFromHash(`#scenario-json=${encodeScenarioParam(JSON.stringify(edited))}`, info.validate)
+    const restored = await restoreFromHash(
+      `#scenario-json=${encodeScenarioParam(JSON.stringify(edited))}`,
+      info.validate,
+    )
     expect(restored.notice).toBeNull()
     expect(restored.scenario.title).toBe('edited by a student')
   })

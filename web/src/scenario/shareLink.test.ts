@@ -6,12 +6,18 @@ const scenario = JSON.parse(scenarioText('two-source-wan'))
 
 describe('share links', () => {
   it('round-trips a scenario and its view state, compressed', async () => {
-    const view = { selection: { kind: 'vc' as const, id: 'vc2' }, speed: null, tab: 'params' as const }
+    const view = {
+      selection: { kind: 'vc' as const, id: 'vc2' },
+      speed: null,
+      tab: 'params' as const,
+    }
     const param = await encodeShare({ scenario, view })
     expect(param.startsWith(`${SHARE_VERSION}.`)).toBe(true)
     expect(param).toMatch(/^\d+\.[A-Za-z0-9_-]+$/)
     // Shorter than the plain base64url of #scenario-json= by a good margin (most of a file is prose).
-    expect(param.length).toBeLessThan(Buffer.from(JSON.stringify(scenario)).toString('base64url').length * 0.6)
+    expect(param.length).toBeLessThan(
+      Buffer.from(JSON.stringify(scenario)).toString('base64url').length * 0.6,
+    )
     expect(await decodeShare(param)).toEqual({ scenario, view })
   })
 
@@ -39,7 +45,9 @@ describe('share links', () => {
   })
 
   it('keeps only meaningful view fields', () => {
-    expect(sanitizeView({ selection: { kind: 'vc', id: 'a' }, speed: -1, tab: 'nope', extra: 1 })).toEqual({
+    expect(
+      sanitizeView({ selection: { kind: 'vc', id: 'a' }, speed: -1, tab: 'nope', extra: 1 }),
+    ).toEqual({
       selection: { kind: 'vc', id: 'a' },
     })
     expect(sanitizeView('x')).toEqual({})

@@ -8,11 +8,31 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { formatScenarioError, parseEngineErrors, type ScenarioError } from '../engine/protocol'
 import { isPacketModel, type Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'
-import { heatmapDomain, heatmapHeight, renderHeatmap, valueRange, type HeatmapCell, type HeatmapScale } from './heatmap'
+import {
+  heatmapDomain,
+  heatmapHeight,
+  renderHeatmap,
+  valueRange,
+  type HeatmapCell,
+  type HeatmapScale,
+} from './heatmap'
 import { METRIC_LABELS, SUMMARY_METRICS, type SummaryMetric } from './metrics'
 import { applyOverrides, formatParamValue, parseValue, type Override } from './paths'
-import { createSweepWorker, defaultWorkerCount, runSweep, type PointOutcome, type SweepHandle } from './pool'
-import { loadRegistry, parseValueList, suggestValues, sweepTargets, type ParamSpec, type SweepTarget } from './targets'
+import {
+  createSweepWorker,
+  defaultWorkerCount,
+  runSweep,
+  type PointOutcome,
+  type SweepHandle,
+} from './pool'
+import {
+  loadRegistry,
+  parseValueList,
+  suggestValues,
+  sweepTargets,
+  type ParamSpec,
+  type SweepTarget,
+} from './targets'
 
 interface SweepPanelProps {
   layout: Layout
@@ -59,7 +79,19 @@ function pathLabel(targets: readonly SweepTarget[], path: string): string {
   return targets.find((t) => t.path === path)?.label ?? path
 }
 
-function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metric: SummaryMetric; targets: readonly SweepTarget[]; scale: HeatmapScale; onOpen(i: number): void }) {
+function Heatmap({
+  run,
+  metric,
+  targets,
+  scale,
+  onOpen,
+}: {
+  run: SweepRun
+  metric: SummaryMetric
+  targets: readonly SweepTarget[]
+  scale: HeatmapScale
+  onOpen(i: number): void
+}) {
   const ref = useRef<SVGSVGElement>(null)
   const boxRef = useRef<HTMLDivElement>(null)
   const [width, setWidth] = useState(320)
@@ -67,7 +99,9 @@ function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metri
     const box = boxRef.current
     if (!box) return
     setWidth(box.clientWidth || 320)
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry.contentRect.width) || 320))
+    const observer = new ResizeObserver(([entry]) =>
+      setWidth(Math.floor(entry.contentRect.width) || 320),
+    )
     observer.observe(box)
     return () => observer.disconnect()
   }, [])
@@ -79,14 +113,20 @@ function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metri
   const baseFormat = labels.format
   // Enough decimals to tell the cells apart when a ratio varies only in its fourth digit.
   const spread = (() => {
-    const values = run.outcomes.flatMap((o) => (o?.ok && o.summary[metric] !== null && Number.isFinite(o.summary[metric]) ? [o.summary[metric] as number] : []))
+    const values = run.outcomes.flatMap((o) =>
+      o?.ok && o.summary[metric] !== null && Number.isFinite(o.summary[metric])
+        ? [o.summary[metric] as number]
+        : [],
+    )
     return values.length > 1 ? Math.max(...values) - Math.min(...values) : 0
   })()
-  const decimals = unit === '' && spread > 0 ? Math.min(6, Math.max(3, Math.ceil(-Math.log10(spread)) + 1)) : 3
+  const decimals =
+    unit === '' && spread > 0 ? Math.min(6, Math.max(3, Math.ceil(-Math.log10(spread)) + 1)) : 3
   const format = unit === '' ? (v: number) => v.toFixed(decimals) : baseFormat
   const cells: HeatmapCell[] = run.points.map((p, index) => {
     const outcome = run.outcomes[index]
-    const value = outcome === null ? null : outcome.ok ? (outcome.summary[metric] ?? Number.NaN) : Number.NaN
+    const value =
+      outcome === null ? null : outcome.ok ? (outcome.summary[metric] ?? Number.NaN) : Number.NaN
     const what =
       outcome === null
         ? 'still running'
@@ -124,13 +164,23 @@ function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metri
         {title}
         {unit ? ` (${unit})` : ''}
         <span className="heatmap-key" data-testid="heatmap-scale">
-          <span className="ramp" aria-hidden="true" /> {scale === 'fixed' ? 'fixed scale' : 'relative scale'}: dark {(scale === 'fixed' ? baseFormat : format)(domain[0])} → light{' '}
+          <span className="ramp" aria-hidden="true" />{' '}
+          {scale === 'fixed' ? 'fixed scale' : 'relative scale'}: dark{' '}
+          {(scale === 'fixed' ? baseFormat : format)(domain[0])} → light{' '}
           {(scale === 'fixed' ? baseFormat : format)(domain[1])}
-          {range !== null && (range[0] === range[1] ? ` · all ${format(range[0])}` : ` · values ${format(range[0])} to ${format(range[1])}`)}
+          {range !== null &&
+            (range[0] === range[1]
+              ? ` · all ${format(range[0])}`
+              : ` · values ${format(range[0])} to ${format(range[1])}`)}
         </span>
       </figcaption>
       <div ref={boxRef}>
-        <svg ref={ref} role="group" aria-label={`${title} over the sweep grid`} height={heatmapHeight(run.yValues.length || 1, width, run.xValues.length)} />
+        <svg
+          ref={ref}
+          role="group"
+          aria-label={`${title} over the sweep grid`}
+          height={heatmapHeight(run.yValues.length || 1, width, run.xValues.length)}
+        />
       </div>
       <details className="heatmap-table">
         <summary>Values as a table</summary>
@@ -157,7 +207,11 @@ function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metri
                 {columns.map((_, column) => {
                   const cell = cells.find((c) => c.row === row && c.column === column)
                   const v = cell?.value
-                  return <td key={column}>{v === null || v === undefined ? '…' : Number.isFinite(v) ? format(v) : '×'}</td>
+                  return (
+                    <td key={column}>
+                      {v === null || v === undefined ? '…' : Number.isFinite(v) ? format(v) : '×'}
+                    </td>
+                  )
                 })}
               </tr>
             ))}
@@ -169,13 +223,22 @@ function Heatmap({ run, metric, targets, scale, onOpen }: { run: SweepRun; metri
 }
 
 /** Memoised: the page re-renders every frame while a run plays, the sweep form need not. */
-export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpenRun }: SweepPanelProps) {
+export const SweepPanel = memo(function SweepPanel({
+  layout,
+  scenarioJson,
+  onOpenRun,
+}: SweepPanelProps) {
   const [registry, setRegistry] = useState<ParamSpec[] | null>(null)
   const [registryError, setRegistryError] = useState<string | null>(null)
   useEffect(() => {
-    loadRegistry().then(setRegistry, (cause: unknown) => setRegistryError(cause instanceof Error ? cause.message : String(cause)))
+    loadRegistry().then(setRegistry, (cause: unknown) =>
+      setRegistryError(cause instanceof Error ? cause.message : String(cause)),
+    )
   }, [])
-  const targets = useMemo(() => (registry ? sweepTargets(layout, scenarioJson, registry) : []), [registry, layout, scenarioJson])
+  const targets = useMemo(
+    () => (registry ? sweepTargets(layout, scenarioJson, registry) : []),
+    [registry, layout, scenarioJson],
+  )
   const specOf = (path: string) => targets.find((t) => t.path === path)?.spec
 
   const [axes, setAxes] = useState<[AxisInput, AxisInput]>([
@@ -198,19 +261,23 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
 
   // Fill a freshly chosen parameter's values with a first guess.
   useEffect(() => {
-    setAxes((current) =>
-      current.map((axis) => {
-        if (axis.values !== '' || axis.path === NONE) return axis
-        const spec = targets.find((t) => t.path === axis.path)?.spec
-        return spec ? { ...axis, values: suggestValues(spec) } : axis
-      }) as [AxisInput, AxisInput],
+    setAxes(
+      (current) =>
+        current.map((axis) => {
+          if (axis.values !== '' || axis.path === NONE) return axis
+          const spec = targets.find((t) => t.path === axis.path)?.spec
+          return spec ? { ...axis, values: suggestValues(spec) } : axis
+        }) as [AxisInput, AxisInput],
     )
   }, [targets])
 
-  useEffect(() => () => {
-    handleRef.current?.cancel()
-    taskRef.current?.done()
-  }, [])
+  useEffect(
+    () => () => {
+      handleRef.current?.cancel()
+      taskRef.current?.done()
+    },
+    [],
+  )
 
   const setAxis = (i: 0 | 1, next: Partial<AxisInput>) =>
     setAxes((current) => {
@@ -227,16 +294,20 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
     const found: string[] = []
     const xValues = parseValueList(axes[0].values)
     const yValues = axes[1].path === NONE ? [] : parseValueList(axes[1].values)
-    if (axes[0].path === NONE || xValues.length === 0) found.push('Choose the first parameter and at least one value.')
-    if (axes[1].path !== NONE && yValues.length === 0) found.push('Give the second parameter at least one value, or choose “nothing”.')
-    if (axes[1].path !== NONE && axes[1].path === axes[0].path) found.push('The two parameters are the same.')
+    if (axes[0].path === NONE || xValues.length === 0)
+      found.push('Choose the first parameter and at least one value.')
+    if (axes[1].path !== NONE && yValues.length === 0)
+      found.push('Give the second parameter at least one value, or choose “nothing”.')
+    if (axes[1].path !== NONE && axes[1].path === axes[0].path)
+      found.push('The two parameters are the same.')
     const until = Number(untilMs)
     if (!(until > 0)) found.push('The run length must be a positive number of milliseconds.')
     let window: [number, number] | null = null
     if (windowText.from.trim() !== '' || windowText.to.trim() !== '') {
       const from = windowText.from.trim() === '' ? 0 : Number(windowText.from)
       const to = windowText.to.trim() === '' ? until : Number(windowText.to)
-      if (!(from >= 0 && to > from && to <= until)) found.push(`The window must satisfy 0 ≤ from < to ≤ ${until} ms.`)
+      if (!(from >= 0 && to > from && to <= until))
+        found.push(`The window must satisfy 0 ≤ from < to ≤ ${until} ms.`)
       else window = [from, to]
     }
     if (found.length > 0) {
@@ -246,10 +317,15 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
     const mod = await import('../engine/pkg/sim_wasm.js')
     await mod.default()
     // The engine's own bound on a grid (limits.max_sweep_points), checked before any point is made.
-    const maxPoints = 'scenario_limits' in mod ? (JSON.parse(mod.scenario_limits()) as { max_sweep_points: number }).max_sweep_points : 10_000
+    const maxPoints =
+      'scenario_limits' in mod
+        ? (JSON.parse(mod.scenario_limits()) as { max_sweep_points: number }).max_sweep_points
+        : 10_000
     const count = xValues.length * Math.max(1, yValues.length)
     if (count > maxPoints) {
-      setProblems([`The grid has ${count} points, more than the limit of ${maxPoints} (limits.max_sweep_points): give fewer values.`])
+      setProblems([
+        `The grid has ${count} points, more than the limit of ${maxPoints} (limits.max_sweep_points): give fewer values.`,
+      ])
       return
     }
     const points: SweepPoint[] = []
@@ -258,8 +334,13 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
       xValues.forEach((x, column) => {
         const overrides: Override[] = [{ path: axes[0].path, raw: x }]
         if (y !== null) overrides.push({ path: axes[1].path, raw: y })
-        const all = until !== layout.until_ms ? [{ path: 'run.until_ms', raw: String(until) }, ...overrides] : overrides
-        const label = overrides.map((o) => `${pathLabel(targets, o.path)} = ${shortValue(o.raw)}`).join(', ')
+        const all =
+          until !== layout.until_ms
+            ? [{ path: 'run.until_ms', raw: String(until) }, ...overrides]
+            : overrides
+        const label = overrides
+          .map((o) => `${pathLabel(targets, o.path)} = ${shortValue(o.raw)}`)
+          .join(', ')
         const applied = applyOverrides(scenarioJson, all)
         if ('error' in applied) {
           found.push(`${label}: ${formatScenarioError(applied.error)}`)
@@ -293,7 +374,10 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
     }
     setRun(fresh)
     taskRef.current?.done()
-    const task = tasks.start(`Sweep: ${points.length} runs on ${workers} worker${workers === 1 ? '' : 's'}`, 0)
+    const task = tasks.start(
+      `Sweep: ${points.length} runs on ${workers} worker${workers === 1 ? '' : 's'}`,
+      0,
+    )
     taskRef.current = task
     const handle = runSweep(
       points.map((p) => ({ scenarioJson: p.json, window })),
@@ -317,14 +401,20 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
     handleRef.current = handle
     const { cancelled } = await handle.done
     task.done()
-    setRun((r) => (r && r.points === points ? { ...r, state: cancelled ? 'cancelled' : 'done' } : r))
+    setRun((r) =>
+      r && r.points === points ? { ...r, state: cancelled ? 'cancelled' : 'done' } : r,
+    )
   }
 
   const cancel = () => handleRef.current?.cancel()
   const running = run?.state === 'running'
   const doneCount = run ? run.outcomes.filter((o) => o !== null).length : 0
-  const fraction = run ? run.fractions.reduce((a, b) => a + b, 0) / Math.max(1, run.fractions.length) : 0
-  const gridSize = parseValueList(axes[0].values).length * (axes[1].path === NONE ? 1 : Math.max(1, parseValueList(axes[1].values).length))
+  const fraction = run
+    ? run.fractions.reduce((a, b) => a + b, 0) / Math.max(1, run.fractions.length)
+    : 0
+  const gridSize =
+    parseValueList(axes[0].values).length *
+    (axes[1].path === NONE ? 1 : Math.max(1, parseValueList(axes[1].values).length))
 
   const axisControls = (i: 0 | 1) => {
     const spec = specOf(axes[i].path)
@@ -334,7 +424,13 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
         <legend>{i === 0 ? 'First parameter (across)' : 'Second parameter (down)'}</legend>
         <label>
           Parameter
-          <select value={isCustom ? '__custom' : axes[i].path} onChange={(e) => setAxis(i, { path: e.target.value === '__custom' ? 'vcs.*.' : e.target.value })} aria-label={`${i === 0 ? 'First' : 'Second'} parameter`}>
+          <select
+            value={isCustom ? '__custom' : axes[i].path}
+            onChange={(e) =>
+              setAxis(i, { path: e.target.value === '__custom' ? 'vcs.*.' : e.target.value })
+            }
+            aria-label={`${i === 0 ? 'First' : 'Second'} parameter`}
+          >
             {i === 1 && <option value={NONE}>nothing (one-parameter sweep)</option>}
             {targets.map((t) => (
               <option key={t.path} value={t.path}>
@@ -347,7 +443,17 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
         {isCustom && (
           <label>
             Path
-            <input value={axes[i].path} onChange={(e) => setAxes((c) => (i === 0 ? [{ ...c[0], path: e.target.value }, c[1]] : [c[0], { ...c[1], path: e.target.value }]))} aria-label={`${i === 0 ? 'First' : 'Second'} parameter path`} />
+            <input
+              value={axes[i].path}
+              onChange={(e) =>
+                setAxes((c) =>
+                  i === 0
+                    ? [{ ...c[0], path: e.target.value }, c[1]]
+                    : [c[0], { ...c[1], path: e.target.value }],
+                )
+              }
+              aria-label={`${i === 0 ? 'First' : 'Second'} parameter path`}
+            />
           </label>
         )}
         {axes[i].path !== NONE && (
@@ -355,7 +461,13 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
             Values{spec?.unit ? ` (${spec.unit})` : ''}
             <input
               value={axes[i].values}
-              onChange={(e) => setAxes((c) => (i === 0 ? [{ ...c[0], values: e.target.value }, c[1]] : [c[0], { ...c[1], values: e.target.value }]))}
+              onChange={(e) =>
+                setAxes((c) =>
+                  i === 0
+                    ? [{ ...c[0], values: e.target.value }, c[1]]
+                    : [c[0], { ...c[1], values: e.target.value }],
+                )
+              }
               aria-label={`${i === 0 ? 'First' : 'Second'} parameter values`}
               placeholder="e.g. 1/64, 1/16, 1/4, 1"
             />
@@ -364,7 +476,12 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
         {spec && (
           <p className="muted sweep-doc">
             {spec.doc} Range {formatParamValue(spec.min)}–{formatParamValue(spec.max)}
-            {spec.kind === 'pow2' ? ', powers of two' : spec.kind === 'zero_or_pow2' ? ', 0 or powers of two' : ''}.
+            {spec.kind === 'pow2'
+              ? ', powers of two'
+              : spec.kind === 'zero_or_pow2'
+                ? ', 0 or powers of two'
+                : ''}
+            .
           </p>
         )}
       </fieldset>
@@ -375,10 +492,15 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
     <section className="sweep-panel" aria-labelledby="sweep-title">
       <h2 id="sweep-title">Sweep parameters</h2>
       <p className="muted">
-        Every combination runs to the end in background workers ({defaultWorkerCount(Math.max(1, gridSize))} at a time on this machine). The command line
+        Every combination runs to the end in background workers (
+        {defaultWorkerCount(Math.max(1, gridSize))} at a time on this machine). The command line
         runs the same grid: <code>abrsim sweep FILE --param PATH=V1,V2,…</code>.
       </p>
-      {registryError && <p className="sweep-problem">The parameter list could not be read from the engine: {registryError}</p>}
+      {registryError && (
+        <p className="sweep-problem">
+          The parameter list could not be read from the engine: {registryError}
+        </p>
+      )}
       <div className="sweep-form">
         {axisControls(0)}
         {axisControls(1)}
@@ -386,20 +508,42 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
           <legend>Runs</legend>
           <label>
             Run length (ms)
-            <input value={untilMs} onChange={(e) => setUntilMs(e.target.value)} inputMode="decimal" aria-label="Run length in ms" />
+            <input
+              value={untilMs}
+              onChange={(e) => setUntilMs(e.target.value)}
+              inputMode="decimal"
+              aria-label="Run length in ms"
+            />
           </label>
           <label>
             Figures from (ms)
-            <input value={windowText.from} onChange={(e) => setWindowText((w) => ({ ...w, from: e.target.value }))} placeholder="0" inputMode="decimal" aria-label="Window from in ms" />
+            <input
+              value={windowText.from}
+              onChange={(e) => setWindowText((w) => ({ ...w, from: e.target.value }))}
+              placeholder="0"
+              inputMode="decimal"
+              aria-label="Window from in ms"
+            />
           </label>
           <label>
             to (ms)
-            <input value={windowText.to} onChange={(e) => setWindowText((w) => ({ ...w, to: e.target.value }))} placeholder="end" inputMode="decimal" aria-label="Window to in ms" />
+            <input
+              value={windowText.to}
+              onChange={(e) => setWindowText((w) => ({ ...w, to: e.target.value }))}
+              placeholder="end"
+              inputMode="decimal"
+              aria-label="Window to in ms"
+            />
           </label>
         </fieldset>
       </div>
       <div className="sweep-actions">
-        <button type="button" className="primary" onClick={() => void start()} disabled={running || !registry}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void start()}
+          disabled={running || !registry}
+        >
           Run {gridSize} {gridSize === 1 ? 'point' : 'points'}
         </button>
         {running && (
@@ -430,8 +574,12 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
           <p className="muted">
             Click a cell (or focus it and press Enter) to open that run on the page.{' '}
             <label>
-              <input type="checkbox" checked={scale === 'relative'} onChange={(e) => setScale(e.target.checked ? 'relative' : 'fixed')} /> relative colour scale (lowest to highest of this
-              sweep)
+              <input
+                type="checkbox"
+                checked={scale === 'relative'}
+                onChange={(e) => setScale(e.target.checked ? 'relative' : 'fixed')}
+              />{' '}
+              relative colour scale (lowest to highest of this sweep)
             </label>
           </p>
           {openProblem && (
@@ -441,7 +589,14 @@ export const SweepPanel = memo(function SweepPanel({ layout, scenarioJson, onOpe
           )}
           <div className="heatmaps">
             {SUMMARY_METRICS.map((metric) => (
-              <Heatmap key={metric} run={run} metric={metric} targets={targets} scale={scale} onOpen={openPoint} />
+              <Heatmap
+                key={metric}
+                run={run}
+                metric={metric}
+                targets={targets}
+                scale={scale}
+                onOpen={openPoint}
+              />
             ))}
           </div>
         </>

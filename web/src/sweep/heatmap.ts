@@ -44,7 +44,11 @@ export type HeatmapScale = 'fixed' | 'relative'
  * 0–1), else from 0 to the largest value (queues, losses; at least 1 so all-zero is dark).
  * Relative: the lowest to the highest value, widened by one either side when all are equal.
  */
-export function heatmapDomain(values: readonly number[], scale: HeatmapScale, fixed: { lo: number; hi: number | null }): [number, number] {
+export function heatmapDomain(
+  values: readonly number[],
+  scale: HeatmapScale,
+  fixed: { lo: number; hi: number | null },
+): [number, number] {
   const finite = values.filter((v) => Number.isFinite(v))
   const lo = finite.length ? Math.min(...finite) : 0
   const hi = finite.length ? Math.max(...finite) : 1
@@ -62,7 +66,9 @@ export function labelColor(t: number): string {
 
 /** The range of finite values, for the heatmap's key. */
 export function valueRange(cells: readonly HeatmapCell[]): [number, number] | null {
-  const values = cells.map((c) => c.value).filter((v): v is number => v !== null && Number.isFinite(v))
+  const values = cells
+    .map((c) => c.value)
+    .filter((v): v is number => v !== null && Number.isFinite(v))
   return values.length ? [Math.min(...values), Math.max(...values)] : null
 }
 
@@ -73,13 +79,20 @@ export function heatmapHeight(rows: number, width: number, columns: number): num
 
 export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions): void {
   const { width, columns, rows } = options
-  const cellW = Math.min(MAX_CELL * 2, (width - MARGIN.left - MARGIN.right) / Math.max(1, columns.length))
+  const cellW = Math.min(
+    MAX_CELL * 2,
+    (width - MARGIN.left - MARGIN.right) / Math.max(1, columns.length),
+  )
   const cellH = Math.min(MAX_CELL, cellW)
   const height = MARGIN.top + MARGIN.bottom + cellH * Math.max(1, rows.length)
   const domain: [number, number] = [options.domain[0], options.domain[1]]
   const color = scaleSequential(interpolateViridis).domain(domain).clamp(true)
-  const position = (v: number) => Math.min(1, Math.max(0, (v - domain[0]) / (domain[1] - domain[0])))
-  const svg = select(svgElement).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`)
+  const position = (v: number) =>
+    Math.min(1, Math.max(0, (v - domain[0]) / (domain[1] - domain[0])))
+  const svg = select(svgElement)
+    .attr('width', width)
+    .attr('height', height)
+    .attr('viewBox', `0 0 ${width} ${height}`)
 
   svg
     .selectAll<SVGGElement, HeatmapCell>('g.cell')
@@ -94,7 +107,10 @@ export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions
     .attr('data-index', (d) => d.index)
     .attr('data-value', (d) => (d.value === null ? null : String(d.value)))
     .attr('aria-label', (d) => d.description)
-    .attr('transform', (d) => `translate(${MARGIN.left + d.column * cellW},${MARGIN.top + d.row * cellH})`)
+    .attr(
+      'transform',
+      (d) => `translate(${MARGIN.left + d.column * cellW},${MARGIN.top + d.row * cellH})`,
+    )
     .style('cursor', (d) => (d.value !== null && Number.isFinite(d.value) ? 'pointer' : 'default'))
     .on('click', (_, d) => options.onOpen(d.index))
     .on('keydown', (event: KeyboardEvent, d) => {
@@ -109,9 +125,15 @@ export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions
         .attr('width', Math.max(1, cellW - 2))
         .attr('height', Math.max(1, cellH - 2))
         .attr('rx', 3)
-        .attr('fill', (d) => (d.value === null ? '#eef1f4' : Number.isFinite(d.value) ? color(d.value) : '#fff1f2'))
-        .attr('data-fill', (d) => (d.value !== null && Number.isFinite(d.value) ? color(d.value) : null))
-        .attr('stroke', (d) => (d.value !== null && !Number.isFinite(d.value) ? '#a40e26' : 'none')),
+        .attr('fill', (d) =>
+          d.value === null ? '#eef1f4' : Number.isFinite(d.value) ? color(d.value) : '#fff1f2',
+        )
+        .attr('data-fill', (d) =>
+          d.value !== null && Number.isFinite(d.value) ? color(d.value) : null,
+        )
+        .attr('stroke', (d) =>
+          d.value !== null && !Number.isFinite(d.value) ? '#a40e26' : 'none',
+        ),
     )
     .call((g) =>
       g
@@ -119,8 +141,16 @@ export function renderHeatmap(svgElement: SVGSVGElement, options: HeatmapOptions
         .attr('x', (cellW - 2) / 2)
         .attr('y', (cellH - 2) / 2)
         .attr('font-size', Math.min(12, cellW / 5))
-        .attr('fill', (d) => (d.value === null ? '#59636e' : !Number.isFinite(d.value) ? '#a40e26' : labelColor(position(d.value))))
-        .text((d) => (d.value === null ? '…' : Number.isFinite(d.value) ? options.format(d.value) : '×')),
+        .attr('fill', (d) =>
+          d.value === null
+            ? '#59636e'
+            : !Number.isFinite(d.value)
+              ? '#a40e26'
+              : labelColor(position(d.value)),
+        )
+        .text((d) =>
+          d.value === null ? '…' : Number.isFinite(d.value) ? options.format(d.value) : '×',
+        ),
     )
     .call((g) => g.select('title').text((d) => d.description))
 

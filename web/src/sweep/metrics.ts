@@ -17,9 +17,22 @@ const ratio = (v: number) => v.toFixed(3)
  * How each figure is written, and its fixed colour scale in a heatmap: from `lo` to `hi`, or to
  * the largest value when `hi` is null (a queue or a loss count has no natural top).
  */
-export const METRIC_LABELS: Record<SummaryMetric, { title: string; unit: string; format(value: number): string; scale: { lo: number; hi: number | null } }> = {
+export const METRIC_LABELS: Record<
+  SummaryMetric,
+  {
+    title: string
+    unit: string
+    format(value: number): string
+    scale: { lo: number; hi: number | null }
+  }
+> = {
   max_queue: { title: 'Maximum queue', unit: 'cells', format: count, scale: { lo: 0, hi: null } },
-  utilization: { title: 'Bottleneck utilisation', unit: '', format: ratio, scale: { lo: 0, hi: 1 } },
+  utilization: {
+    title: 'Bottleneck utilisation',
+    unit: '',
+    format: ratio,
+    scale: { lo: 0, hi: 1 },
+  },
   fairness: { title: 'Fairness index', unit: '', format: ratio, scale: { lo: 0, hi: 1 } },
   cells_lost: { title: 'Cells lost', unit: 'cells', format: count, scale: { lo: 0, hi: null } },
 }

@@ -38,20 +38,36 @@ describe('the --set path grammar, as set.rs has it', () => {
   })
 
   it('expands * to every element, by id or index', () => {
-    const s = { vcs: [{ id: 'vc1' }, { id: 'vc2' }], background: [{ rate_mbps: 1 }], defaults: { vc: {} } }
+    const s = {
+      vcs: [{ id: 'vc1' }, { id: 'vc2' }],
+      background: [{ rate_mbps: 1 }],
+      defaults: { vc: {} },
+    }
     expect(expandPath(s as never, 'vcs.*.rif')).toEqual({ paths: ['vcs.vc1.rif', 'vcs.vc2.rif'] })
-    expect(expandPath(s as never, 'background.*.rate_mbps')).toEqual({ paths: ['background.0.rate_mbps'] })
+    expect(expandPath(s as never, 'background.*.rate_mbps')).toEqual({
+      paths: ['background.0.rate_mbps'],
+    })
     expect(expandPath(s as never, 'defaults.vc.nrm')).toEqual({ paths: ['defaults.vc.nrm'] })
-    expect(expandPath(s as never, 'defaults.*.x')).toMatchObject({ error: { message: expect.stringContaining('needs an array') } })
+    expect(expandPath(s as never, 'defaults.*.x')).toMatchObject({
+      error: { message: expect.stringContaining('needs an array') },
+    })
   })
 
   it('applies overrides and variants to scenario text', () => {
-    const text = JSON.stringify({ vcs: [{ id: 'vc1' }, { id: 'vc2' }], variants: [{ id: 'fast', label: 'RIF 1', set: { 'defaults.vc.rif': 1 } }] })
+    const text = JSON.stringify({
+      vcs: [{ id: 'vc1' }, { id: 'vc2' }],
+      variants: [{ id: 'fast', label: 'RIF 1', set: { 'defaults.vc.rif': 1 } }],
+    })
     const out = applyOverrides(text, [{ path: 'vcs.*.rif', raw: '1/4' }])
-    expect('json' in out && JSON.parse(out.json).vcs).toEqual([{ id: 'vc1', rif: 0.25 }, { id: 'vc2', rif: 0.25 }])
+    expect('json' in out && JSON.parse(out.json).vcs).toEqual([
+      { id: 'vc1', rif: 0.25 },
+      { id: 'vc2', rif: 0.25 },
+    ])
     expect(variantOverrides(text, 'fast')).toEqual([{ path: 'defaults.vc.rif', raw: '1' }])
     expect(variantOverrides(text, 'nope')).toBeNull()
-    expect(applyOverrides('{', [])).toMatchObject({ error: { message: expect.stringContaining('not JSON') } })
+    expect(applyOverrides('{', [])).toMatchObject({
+      error: { message: expect.stringContaining('not JSON') },
+    })
   })
 
   it('writes powers of two as fractions', () => {

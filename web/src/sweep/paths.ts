@@ -17,7 +17,10 @@ export function parseValue(raw: string): Json {
 }
 
 /** Expands `*` into one path per array element (by id when it has one); others unchanged. */
-export function expandPath(root: Json, path: string): { paths: string[] } | { error: ScenarioError } {
+export function expandPath(
+  root: Json,
+  path: string,
+): { paths: string[] } | { error: ScenarioError } {
   return expandInEngine(JSON.stringify(root), path)
 }
 
@@ -31,17 +34,25 @@ export interface Override {
  * The scenario text with the overrides applied, or the first problem. The engine validates the
  * result (ranges, powers of two) when it loads it.
  */
-export function applyOverrides(scenarioJson: string, overrides: readonly Override[]): { json: string } | { error: ScenarioError } {
+export function applyOverrides(
+  scenarioJson: string,
+  overrides: readonly Override[],
+): { json: string } | { error: ScenarioError } {
   return applyOverridesText(scenarioJson, overrides)
 }
 
 /** The overrides of one of the scenario file's variants (`variants[].set`), as typed values. */
 export function variantOverrides(scenarioJson: string, variantId: string): Override[] | null {
   try {
-    const root = JSON.parse(scenarioJson) as { variants?: { id?: string; set?: Record<string, Json> }[] }
+    const root = JSON.parse(scenarioJson) as {
+      variants?: { id?: string; set?: Record<string, Json> }[]
+    }
     const variant = root.variants?.find((v) => v.id === variantId)
     if (!variant) return null
-    return Object.entries(variant.set ?? {}).map(([path, value]) => ({ path, raw: JSON.stringify(value) }))
+    return Object.entries(variant.set ?? {}).map(([path, value]) => ({
+      path,
+      raw: JSON.stringify(value),
+    }))
   } catch {
     return null
   }

@@ -18,9 +18,21 @@ class FakeWorker implements SweepWorkerLike {
       if (this.terminated) return
       const reply: SweepReply =
         message.job === this.failOn
-          ? { type: 'failed', job: message.job, message: 'rejected', errors: [{ path: 'vcs.vc1.rif', message: '0.3 is not a power of two' }] }
-          : { type: 'done', job: message.job, events: 10, summary: { max_queue: message.job, utilization: 0.9, fairness: 1, cells_lost: 0 } }
-      this.onmessage?.({ data: { type: 'progress', job: message.job, nowMs: 5, untilMs: 10 } } as MessageEvent<SweepReply>)
+          ? {
+              type: 'failed',
+              job: message.job,
+              message: 'rejected',
+              errors: [{ path: 'vcs.vc1.rif', message: '0.3 is not a power of two' }],
+            }
+          : {
+              type: 'done',
+              job: message.job,
+              events: 10,
+              summary: { max_queue: message.job, utilization: 0.9, fairness: 1, cells_lost: 0 },
+            }
+      this.onmessage?.({
+        data: { type: 'progress', job: message.job, nowMs: 5, untilMs: 10 },
+      } as MessageEvent<SweepReply>)
       this.onmessage?.({ data: reply } as MessageEvent<SweepReply>)
     }, 1)
   }
@@ -36,7 +48,12 @@ describe('runSweep', () => {
     FakeWorker.created = []
     const outcomes = new Map<number, PointOutcome>()
     let lastFractions: readonly number[] = []
-    const handle = runSweep(jobs, () => new FakeWorker(4), { onPoint: (i, o) => outcomes.set(i, o), onProgress: (f) => (lastFractions = [...f]) }, 3)
+    const handle = runSweep(
+      jobs,
+      () => new FakeWorker(4),
+      { onPoint: (i, o) => outcomes.set(i, o), onProgress: (f) => (lastFractions = [...f]) },
+      3,
+    )
     expect(await handle.done).toEqual({ cancelled: false })
     expect(FakeWorker.created).toHaveLength(3)
     expect(FakeWorker.created.flatMap((w) => w.jobs).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8])
@@ -50,7 +67,12 @@ describe('runSweep', () => {
   it('stops every worker on cancel', async () => {
     FakeWorker.created = []
     const outcomes: number[] = []
-    const handle = runSweep(jobs, () => new FakeWorker(), { onPoint: (i) => outcomes.push(i), onProgress: () => undefined }, 2)
+    const handle = runSweep(
+      jobs,
+      () => new FakeWorker(),
+      { onPoint: (i) => outcomes.push(i), onProgress: () => undefined },
+      2,
+    )
     handle.cancel()
     expect(await handle.done).toEqual({ cancelled: true })
     await new Promise((r) => setTimeout(r, 20))

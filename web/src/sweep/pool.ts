@@ -37,7 +37,10 @@ export interface SweepHandle {
 }
 
 export function defaultWorkerCount(points: number): number {
-  const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2
+  const cores =
+    typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0
+      ? navigator.hardwareConcurrency
+      : 2
   return Math.max(1, Math.min(cores, points))
 }
 
@@ -80,7 +83,12 @@ export function runSweep(
     if (stopped || next >= jobs.length) return
     const job = next++
     current.job = job
-    worker.postMessage({ type: 'run', job, scenarioJson: jobs[job].scenarioJson, window: jobs[job].window })
+    worker.postMessage({
+      type: 'run',
+      job,
+      scenarioJson: jobs[job].scenarioJson,
+      window: jobs[job].window,
+    })
   }
 
   if (jobs.length === 0) {
@@ -137,5 +145,8 @@ export function runSweep(
 
 /** Creates a real sweep worker (bundled by Vite). */
 export function createSweepWorker(): SweepWorkerLike {
-  return new Worker(new URL('./sweepWorker.ts', import.meta.url), { type: 'module', name: 'abr-sweep' }) as unknown as SweepWorkerLike
+  return new Worker(new URL('./sweepWorker.ts', import.meta.url), {
+    type: 'module',
+    name: 'abr-sweep',
+  }) as unknown as SweepWorkerLike
 }

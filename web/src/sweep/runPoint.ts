@@ -13,7 +13,12 @@ const CHUNK_EVENTS = 100_000
 /** Progress is reported at most this often. */
 const PROGRESS_EVERY_MS = 100
 
-export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply: SweepReply) => void, now: () => number = () => performance.now()): void {
+export function runPoint(
+  mod: EngineModule,
+  request: SweepRequest,
+  post: (reply: SweepReply) => void,
+  now: () => number = () => performance.now(),
+): void {
   const { job } = request
   let engine: InstanceType<EngineModule['Engine']>
   try {
@@ -40,7 +45,12 @@ export function runPoint(mod: EngineModule, request: SweepRequest, post: (reply:
     summary.free()
     post({ type: 'done', job, summary: figures, events: engine.events() })
   } catch (cause) {
-    post({ type: 'failed', job, message: cause instanceof Error ? cause.message : String(cause), errors: [] })
+    post({
+      type: 'failed',
+      job,
+      message: cause instanceof Error ? cause.message : String(cause),
+      errors: [],
+    })
   } finally {
     engine.free()
   }

@@ -16,6 +16,11 @@ scope.addEventListener('message', (event) => {
   ready.then(
     () => runPoint(simWasm, request, (reply) => scope.postMessage(reply)),
     (cause: unknown) =>
-      scope.postMessage({ type: 'failed', job: request.job, message: `could not load the wasm engine: ${cause instanceof Error ? cause.message : String(cause)}`, errors: [] }),
+      scope.postMessage({
+        type: 'failed',
+        job: request.job,
+        message: `could not load the wasm engine: ${cause instanceof Error ? cause.message : String(cause)}`,
+        errors: [],
+      }),
   )
 })

@@ -25,7 +25,11 @@ const MAX_SINGLE_VCS = 8
 /** The algorithm scopes the registry knows besides the model's own. */
 const MODEL_SCOPES = new Set(['vc', 'traffic', 'background', 'port', 'link', 'run'])
 
-export function sweepTargets(layout: Layout, scenarioJson: string, registry: readonly ParamSpec[]): SweepTarget[] {
+export function sweepTargets(
+  layout: Layout,
+  scenarioJson: string,
+  registry: readonly ParamSpec[],
+): SweepTarget[] {
   if (isPacketModel(layout)) return packetTargets(layout, scenarioJson, registry)
   let scenario: { defaults?: { switch_port?: { algorithm?: { kind?: string } } } } = {}
   try {
@@ -41,19 +45,36 @@ export function sweepTargets(layout: Layout, scenarioJson: string, registry: rea
     out.push({ path: `vcs.*.${spec.key}`, label: `every VC · ${spec.label}`, spec })
   }
   for (const spec of numeric.filter((p) => p.scope === algorithm && !MODEL_SCOPES.has(p.scope))) {
-    out.push({ path: `defaults.switch_port.algorithm.${spec.key}`, label: `switch ports · ${spec.label}`, spec })
+    out.push({
+      path: `defaults.switch_port.algorithm.${spec.key}`,
+      label: `switch ports · ${spec.label}`,
+      spec,
+    })
   }
   for (const spec of numeric.filter((p) => p.scope === 'port')) {
-    out.push({ path: `defaults.switch_port.${spec.key}`, label: `switch ports · ${spec.label}`, spec })
+    out.push({
+      path: `defaults.switch_port.${spec.key}`,
+      label: `switch ports · ${spec.label}`,
+      spec,
+    })
   }
   for (const link of layout.links) {
     for (const spec of numeric.filter((p) => p.scope === 'link' && p.key !== 'length_km')) {
-      out.push({ path: `links.${link.id}.${spec.key}`, label: `link ${link.id} (${link.a}–${link.b}) · ${spec.label}`, spec })
+      out.push({
+        path: `links.${link.id}.${spec.key}`,
+        label: `link ${link.id} (${link.a}–${link.b}) · ${spec.label}`,
+        spec,
+      })
     }
   }
   for (const bg of layout.background) {
     const spec = numeric.find((p) => p.scope === 'background' && p.key === 'rate_mbps')
-    if (spec) out.push({ path: `background.${bg.id}.rate_mbps`, label: `background ${bg.id} · ${spec.label}`, spec })
+    if (spec)
+      out.push({
+        path: `background.${bg.id}.rate_mbps`,
+        label: `background ${bg.id} · ${spec.label}`,
+        spec,
+      })
   }
   if (forward.length > 1 && forward.length <= MAX_SINGLE_VCS) {
     for (const vc of forward) {
@@ -73,7 +94,11 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * knobs and per-group guarantees where the scenario has a BAT, the CLCC's where it has one, and the
  * seed (TCP's randomness).
  */
-function packetTargets(layout: Layout, scenarioJson: string, registry: readonly ParamSpec[]): SweepTarget[] {
+function packetTargets(
+  layout: Layout,
+  scenarioJson: string,
+  registry: readonly ParamSpec[],
+): SweepTarget[] {
   let scenario: Obj = {}
   try {
     scenario = JSON.parse(scenarioJson) as Obj
@@ -86,7 +111,11 @@ function packetTargets(layout: Layout, scenarioJson: string, registry: readonly 
   const flows = Array.isArray(scenario.flows) ? scenario.flows.filter(isObj) : []
   for (const flow of flows) {
     for (const spec of scope('ip_flow').filter((p) => typeof flow[p.key] === 'number')) {
-      out.push({ path: `flows.${String(flow.id)}.${spec.key}`, label: `flow ${String(flow.id)} · ${spec.label}`, spec })
+      out.push({
+        path: `flows.${String(flow.id)}.${spec.key}`,
+        label: `flow ${String(flow.id)} · ${spec.label}`,
+        spec,
+      })
     }
   }
   const links = Array.isArray(scenario.links) ? scenario.links.filter(isObj) : []
@@ -95,22 +124,47 @@ function packetTargets(layout: Layout, scenarioJson: string, registry: readonly 
       const aqm = isObj(link[dir]) ? (link[dir] as Obj).aqm : undefined
       if (!isObj(aqm) || aqm.kind !== 'bat') continue
       const base = `links.${String(link.id)}.${dir}.aqm`
-      for (const spec of scope('bat').filter((p) => p.key !== 'f_min_mbps' && p.key !== 'f_max_mbps')) {
-        out.push({ path: `${base}.${spec.key}`, label: `BAT at ${String(link.id)} · ${spec.label}`, spec })
+      for (const spec of scope('bat').filter(
+        (p) => p.key !== 'f_min_mbps' && p.key !== 'f_max_mbps',
+      )) {
+        out.push({
+          path: `${base}.${spec.key}`,
+          label: `BAT at ${String(link.id)} · ${spec.label}`,
+          spec,
+        })
       }
-      const groups = { ...(isObj(aqm.flows) ? aqm.flows : {}), ...Object.fromEntries(['tcp', 'udp'].filter((c) => isObj(aqm[c])).map((c) => [c, aqm[c]])) }
+      const groups = {
+        ...(isObj(aqm.flows) ? aqm.flows : {}),
+        ...Object.fromEntries(['tcp', 'udp'].filter((c) => isObj(aqm[c])).map((c) => [c, aqm[c]])),
+      }
       for (const group of Object.keys(groups)) {
-        const at = group === 'tcp' || group === 'udp' ? `${base}.${group}` : `${base}.flows.${group}`
-        for (const spec of scope('bat').filter((p) => p.key === 'f_min_mbps' || p.key === 'f_max_mbps')) {
-          out.push({ path: `${at}.${spec.key}`, label: `BAT at ${String(link.id)} · ${group} ${spec.label}`, spec })
+        const at =
+          group === 'tcp' || group === 'udp' ? `${base}.${group}` : `${base}.flows.${group}`
+        for (const spec of scope('bat').filter(
+          (p) => p.key === 'f_min_mbps' || p.key === 'f_max_mbps',
+        )) {
+          out.push({
+            path: `${at}.${spec.key}`,
+            label: `BAT at ${String(link.id)} · ${group} ${spec.label}`,
+            spec,
+          })
         }
       }
       if (isObj(aqm.clcc)) {
-        for (const spec of scope('clcc')) out.push({ path: `${base}.clcc.${spec.key}`, label: `CLCC at ${String(link.id)} · ${spec.label}`, spec })
+        for (const spec of scope('clcc'))
+          out.push({
+            path: `${base}.clcc.${spec.key}`,
+            label: `CLCC at ${String(link.id)} · ${spec.label}`,
+            spec,
+          })
       }
     }
     for (const spec of numeric.filter((p) => p.scope === 'link' && p.key !== 'length_km')) {
-      out.push({ path: `links.${String(link.id)}.${spec.key}`, label: `link ${String(link.id)} · ${spec.label}`, spec })
+      out.push({
+        path: `links.${String(link.id)}.${spec.key}`,
+        label: `link ${String(link.id)} · ${spec.label}`,
+        spec,
+      })
     }
   }
   const seed = numeric.find((p) => p.scope === 'run' && p.key === 'seed')
@@ -148,7 +202,8 @@ let registryPromise: Promise<ParamSpec[]> | null = null
 export function loadRegistry(): Promise<ParamSpec[]> {
   registryPromise ??= import('../engine/pkg/sim_wasm.js').then(async (mod) => {
     await mod.default()
-    const packet = 'ip_param_registry' in mod ? (JSON.parse(mod.ip_param_registry()) as ParamSpec[]) : []
+    const packet =
+      'ip_param_registry' in mod ? (JSON.parse(mod.ip_param_registry()) as ParamSpec[]) : []
     return [...(JSON.parse(mod.param_registry()) as ParamSpec[]), ...packet]
   })
   return registryPromise

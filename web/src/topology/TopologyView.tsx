@@ -411,7 +411,11 @@ function LiveOverlay({
   const bySource = new Map<string, LayoutVc[]>()
   for (const vc of layout.vcs) bySource.set(vc.source, [...(bySource.get(vc.source) ?? []), vc])
   return (
-    <g className="live" data-time={past ? past.nowMs : frame.nowMs} data-held={past ? 'true' : undefined}>
+    <g
+      className="live"
+      data-time={past ? past.nowMs : frame.nowMs}
+      data-held={past ? 'true' : undefined}
+    >
       {[...plan.acr.entries()].map(([node, { spots, summary }]) => {
         const vcs = bySource.get(node) ?? []
         if (summary) {
