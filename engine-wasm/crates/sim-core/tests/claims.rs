@@ -187,7 +187,6 @@ fn a_broken_claim_is_refused_by_path() {
     let text = sim_core::scenario::format_errors(&errors);
     for needle in [
         "claims.a.metric: windows[1] does not exist",
-        "claims.b.window: ends at 400 ms, after the run (300 ms)",
         "claims.c.tolerance: is required for compare approx",
         "claims.c.reason: is required when expected is false",
         "claims.d.compare: 'about' is not one of approx, at_most, at_least",
@@ -197,6 +196,17 @@ fn a_broken_claim_is_refused_by_path() {
     ] {
         assert!(text.contains(needle), "missing «{needle}» in:\n{text}");
     }
+    // A window past the run is refused where the claims are judged (abrsim check), not when
+    // the scenario loads: a run shortened with --until leaves such a claim unjudged.
+    let mut past_end: Value =
+        serde_json::from_str(&common::scenario_text("two-source-wan.json")).unwrap();
+    past_end["claims"] = json!([
+        {"id": "b", "quote": "q", "metric": "window.vcs.vc1.acr_mbps", "window": [0, 400], "paper": 1, "tolerance": {"abs": 1}},
+    ]);
+    assert!(sim_core::scenario::parse::scenario_from_value(&past_end).is_ok());
+    let refused = sim_core::claims::file_claims(&past_end.to_string()).err().expect("refused");
+    let text = sim_core::scenario::format_errors(&refused);
+    assert!(text.contains("claims.b.window: ends at 400 ms, after the run (300 ms)"), "{text}");
     // A figure the run has no column for is named when the tracker is made.
     let list = claims_for(&["vcs.vc9.acr_mbps"], [0.0, 10.0]);
     let columns: Vec<String> = ["t_ms", "vc.vc1.acr_mean"].iter().map(|s| s.to_string()).collect();

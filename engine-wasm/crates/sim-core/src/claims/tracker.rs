@@ -65,7 +65,7 @@ pub fn resolve(field: &str, col: &dyn Fn(&str) -> Option<usize>) -> Result<Agg, 
             }
         }
         ["fairness"] if col("class.tcp.throughput_mbps").is_none() => Agg::Mean(need("fairness".into())?),
-        ["fairness"] => return Err("for a packet-level run use fairness_mean (the mean of seed 002 equation 2 over the samples)".into()),
+        ["fairness"] => return Err("for a packet-level run use fairness_mean (the mean of Pletka et al.'s equation 2 over the samples)".into()),
         ["fairness_mean"] => Agg::MeanFinite(need("fairness".into())?),
         ["classes", class @ ("tcp" | "udp"), "throughput_mbps"] => {
             Agg::Mean(need(format!("class.{class}.throughput_mbps"))?)

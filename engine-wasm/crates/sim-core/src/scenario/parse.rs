@@ -52,7 +52,8 @@ pub fn scenario_from_value_with(
         }
         // The base is sound: each variant is applied and validated in turn (a
         // broken base is reported once, not once more under every variant).
-        if errors.is_empty() {
+        // A mistake in a thing to try itself does not stop the others being checked.
+        if errors.iter().all(|e| e.path.starts_with("things_to_try")) {
             let check = |v: &Value| scenario_from_value_with(v, limits).map(|_| ());
             validate_variants(value, &mut errors, &check);
             validate_things_to_try(value, &mut errors, &check);
@@ -111,7 +112,13 @@ pub(crate) fn validate_things_to_try(
     };
     let mut scratch = Errors::new();
     let Some(mut root) = Obj::new(whole, "", &mut scratch) else { return };
-    read_things_to_try(whole, &mut root, errors, &stripped);
+    // The reading errors were reported when the scenario was read: keep the new ones only.
+    read_things_to_try(whole, &mut root, &mut scratch, &stripped);
+    for e in scratch {
+        if !errors.contains(&e) {
+            errors.push(e);
+        }
+    }
 }
 
 pub(crate) fn validate_variants(
