@@ -204,7 +204,7 @@ fn a_broken_claim_is_refused_by_path() {
         {"id": "b", "quote": "q", "metric": "window.vcs.vc1.acr_mbps", "window": [0, 400], "paper": 1, "tolerance": {"abs": 1}},
     ]);
     assert!(sim_core::scenario::parse::scenario_from_value(&past_end).is_ok());
-    let refused = sim_core::claims::file_claims(&past_end.to_string()).err().expect("refused");
+    let refused = claims::file_claims(&past_end.to_string()).err().expect("refused");
     let text = sim_core::scenario::format_errors(&refused);
     assert!(text.contains("claims.b.window: ends at 400 ms, after the run (300 ms)"), "{text}");
     // A figure the run has no column for is named when the tracker is made.
