@@ -316,16 +316,14 @@ export const SweepPanel = memo(function SweepPanel({
     }
     const mod = await import('../engine/pkg/sim_wasm.js')
     await mod.default()
-    // The engine's own bound on a grid (limits.max_sweep_points), checked before any point is made.
-    const maxPoints =
-      'scenario_limits' in mod
-        ? (JSON.parse(mod.scenario_limits()) as { max_sweep_points: number }).max_sweep_points
-        : 10_000
-    const count = xValues.length * Math.max(1, yValues.length)
-    if (count > maxPoints) {
-      setProblems([
-        `The grid has ${count} points, more than the limit of ${maxPoints} (limits.max_sweep_points): give fewer values.`,
-      ])
+    // The engine's own bound on a grid (limits.max_sweep_points), counted from the axes' lengths
+    // before any point is made (sim_core::sweep::Grid, the same check as `abrsim sweep`).
+    const gridAxes = [{ path: axes[0].path, values: xValues }]
+    if (yValues.length > 0) gridAxes.push({ path: axes[1].path, values: yValues })
+    try {
+      new mod.SweepGrid(JSON.stringify(gridAxes)).free()
+    } catch (e) {
+      setProblems([`${e instanceof Error ? e.message : String(e)}: give fewer values.`])
       return
     }
     const points: SweepPoint[] = []

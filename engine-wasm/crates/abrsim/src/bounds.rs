@@ -1,9 +1,6 @@
 //! The runner's own bounds (SPEC §12): scenario files read up to the input
-//! limit, sweep grids counted before any point is made, and undefined sample
-//! values written as empty CSV cells.
-
-use crate::sweep::Axis;
-use sim_core::scenario::Limits;
+//! limit and undefined sample values written as empty CSV cells. (Sweep grids
+//! are counted before any point is made by `sim_core::sweep::Grid`.)
 
 /// Reads a scenario file, refusing one longer than `max_bytes` (`abrsim run
 /// /dev/zero` stops at the limit with a message, not when memory runs out).
@@ -34,29 +31,13 @@ pub fn csv_cell(x: f64) -> String {
     }
 }
 
-/// The number of grid points, or None when it overflows a usize.
-pub fn grid_size(axes: &[Axis]) -> Option<usize> {
-    axes.iter().try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
-}
-
-/// Refuses a grid over `limits.max_sweep_points` before any point is made.
-pub fn check_grid(axes: &[Axis], limits: &Limits) -> Result<usize, String> {
-    let sizes: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
-    match grid_size(axes) {
-        Some(n) if n <= limits.max_sweep_points => Ok(n),
-        n => Err(format!(
-            "--param: the grid has {} points ({}), more than the limit of {} (limits.max_sweep_points)",
-            n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string()),
-            sizes.join(" × "),
-            limits.max_sweep_points
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sweep::Axis;
     use sim_core::runner::{run_report, RunOptions};
+    use sim_core::scenario::Limits;
+    use sim_core::sweep::Grid;
 
     #[test]
     fn a_grid_of_ten_billion_points_is_refused_at_once() {
@@ -66,11 +47,12 @@ mod tests {
                 values: (0..100).map(|v| v.to_string()).collect(),
             })
             .collect();
-        let e = check_grid(&axes, &Limits::default()).unwrap_err();
+        let check = |limits: &Limits| Grid::new(axes.clone(), limits.max_sweep_points);
+        let e = check(&Limits::default()).unwrap_err();
         assert!(e.contains("10000000000 points") && e.contains("limits.max_sweep_points"), "{e}");
         let mut limits = Limits::default();
         limits.set("max_sweep_points", 1e11).unwrap();
-        assert_eq!(check_grid(&axes, &limits), Ok(10_000_000_000));
+        assert_eq!(check(&limits).map(|g| g.len()), Ok(10_000_000_000));
     }
 
     #[cfg(unix)]

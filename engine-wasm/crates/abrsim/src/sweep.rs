@@ -31,21 +31,16 @@ use serde_json::{json, Map, Value};
 use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
 use sim_core::scenario::set::{expand_path, parse_value};
 use sim_core::scenario::{format_errors, ScenarioError};
-use sim_core::sweep::{SweepSummary, WindowSummary};
+use sim_core::sweep::{Grid, SweepSummary, WindowSummary};
 use sim_core::Model;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex};
 use std::time::Instant;
 
-/// One swept parameter: a path (possibly with `*`) and its values as typed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Axis {
-    pub path: String,
-    pub values: Vec<String>,
-}
+pub use sim_core::sweep::Axis;
 
 /// What to sweep and how.
 #[derive(Clone, Debug)]
@@ -105,54 +100,41 @@ impl TryFrom<SweepCli> for SweepArgs {
     }
 }
 
-/// Every combination of the axes' values, the first axis varying slowest.
-pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
-    let mut points: Vec<Vec<(String, String)>> = vec![Vec::new()];
-    for axis in axes {
-        points = points
-            .into_iter()
-            .flat_map(|point| {
-                axis.values.iter().map(move |v| {
-                    let mut next = point.clone();
-                    next.push((axis.path.clone(), v.clone()));
-                    next
-                })
-            })
-            .collect();
-    }
-    points
-}
-
 /// One grid point, ready to run: the values as swept and the concrete `--set` overrides.
 struct Point {
     params: Map<String, Value>,
     opts: RunOptions,
 }
 
-fn points(args: &SweepArgs, scenario: &Value) -> Result<Vec<Point>, String> {
-    let mut expanded = BTreeMap::new();
-    for axis in &args.axes {
-        let paths = expand_path(scenario, &axis.path)
-            .map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
-        expanded.insert(axis.path.clone(), paths);
+/// What every point shares: the axes' concrete paths (`*` expanded once) and the run options.
+struct Plan<'a> {
+    args: &'a SweepArgs,
+    grid: Grid,
+    expanded: BTreeMap<String, Vec<String>>,
+}
+
+impl Plan<'_> {
+    /// The point with these value indices, one per axis.
+    fn point_at(&self, digits: &[usize]) -> Point {
+        let mut params = Map::new();
+        let mut opts = RunOptions { until_ms: self.args.until_ms, ..RunOptions::default() };
+        if let Some(w) = self.args.window {
+            opts.windows.push(w);
+        }
+        for (axis, &d) in self.grid.axes().iter().zip(digits) {
+            let raw = &axis.values[d];
+            for concrete in &self.expanded[&axis.path] {
+                opts.sets.push((concrete.clone(), raw.clone()));
+            }
+            params.insert(axis.path.clone(), parse_value(raw));
+        }
+        Point { params, opts }
     }
-    Ok(grid(&args.axes)
-        .into_iter()
-        .map(|point| {
-            let mut params = Map::new();
-            let mut opts = RunOptions { until_ms: args.until_ms, ..RunOptions::default() };
-            if let Some(w) = args.window {
-                opts.windows.push(w);
-            }
-            for (path, raw) in point {
-                for concrete in &expanded[&path] {
-                    opts.sets.push((concrete.clone(), raw.clone()));
-                }
-                params.insert(path, parse_value(&raw));
-            }
-            Point { params, opts }
-        })
-        .collect())
+
+    /// Grid point `index` (made when asked for, never stored).
+    fn point(&self, index: usize) -> Point {
+        self.point_at(&self.grid.digits(index).expect("an index inside the grid"))
+    }
 }
 
 fn describe(params: &Map<String, Value>) -> String {
@@ -172,49 +154,87 @@ fn row(point: &Point, report: &Value, s: &SweepSummary) -> Value {
     row
 }
 
-/// Builds a grid point's model (either kind), so that a bad value fails before anything runs.
-fn build_point(text: &str, opts: &RunOptions) -> Result<Model, Vec<ScenarioError>> {
-    let value = apply_options(text, opts)?;
-    let model = Model::from_json(&value.to_string())?;
-    let until = model.layout()["until_ms"].as_f64().unwrap_or(0.0);
-    check_windows(opts, until)?;
-    Ok(model)
+/// Builds a grid point's model (either kind), so that a bad value fails before it runs; the
+/// summary its rows will feed.
+fn build_point(text: &str, point: &Point, scenario: &str) -> Result<WindowSummary, String> {
+    let built = (|| {
+        let value = apply_options(text, &point.opts)?;
+        let model = Model::from_json(&value.to_string())?;
+        let until = model.layout()["until_ms"].as_f64().unwrap_or(0.0);
+        check_windows(&point.opts, until)?;
+        Ok::<_, Vec<ScenarioError>>(model)
+    })()
+    .map_err(|errors| {
+        format!("{scenario} with {}:\n{}", describe(&point.params), format_errors(&errors))
+    })?;
+    let layout = built.layout();
+    let window = point
+        .opts
+        .windows
+        .first()
+        .copied()
+        .unwrap_or_else(|| (0.0, layout["until_ms"].as_f64().unwrap_or(0.0)));
+    WindowSummary::from_layout(&layout, window)
 }
 
-/// Runs the sweep, writing one JSON line per grid point to `out`, in grid order.
+/// Runs one grid point to its row.
+fn run_point(text: &str, plan: &Plan<'_>, index: usize, clock: &Instant) -> Result<Value, String> {
+    let point = plan.point(index);
+    let mut summary = build_point(text, &point, &plan.args.scenario.display().to_string())?;
+    run_report(text, &point.opts, &|| clock.elapsed().as_secs_f64() * 1000.0, &mut |_, rows| {
+        summary.add(rows)
+    })
+    .map(|report| row(&point, &report, &summary.summary()))
+    .map_err(|errors| format!("{}:\n{}", describe(&point.params), format_errors(&errors)))
+}
+
+/// How far ahead of the last printed row a worker may start a point: rows done out of order wait
+/// in memory until those before them are printed, so this bounds what a sweep holds, whatever
+/// its number of points.
+fn lookahead(jobs: usize) -> usize {
+    4 * jobs
+}
+
+/// Runs the sweep, writing one JSON line per grid point to `out`, in grid order. The grid is
+/// enumerated lazily (`sim_core::sweep::Grid`): its size is checked from the axes' lengths before
+/// anything is made, each point is built when a worker takes it, and each row is written as soon
+/// as it and every row before it are done, so memory does not grow with the number of points.
 pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     let limits = sim_core::scenario::Limits::default();
-    crate::bounds::check_grid(&args.axes, &limits)?;
+    let grid = Grid::new(args.axes.clone(), limits.max_sweep_points)
+        .map_err(|e| format!("--param: {e}"))?;
     let text = crate::bounds::read_text(&args.scenario, limits.max_input_bytes)?;
     let scenario: Value = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
-    let points = points(args, &scenario)?;
+    let mut expanded = BTreeMap::new();
+    for axis in grid.axes() {
+        let paths = expand_path(&scenario, &axis.path)
+            .map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
+        expanded.insert(axis.path.clone(), paths);
+    }
+    let plan = Plan { args, grid, expanded };
+    let name = args.scenario.display().to_string();
 
-    // Every point is validated (and built) before any runs, so a bad value fails at once with
-    // the path that is wrong rather than after the good points have taken their time.
-    let mut summaries = Vec::with_capacity(points.len());
-    for point in &points {
-        let model = build_point(&text, &point.opts).map_err(|errors: Vec<ScenarioError>| {
-            format!(
-                "{} with {}:\n{}",
-                args.scenario.display(),
-                describe(&point.params),
-                format_errors(&errors)
-            )
-        })?;
-        let layout = model.layout();
-        let window = point
-            .opts
-            .windows
-            .first()
-            .copied()
-            .unwrap_or_else(|| (0.0, layout["until_ms"].as_f64().unwrap_or(0.0)));
-        summaries.push(WindowSummary::from_layout(&layout, window)?);
+    // Every value of every axis is validated (with the other axes at their first value) before
+    // any point runs, so a bad value fails at once with the path that is wrong rather than after
+    // the good points have taken their time: as many builds as values, not as points.
+    if !plan.grid.is_empty() {
+        let axes = plan.grid.axes();
+        for (k, axis) in axes.iter().enumerate() {
+            for d in 0..axis.values.len() {
+                let mut digits = vec![0; axes.len()];
+                digits[k] = d;
+                build_point(&text, &plan.point_at(&digits), &name)?;
+            }
+        }
     }
 
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let jobs = args.jobs.clamp(1, points.len().max(1));
+    let total = plan.grid.len();
+    let jobs = args.jobs.clamp(1, total.max(1));
+    // The number of rows printed so far, which workers wait on to stay within the look-ahead.
+    let printed = (Mutex::new(0usize), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, Result<Value, String>)>();
     let clock = Instant::now();
     let mut write_error = None;
@@ -222,27 +242,29 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, failed, points, text, summaries) =
-                (&next, &failed, &points, &text, &summaries);
+            let (next, failed, plan, text, printed, clock) =
+                (&next, &failed, &plan, &text, &printed, &clock);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= points.len() || failed.load(Ordering::Relaxed) {
+                if i >= total || failed.load(Ordering::Relaxed) {
                     break;
                 }
-                let point = &points[i];
-                let mut summary = summaries[i].clone();
-                let result = run_report(
-                    text,
-                    &point.opts,
-                    &|| clock.elapsed().as_secs_f64() * 1000.0,
-                    &mut |_, rows| summary.add(rows),
-                )
-                .map(|report| row(point, &report, &summary.summary()))
-                .map_err(|errors| {
-                    format!("{}:\n{}", describe(&point.params), format_errors(&errors))
-                });
+                {
+                    let (lock, wake) = printed;
+                    let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    while i >= *done + lookahead(jobs) && !failed.load(Ordering::Relaxed) {
+                        done = wake.wait(done).unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+                if failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let result = run_point(text, plan, i, clock);
                 if result.is_err() {
                     failed.store(true, Ordering::Relaxed);
+                    // Under the lock, so that no waiting worker misses the news.
+                    let _held = printed.0.lock().unwrap_or_else(|e| e.into_inner());
+                    printed.1.notify_all();
                 }
                 if tx.send((i, result)).is_err() {
                     break;
@@ -252,7 +274,7 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
         drop(tx);
         // Print in grid order as soon as each row and all before it are in.
         let mut done: BTreeMap<usize, Value> = BTreeMap::new();
-        let mut printed = 0;
+        let mut count = 0;
         for (i, result) in rx {
             match result {
                 Ok(value) => {
@@ -265,7 +287,7 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
                     continue;
                 }
             }
-            while let Some(value) = done.remove(&printed) {
+            while let Some(value) = done.remove(&count) {
                 if write_error.is_none() && !closed {
                     match writeln!(out, "{value}").and_then(|_| out.flush()) {
                         // `abrsim sweep … | head`: the reader has what it wanted; stop quietly.
@@ -280,8 +302,11 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
                         Ok(()) => {}
                     }
                 }
-                printed += 1;
+                count += 1;
             }
+            let (lock, wake) = &printed;
+            *lock.lock().unwrap_or_else(|e| e.into_inner()) = count;
+            wake.notify_all();
         }
     });
     match write_error {
@@ -364,18 +389,15 @@ mod tests {
 
     #[test]
     fn the_grid_varies_the_first_axis_slowest() {
-        let axes = [
+        let axes = vec![
             Axis { path: "a".into(), values: strings(&["1", "2"]) },
             Axis { path: "b".into(), values: strings(&["x", "y", "z"]) },
         ];
-        let g = grid(&axes);
+        let g = Grid::new(axes, 10_000).unwrap();
         assert_eq!(g.len(), 6);
-        assert_eq!(
-            g[0],
-            vec![("a".to_string(), "1".to_string()), ("b".to_string(), "x".to_string())]
-        );
-        assert_eq!(g[2][1].1, "z");
-        assert_eq!(g[3][0].1, "2");
+        assert_eq!(g.point(0).unwrap(), vec![("a", "1"), ("b", "x")]);
+        assert_eq!(g.point(2).unwrap()[1].1, "z");
+        assert_eq!(g.point(3).unwrap()[0].1, "2");
     }
 
     #[test]

@@ -142,3 +142,71 @@ fn packet_level_scenarios_sweep_too() {
         assert!(r["fairness"].as_f64().unwrap() > 0.0, "{r}");
     }
 }
+
+#[test]
+fn five_axes_of_a_hundred_values_are_refused_before_anything_is_made() {
+    // 10^10 points: once built up front until memory ran out; now counted from the axes' lengths.
+    let wan = scenario("two-source-wan.json");
+    let values: Vec<String> = (1..=100).map(|v| v.to_string()).collect();
+    let params: Vec<String> =
+        ["vcs.*.nrm", "vcs.*.trm_ms", "vcs.*.tbe_cells", "run.seed", "vcs.*.crm"]
+            .iter()
+            .map(|p| format!("{p}={}", values.join(",")))
+            .collect();
+    let mut args = vec!["sweep", wan.to_str().unwrap()];
+    for p in &params {
+        args.extend(["--param", p.as_str()]);
+    }
+    let out = abrsim(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("10000000000 points"), "{err}");
+    assert!(err.contains("vcs.*.nrm (100)") && err.contains("vcs.*.crm (100)"), "{err}");
+    assert!(err.contains("more than the limit of 10000 (limits.max_sweep_points)"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_grid_streams_its_rows_in_order_whatever_the_jobs() {
+    // 24 points on 1 and 3 workers: the same rows in the same (grid) order, each written as it is
+    // done; the workers never run more than a few points ahead of the last row written.
+    let wan = scenario("two-source-wan.json");
+    let run = |jobs: &str| {
+        let out = abrsim(&[
+            "sweep",
+            wan.to_str().unwrap(),
+            "--param",
+            "vcs.*.rif=1/64,1/16,1/4,1",
+            "--param",
+            "defaults.vc.rdf=1/16,1",
+            "--param",
+            "vcs.vc1.nrm=8,16,32",
+            "--until",
+            "20",
+            "--jobs",
+            jobs,
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        rows(&out.stdout)
+    };
+    let one = run("1");
+    assert_eq!(one.len(), 24);
+    assert_eq!(one, run("3"));
+    // The first axis varies slowest, the last fastest.
+    assert_eq!(one[0]["params"]["vcs.*.rif"], 1.0 / 64.0);
+    assert_eq!(one[1]["params"]["vcs.vc1.nrm"], 16);
+    assert_eq!(one[3]["params"]["defaults.vc.rdf"], 1);
+    assert_eq!(one[6]["params"]["vcs.*.rif"], 1.0 / 16.0);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_file_is_refused_at_the_input_limit() {
+    // `abrsim run /dev/zero` read until memory ran out.
+    for args in [vec!["run", "/dev/zero"], vec!["sweep", "/dev/zero", "--param", "run.seed=1,2"]] {
+        let out = abrsim(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("limits.max_input_bytes"), "{args:?}: {err}");
+    }
+}

@@ -11,8 +11,139 @@
 //!
 //! The figures equal those of the runner's report window over the same rows (runner.rs), which
 //! `abrsim`'s sweep tests check point by point.
+//!
+//! The grid itself ([`Grid`]) is never materialised: it holds only its axes, counts its points as
+//! the checked product of the axes' lengths (so 5 axes of 100 values, 10¹⁰ points, are refused
+//! before anything is built) and maps an index to a point by its mixed-radix digits, the first
+//! axis the most significant (varying slowest).
 
 use serde_json::Value;
+
+/// One swept parameter: a path (the `--set` grammar, `*` for every element of an array) and its
+/// values as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    pub path: String,
+    pub values: Vec<String>,
+}
+
+/// Every combination of the axes' values, enumerated lazily: point `i` takes, on axis `k`, the
+/// value whose index is the `k`-th digit of `i` in the mixed radix of the axes' lengths (the
+/// first axis most significant). Only the axes are held, whatever the number of points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grid {
+    axes: Vec<Axis>,
+    len: usize,
+}
+
+impl Grid {
+    /// A grid over `axes`, refused when its points (the product of the axes' lengths, multiplied
+    /// with overflow checks, nothing built) exceed `max_points` (`limits.max_sweep_points`). The
+    /// refusal names every axis path with its length, and the limit.
+    pub fn new(axes: Vec<Axis>, max_points: usize) -> Result<Grid, String> {
+        let product = axes.iter().try_fold(1usize, |n, a| n.checked_mul(a.values.len()));
+        match product {
+            Some(len) if len <= max_points => Ok(Grid { axes, len }),
+            n => {
+                let sizes: Vec<String> = axes
+                    .iter()
+                    .map(|a| format!("{} ({})", clip(&a.path), a.values.len()))
+                    .collect();
+                Err(format!(
+                    "the grid has {} points ({}), more than the limit of {max_points} (limits.max_sweep_points)",
+                    n.map_or_else(|| format!("more than {}", usize::MAX), |n| n.to_string()),
+                    sizes.join(" × "),
+                ))
+            }
+        }
+    }
+
+    /// The number of points.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the grid has no point (an axis without values).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The axes, first (slowest) first.
+    pub fn axes(&self) -> &[Axis] {
+        &self.axes
+    }
+
+    /// The value indices of point `index` on each axis (its mixed-radix digits), or None past
+    /// the end.
+    pub fn digits(&self, index: usize) -> Option<Vec<usize>> {
+        if index >= self.len {
+            return None;
+        }
+        let mut rest = index;
+        let mut digits = vec![0; self.axes.len()];
+        for (k, axis) in self.axes.iter().enumerate().rev() {
+            let n = axis.values.len();
+            digits[k] = rest % n;
+            rest /= n;
+        }
+        Some(digits)
+    }
+
+    /// Point `index` as (path, value) pairs in axis order, or None past the end.
+    pub fn point(&self, index: usize) -> Option<Vec<(&str, &str)>> {
+        let digits = self.digits(index)?;
+        Some(
+            self.axes
+                .iter()
+                .zip(digits)
+                .map(|(a, d)| (a.path.as_str(), a.values[d].as_str()))
+                .collect(),
+        )
+    }
+
+    /// The points in order, one at a time.
+    pub fn iter(&self) -> GridIter<'_> {
+        GridIter { grid: self, next: 0 }
+    }
+}
+
+/// The points of a [`Grid`] in order, each made when asked for.
+#[derive(Clone, Debug)]
+pub struct GridIter<'a> {
+    grid: &'a Grid,
+    next: usize,
+}
+
+impl<'a> Iterator for GridIter<'a> {
+    type Item = Vec<(&'a str, &'a str)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let point = self.grid.point(self.next)?;
+        self.next += 1;
+        Some(point)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.grid.len - self.next;
+        (left, Some(left))
+    }
+
+    fn nth(&mut self, n: usize) -> Option<Self::Item> {
+        self.next = self.next.saturating_add(n).min(self.grid.len);
+        self.next()
+    }
+}
+
+impl ExactSizeIterator for GridIter<'_> {}
+
+/// At most 80 characters of a path typed by the user, for a message.
+fn clip(s: &str) -> String {
+    if s.chars().count() <= 80 {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(80).collect::<String>())
+    }
+}
 
 /// A sweep point's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,5 +311,88 @@ mod tests {
         assert_eq!(got.utilization, 0.7);
         assert_eq!(got.fairness, Some(0.75));
         assert_eq!(got.cells_lost, 4.0, "growth within the window at every port");
+    }
+
+    fn axis(path: &str, n: usize) -> Axis {
+        Axis { path: path.into(), values: (0..n).map(|v| format!("{path}{v}")).collect() }
+    }
+
+    /// The eager enumeration the sweep used before the grid was lazy: every combination built
+    /// up front, the first axis varying slowest.
+    fn eager(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
+        let mut points: Vec<Vec<(String, String)>> = vec![Vec::new()];
+        for axis in axes {
+            points = points
+                .into_iter()
+                .flat_map(|point| {
+                    axis.values.iter().map(move |v| {
+                        let mut next = point.clone();
+                        next.push((axis.path.clone(), v.clone()));
+                        next
+                    })
+                })
+                .collect();
+        }
+        points
+    }
+
+    #[test]
+    fn the_lazy_grid_enumerates_exactly_the_eager_order() {
+        for shape in [vec![], vec![1], vec![4], vec![2, 3], vec![3, 1, 2], vec![2, 2, 2, 3]] {
+            let axes: Vec<Axis> =
+                shape.iter().enumerate().map(|(k, &n)| axis(&format!("p{k}."), n)).collect();
+            let grid = Grid::new(axes.clone(), 10_000).unwrap();
+            let want = eager(&axes);
+            assert_eq!(grid.len(), want.len(), "{shape:?}");
+            let got: Vec<Vec<(String, String)>> = grid
+                .iter()
+                .map(|p| p.into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect())
+                .collect();
+            assert_eq!(got, want, "{shape:?}");
+            for (i, w) in want.iter().enumerate() {
+                let by_index: Vec<(String, String)> = grid
+                    .point(i)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(a, b)| (a.to_string(), b.to_string()))
+                    .collect();
+                assert_eq!(&by_index, w, "{shape:?} point {i}");
+            }
+            assert_eq!(grid.point(want.len()), None);
+        }
+    }
+
+    #[test]
+    fn ten_billion_points_are_refused_before_anything_is_built() {
+        let axes: Vec<Axis> = (0..5).map(|k| axis(&format!("vcs.*.p{k}"), 100)).collect();
+        let e = Grid::new(axes.clone(), 10_000).unwrap_err();
+        assert!(e.contains("10000000000 points"), "{e}");
+        assert!(e.contains("limits.max_sweep_points") && e.contains("10000"), "{e}");
+        assert!(e.contains("vcs.*.p0 (100)") && e.contains("vcs.*.p4 (100)"), "{e}");
+        // Past 2^64 the count overflows and is refused all the same.
+        let huge: Vec<Axis> = (0..12).map(|k| axis(&format!("p{k}"), 100)).collect();
+        assert!(Grid::new(huge, usize::MAX).unwrap_err().contains("points (p0 (100)"));
+    }
+
+    #[test]
+    fn a_large_grid_holds_only_its_axes() {
+        // 10^10 points, allowed by a raised limit: the grid is its axes and a count, and walking
+        // it makes one point at a time (the iterator knows its length without building any).
+        let axes: Vec<Axis> = (0..5).map(|k| axis(&format!("p{k}"), 100)).collect();
+        let grid = Grid::new(axes.clone(), usize::MAX).unwrap();
+        assert_eq!(grid.len(), 10_000_000_000);
+        assert_eq!(grid.axes(), axes.as_slice());
+        assert_eq!(std::mem::size_of::<Grid>(), std::mem::size_of::<(Vec<Axis>, usize)>());
+        let mut it = grid.iter();
+        assert_eq!(it.size_hint(), (10_000_000_000, Some(10_000_000_000)));
+        assert_eq!(it.len(), 10_000_000_000);
+        let last = it.nth(9_999_999_999).unwrap();
+        assert_eq!(
+            last.iter().map(|p| p.1).collect::<Vec<_>>(),
+            ["p099", "p199", "p299", "p399", "p499"]
+        );
+        assert_eq!(it.size_hint(), (0, Some(0)));
+        assert_eq!(it.next(), None);
+        assert_eq!(grid.digits(1_234_567_890), Some(vec![12, 34, 56, 78, 90]));
     }
 }

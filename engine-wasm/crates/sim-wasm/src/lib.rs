@@ -205,6 +205,51 @@ impl SweepWindow {
     }
 }
 
+/// A sweep's grid, enumerated lazily (`sim_core::sweep::Grid`, the same code as `abrsim sweep`):
+/// its size is checked against `limits.max_sweep_points` from the axes' lengths before any point
+/// is made, and point `i` is made when asked for, so the page never holds more than the axes.
+#[wasm_bindgen]
+pub struct SweepGrid(sim_core::sweep::Grid);
+
+#[wasm_bindgen]
+impl SweepGrid {
+    /// From `[{"path": "vcs.*.rif", "values": ["1/16", "1"]}, …]`, the first axis varying
+    /// slowest; an error naming the axes and the limit when the grid is too large.
+    #[wasm_bindgen(constructor)]
+    pub fn new(axes_json: &str) -> Result<SweepGrid, JsError> {
+        let axes: Vec<serde_json::Value> =
+            serde_json::from_str(axes_json).map_err(|e| JsError::new(&e.to_string()))?;
+        let mut parsed = Vec::with_capacity(axes.len());
+        for a in &axes {
+            let path = a["path"].as_str().ok_or_else(|| JsError::new("an axis without a path"))?;
+            let values = a["values"]
+                .as_array()
+                .ok_or_else(|| JsError::new("an axis without values"))?
+                .iter()
+                .map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))
+                .collect();
+            parsed.push(sim_core::sweep::Axis { path: path.to_string(), values });
+        }
+        let limit = scenario::Limits::default().max_sweep_points;
+        sim_core::sweep::Grid::new(parsed, limit).map(SweepGrid).map_err(|e| JsError::new(&e))
+    }
+
+    /// The number of points.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the grid has no point.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Point `index` as `[[path, value], …]` in axis order; `null` past the end.
+    pub fn point(&self, index: usize) -> String {
+        serde_json::json!(self.0.point(index)).to_string()
+    }
+}
+
 /// A running simulation of either model.
 #[wasm_bindgen]
 pub struct Engine {
