@@ -163,11 +163,18 @@ fn two_thousand_vcs_on_64_node_paths_are_refused_before_their_paths_are_walked()
     path.push(json!("h1"));
     let vcs: Vec<Value> =
         (0..2000).map(|i| json!({"id": format!("v{i}"), "path": path.clone()})).collect();
-    let v = json!({"format": "abr-lab/scenario", "version": 1, "id": "deep",
+    let mut v = json!({"format": "abr-lab/scenario", "version": 1, "id": "deep",
                    "nodes": nodes, "links": links, "vcs": vcs});
     let errors = Model::from_json(&v.to_string()).err().unwrap();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].path, "vcs");
+    assert_limit_refusal(&errors, "max_path_nodes");
+    // With 10 variants (28 s to validate before): the base is refused once, no variant is walked.
+    v["variants"] = Value::Array(
+        (0..10).map(|i| json!({"id": format!("v{i}"), "set": {"run.until_ms": 100 + i}})).collect(),
+    );
+    let errors = Model::from_json(&v.to_string()).err().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
     assert_limit_refusal(&errors, "max_path_nodes");
 }
 
