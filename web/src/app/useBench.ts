@@ -278,14 +278,30 @@ export function useBench(options: BenchOptions = {}): Bench {
   // The engine's registry and validator, then whatever the URL hash names; again on hashchange.
   useEffect(() => {
     let cancelled = false
+    // Whether a scenario is open already: a link followed later that cannot be opened leaves it
+    // open (nothing the reader had is lost) rather than replacing it with the default.
+    let opened = false
     const restore = async () => {
       const engineInfo = await loadEngineInfo()
       if (cancelled) return
       setInfo(engineInfo)
-      const restored = await restoreFromHash(window.location.hash, engineInfo.validate)
+      const restored = await restoreFromHash(
+        window.location.hash,
+        engineInfo.validate,
+        undefined,
+        engineInfo.maxInputBytes,
+      )
       if (cancelled) return
+      if (opened && restored.rejected) {
+        setNotice({
+          ...restored.rejected,
+          message: `The scenario you had is still open. ${restored.rejected.message}`,
+        })
+        return
+      }
       setNotice(restored.notice)
       open(restored.scenario, restored.origin, restored.view)
+      opened = true
     }
     const run = () => {
       restore().catch((error: unknown) => {

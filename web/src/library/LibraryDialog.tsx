@@ -163,7 +163,7 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
               const file = e.target.files?.[0]
               e.target.value = ''
               if (!file) return
-              const verdict = await readScenarioFile(file, info.validate)
+              const verdict = await readScenarioFile(file, info.validate, info.maxInputBytes)
               if (verdict.ok) choose(verdict.scenario, { kind: 'file', name: verdict.name })
               else setLoadErrors({ name: verdict.name, errors: verdict.errors })
             }}

@@ -3,7 +3,7 @@
  * problem reported with its path) and saving the scenario as edited.
  */
 import type { ScenarioError } from '../engine/protocol'
-import type { Validation } from '../scenario/engineInfo'
+import { DEFAULT_MAX_INPUT_BYTES, type Validation } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import { readScenario } from '../scenario/restore'
 
@@ -11,16 +11,14 @@ export type FileVerdict =
   | { ok: true; scenario: JsonObject; name: string }
   | { ok: false; name: string; errors: ScenarioError[] }
 
-/** Largest file accepted: a scenario is a few kB; anything this big is not one. */
-const MAX_FILE_BYTES = 2 * 1024 * 1024
-
-/** Reads and checks a scenario file's text. */
+/** Reads and checks a scenario file's text (refused unparsed past `maxBytes`). */
 export function checkScenarioText(
   name: string,
   text: string,
   validate: (json: string) => Validation,
+  maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
 ): FileVerdict {
-  const result = readScenario(text, validate)
+  const result = readScenario(text, validate, maxBytes)
   return result.ok
     ? { ok: true, scenario: result.scenario, name }
     : { ok: false, name, errors: result.errors }
@@ -30,15 +28,17 @@ export function checkScenarioText(
 export async function readScenarioFile(
   file: File,
   validate: (json: string) => Validation,
+  maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
 ): Promise<FileVerdict> {
-  if (file.size > MAX_FILE_BYTES) {
+  // Refused from its size alone, before a byte is read (the engine's limits.max_input_bytes).
+  if (file.size > maxBytes) {
     return {
       ok: false,
       name: file.name,
       errors: [
         {
           path: '',
-          message: `the file is ${Math.round(file.size / 1024)} kB; a scenario file is a few kB`,
+          message: `the file is ${file.size.toLocaleString('en')} bytes, more than the limit of ${maxBytes.toLocaleString('en')} (limits.max_input_bytes); a scenario file is a few kB`,
         },
       ],
     }
@@ -58,7 +58,7 @@ export async function readScenarioFile(
       ],
     }
   }
-  return checkScenarioText(file.name, text, validate)
+  return checkScenarioText(file.name, text, validate, maxBytes)
 }
 
 /** The file name to save a scenario under: its id, else "scenario". */

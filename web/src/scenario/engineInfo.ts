@@ -34,6 +34,8 @@ export interface EngineInfoModule {
   param_registry(): string
   scenario_choices(): string
   validate_scenario(json: string): string
+  /** The engine's limits (SPEC §12) as JSON; absent in older builds and test doubles. */
+  scenario_limits?(): string
 }
 
 export interface EngineInfo {
@@ -44,6 +46,33 @@ export interface EngineInfo {
   /** One entry, or undefined. */
   param(scope: string, key: string): ParamSpec | undefined
   validate(json: string): Validation
+  /** The engine's `limits.max_input_bytes`: longer scenario text is refused before it is parsed. */
+  maxInputBytes: number
+}
+
+/**
+ * The engine's default `limits.max_input_bytes` (scenario/mod.rs), used only where the engine has
+ * not said (a build without `scenario_limits`); the page reads the figure from the engine.
+ */
+export const DEFAULT_MAX_INPUT_BYTES = 4_000_000
+
+/**
+ * Refuses scenario text longer than `maxBytes` (UTF-8) before anything parses it, with a message
+ * naming the limit; null when it fits. Counting is cheap: the UTF-8 length is measured only when
+ * the text's length in characters does not already decide.
+ */
+export function inputTooLarge(text: string, maxBytes: number): ScenarioError | null {
+  let bytes: number | null = null
+  if (text.length > maxBytes) bytes = text.length
+  else if (text.length * 3 > maxBytes) {
+    const n = new TextEncoder().encode(text).length
+    if (n > maxBytes) bytes = n
+  }
+  if (bytes === null) return null
+  return {
+    path: '',
+    message: `the scenario text is ${text.length > maxBytes ? 'at least ' : ''}${bytes.toLocaleString('en')} bytes, more than the limit of ${maxBytes.toLocaleString('en')} (limits.max_input_bytes); a scenario is a few kB`,
+  }
 }
 
 /** Scopes of the registry that are not a switch algorithm's knobs. */
@@ -82,9 +111,13 @@ export function readChoices(json: string): Choices {
 export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
   const registry = JSON.parse(mod.param_registry()) as ParamSpec[]
   const choices = readChoices(mod.scenario_choices())
+  const limits = mod.scenario_limits
+    ? (JSON.parse(mod.scenario_limits()) as { max_input_bytes?: number })
+    : {}
   return {
     registry,
     choices,
+    maxInputBytes: limits.max_input_bytes ?? DEFAULT_MAX_INPUT_BYTES,
     params: (scope) => registry.filter((p) => p.scope === scope),
     param: (scope, key) => registry.find((p) => p.scope === scope && p.key === key),
     validate(json) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { createEngineInfo } from './engineInfo'
+import { createEngineInfo, inputTooLarge } from './engineInfo'
 import { DEFAULT_SCENARIO_ID, encodeScenarioParam } from './library'
-import { restoreFromHash } from './restore'
+import { readScenario, restoreFromHash } from './restore'
 import { shareHash } from './shareLink'
 
 const info = createEngineInfo(realEngine())
@@ -53,5 +53,50 @@ describe('restoring from the URL hash', () => {
       validate,
     )
     expect(withErrors.notice?.errors.map((e) => e.path)).toContain('colour')
+  })
+})
+
+describe('scenario text over the engine input limit (limits.max_input_bytes)', () => {
+  it('is refused before it is parsed, naming the limit the engine reports', () => {
+    expect(info.maxInputBytes).toBe(4_000_000)
+    expect(inputTooLarge(JSON.stringify(wan), info.maxInputBytes)).toBeNull()
+    const huge = inputTooLarge(' '.repeat(5_000_000), info.maxInputBytes)
+    expect(huge?.message).toMatch(
+      /5,000,000 bytes, more than the limit of 4,000,000 \(limits\.max_input_bytes\)/,
+    )
+    // Counted in UTF-8 bytes: 1.5 M three-byte characters are 4.5 MB.
+    expect(inputTooLarge('€'.repeat(1_500_000), info.maxInputBytes)?.message).toMatch(
+      /4,500,000 bytes/,
+    )
+    let parsed = 0
+    const counting = (json: string) => {
+      parsed += 1
+      return validate(json)
+    }
+    const verdict = readScenario(
+      `{"pad": "${'x'.repeat(4_000_000)}"}`,
+      counting,
+      info.maxInputBytes,
+    )
+    expect(verdict.ok).toBe(false)
+    expect(parsed).toBe(0)
+  })
+
+  it('in a link: too long a hash, a compression bomb, a costly scenario, each refused with the limit', async () => {
+    const long = await restoreFromHash(`#scenario-json=${'A'.repeat(6_000_000)}`, validate)
+    expect(long.notice?.message).toMatch(/limits\.max_input_bytes/)
+    expect(long.rejected?.message).not.toMatch(/default scenario/)
+    expect(long.scenario.id).toBe(DEFAULT_SCENARIO_ID)
+    const bomb = await shareHash({ scenario: { ...wan, pad: ' '.repeat(5_000_000) }, view: {} })
+    expect(bomb.length).toBeLessThan(100_000)
+    const unpacked = await restoreFromHash(bomb, validate)
+    expect(unpacked.notice?.message).toMatch(/limits\.max_input_bytes/)
+    const costly = await shareHash({
+      scenario: { ...wan, run: { ...wan.run, until_ms: 600_000, sample_interval_ms: 0.01 } },
+      view: {},
+    })
+    const refused = await restoreFromHash(costly, validate)
+    expect(refused.notice?.title).toBe('The engine rejected this scenario')
+    expect(refused.notice?.errors.map((e) => e.message).join(' ')).toMatch(/limits\.max_/)
   })
 })

@@ -9,7 +9,7 @@
  *   #lab=<version>.<payload>      a share link: scenario and view state, compressed (shareLink.ts)
  */
 import type { ScenarioError } from '../engine/protocol'
-import type { Validation } from './engineInfo'
+import { DEFAULT_MAX_INPUT_BYTES, inputTooLarge, type Validation } from './engineInfo'
 import { DEFAULT_SCENARIO_ID, library, scenarioFromHash } from './library'
 import { isObject, type JsonObject } from './paths'
 import { decodeShare, SHARE_PARAM, type ViewState } from './shareLink'
@@ -32,15 +32,26 @@ export interface Restored {
   view: ViewState
   /** Set when the hash could not be honoured and the default scenario opened instead. */
   notice: Notice | null
+  /**
+   * The same notice without "the default scenario is open instead": for a page that already has
+   * a scenario open (a link followed later, on hashchange) and keeps it rather than the default.
+   */
+  rejected?: Notice
 }
 
 type Validate = (json: string) => Validation
 
-/** Parses scenario text and has the engine check it: the object, or the problems found. */
+/**
+ * Parses scenario text and has the engine check it: the object, or the problems found. Text
+ * longer than the engine's `limits.max_input_bytes` is refused before anything parses it.
+ */
 export function readScenario(
   json: string,
   validate: Validate,
+  maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
 ): { ok: true; scenario: JsonObject } | { ok: false; errors: ScenarioError[] } {
+  const tooLarge = inputTooLarge(json, maxBytes)
+  if (tooLarge) return { ok: false, errors: [tooLarge] }
   const verdict = validate(json)
   if (!verdict.ok) return { ok: false, errors: verdict.errors }
   const value: unknown = JSON.parse(json)
@@ -63,7 +74,16 @@ function fallback(notice: Notice, scenarios: ReadonlyMap<string, string>): Resto
     origin: { kind: 'library', id: DEFAULT_SCENARIO_ID },
     view: {},
     notice: { ...notice, message: `${notice.message} The default scenario is open instead.` },
+    rejected: notice,
   }
+}
+
+/**
+ * The longest hash a link to a scenario within `maxBytes` can need: base64 of the whole text (the
+ * `#scenario-json=` form; a share link's compressed form is shorter) and room for the names.
+ */
+export function maxHashLength(maxBytes: number): number {
+  return Math.ceil((maxBytes * 4) / 3) + 256
 }
 
 /** Reads a URL hash into a scenario to open; never throws (apart from a missing default). */
@@ -71,13 +91,25 @@ export async function restoreFromHash(
   hash: string,
   validate: Validate,
   scenarios: ReadonlyMap<string, string> = library,
+  maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
 ): Promise<Restored> {
+  // A hash too long to hold any scenario within the input limit is refused before it is decoded.
+  if (hash.length > maxHashLength(maxBytes)) {
+    return fallback(
+      {
+        title: 'This link could not be opened',
+        message: `The link is ${hash.length.toLocaleString('en')} characters long, more than a scenario within the limit of ${maxBytes.toLocaleString('en')} bytes (limits.max_input_bytes) can need.`,
+        errors: [],
+      },
+      scenarios,
+    )
+  }
   const params = new URLSearchParams(hash.replace(/^#/, ''))
   const shared = params.get(SHARE_PARAM)
   if (shared !== null) {
     let decoded: Awaited<ReturnType<typeof decodeShare>>
     try {
-      decoded = await decodeShare(shared)
+      decoded = await decodeShare(shared, maxBytes)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       return fallback(
@@ -89,7 +121,7 @@ export async function restoreFromHash(
         scenarios,
       )
     }
-    const checked = readScenario(JSON.stringify(decoded.scenario), validate)
+    const checked = readScenario(JSON.stringify(decoded.scenario), validate, maxBytes)
     if (!checked.ok) {
       return fallback(
         {
@@ -118,7 +150,7 @@ export async function restoreFromHash(
       },
       scenarios,
     )
-  const checked = readScenario(source.json, validate)
+  const checked = readScenario(source.json, validate, maxBytes)
   if (!checked.ok) {
     const where =
       source.origin === 'library'

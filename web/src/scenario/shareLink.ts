@@ -11,14 +11,16 @@
  * Decoding throws a ShareLinkError with a sentence a person can act on; restore.ts turns that
  * into "opened the default scenario instead", so a bad link never leaves a blank page.
  */
+import { DEFAULT_MAX_INPUT_BYTES } from './engineInfo'
 import { isObject, type JsonObject } from './paths'
 
 /** The hash parameter of a share link. */
 export const SHARE_PARAM = 'lab'
 /** The share format this page writes; it reads this one only. */
 export const SHARE_VERSION = 1
-/** Decompressed links larger than this are refused (a scenario is a few kB). */
-const MAX_JSON_BYTES = 4 * 1024 * 1024
+/** Decompressed links larger than this are refused (a scenario is a few kB) when the caller does
+ * not pass the engine's own `limits.max_input_bytes`. */
+const MAX_JSON_BYTES = DEFAULT_MAX_INPUT_BYTES
 
 /** What is selected in the editor: a node, a link or a VC, by id. */
 export interface Selection {
@@ -105,7 +107,9 @@ async function pipeBytes(
     total += value.byteLength
     if (total > limit) {
       await reader.cancel()
-      throw new ShareLinkError('it holds far more data than any scenario')
+      throw new ShareLinkError(
+        `it unpacks to more than the limit of ${limit.toLocaleString('en')} bytes (limits.max_input_bytes), far more data than any scenario`,
+      )
     }
     chunks.push(value)
   }
@@ -130,7 +134,10 @@ export async function encodeShare(lab: SharedLab): Promise<string> {
 }
 
 /** Reads a share link's parameter; throws ShareLinkError saying what is wrong with it. */
-export async function decodeShare(param: string): Promise<SharedLab> {
+export async function decodeShare(
+  param: string,
+  maxBytes: number = MAX_JSON_BYTES,
+): Promise<SharedLab> {
   const match = /^(\d+)\.(.*)$/s.exec(param)
   if (!match) throw new ShareLinkError('it does not begin with its format version (#lab=1.…)')
   const version = Number(match[1])
@@ -147,7 +154,7 @@ export async function decodeShare(param: string): Promise<SharedLab> {
   const compressed = fromBase64Url(match[2])
   let bytes: Uint8Array
   try {
-    bytes = await pipeBytes(compressed, new DecompressionStream('deflate-raw'), MAX_JSON_BYTES)
+    bytes = await pipeBytes(compressed, new DecompressionStream('deflate-raw'), maxBytes)
   } catch (error) {
     if (error instanceof ShareLinkError) throw error
     throw new ShareLinkError(
