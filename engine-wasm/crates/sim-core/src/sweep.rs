@@ -382,7 +382,7 @@ mod tests {
         let grid = Grid::new(axes.clone(), usize::MAX).unwrap();
         assert_eq!(grid.len(), 10_000_000_000);
         assert_eq!(grid.axes(), axes.as_slice());
-        assert_eq!(std::mem::size_of::<Grid>(), std::mem::size_of::<(Vec<Axis>, usize)>());
+        assert_eq!(size_of::<Grid>(), size_of::<(Vec<Axis>, usize)>());
         let mut it = grid.iter();
         assert_eq!(it.size_hint(), (10_000_000_000, Some(10_000_000_000)));
         assert_eq!(it.len(), 10_000_000_000);
