@@ -18,7 +18,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 use serde_json::{json, Value};
 use sim_core::cell::switch_alg::ALGORITHM_KINDS;
 use sim_core::ip::sim::IpSimulation;
-use sim_core::scenario::parse::QUEUE_DISCIPLINES;
+use sim_core::scenario::parse::{QUEUE_DISCIPLINES, STARTUP_OPTIONS, TRAFFIC_MODELS};
 use sim_core::time::SimTime;
 use sim_core::Simulation;
 
@@ -79,6 +79,12 @@ struct Case {
 }
 
 fn traffic() -> impl Strategy<Value = Traffic> {
+    let models: Vec<&str> = TRAFFIC_MODELS.iter().map(|(m, _)| *m).collect();
+    assert_eq!(
+        models,
+        ["persistent", "bottlenecked", "on_off", "request_response"],
+        "the engine has a new traffic model: give it a strategy here"
+    );
     prop_oneof![
         (1.0..30.0).prop_map(|for_ms| Traffic::Persistent { for_ms }),
         (0.5..20.0, 0.0..20.0)
@@ -97,10 +103,7 @@ fn vc(switches: usize) -> impl Strategy<Value = Vc> {
         (1.0..155.52, 0.0..0.3, 0.0..1.0),
         (1..=8, -15..=0, -15..=0, prop::option::weighted(2.0 / 3.0, -6..=0)),
         (prop::sample::select(vec![0.78125, 1.0, 10.0, 100.0]), 0..100_000u64),
-        (
-            prop::sample::select(vec![0.01, 0.5]),
-            prop::sample::select(vec!["atm_forum", "rate", "rm"]),
-        ),
+        (prop::sample::select(vec![0.01, 0.5]), prop::sample::select(STARTUP_OPTIONS.to_vec())),
         (0.0..10.0, traffic(), prop::bool::weighted(1.0 / 3.0)),
         prop::option::weighted(
             0.25,
