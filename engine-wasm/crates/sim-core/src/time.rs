@@ -50,10 +50,12 @@ impl SimTime {
     }
 }
 
+/// Saturating: a time past the last representable picosecond (about 213 days) is "never", not a
+/// wrap to the past (a source at an ACR of 10⁻⁸ cells/s has an interval past it).
 impl std::ops::Add for SimTime {
     type Output = SimTime;
     fn add(self, rhs: SimTime) -> SimTime {
-        SimTime(self.0 + rhs.0)
+        SimTime(self.0.saturating_add(rhs.0))
     }
 }
 
@@ -79,9 +81,9 @@ pub fn cells_per_s_to_mbps(cells_per_s: f64) -> f64 {
 /// once per cell a source sends. Exact: a double's fractional part is exact.
 #[inline]
 fn round_positive(x: f64) -> u64 {
-    let whole = x as u64;
+    let whole = x as u64; // saturates at u64::MAX
     if x - whole as f64 >= 0.5 {
-        whole + 1
+        whole.saturating_add(1)
     } else {
         whole
     }
@@ -115,6 +117,16 @@ mod tests {
         for x in [0.5, 1.5, 2.5, 0.49999999999999994, 4503599627370495.5, 2726336.5, 1e18] {
             assert_eq!(round_positive(x), x.round() as u64, "{x}");
         }
+    }
+
+    #[test]
+    fn a_tiny_rate_gives_a_huge_interval_never_a_wrap_to_zero() {
+        // An ACR of 5.3 × 10⁻⁸ cells/s: 1.9 × 10¹⁹ ps, past u64::MAX. It used to wrap to 1 ps,
+        // and the source sent a cell every picosecond for ever.
+        let i = cell_interval(5.336604057520487e-8);
+        assert_eq!(i, SimTime(u64::MAX));
+        assert_eq!(SimTime::from_ms(23.0) + i, SimTime(u64::MAX));
+        assert_eq!(round_positive(1e30), u64::MAX);
     }
 
     #[test]

@@ -195,6 +195,20 @@ fn a_long_run_of_a_library_scenario_is_refused_naming_its_largest_source() {
 }
 
 #[test]
+fn a_source_whose_acr_decays_to_nothing_does_not_send_every_picosecond() {
+    // Found by the structured fuzzer (STRUCTURED_SEED=5): vc5 (MCR 0, start-up "rate", on/off,
+    // behind an EFCI switch) decays to an ACR of 5.3e-8 cells/s, whose cell interval, 1.9e19 ps,
+    // is past the last picosecond a SimTime holds. It wrapped to 1 ps and the source sent a cell
+    // every picosecond for ever (a hang at 23 ms); the interval now saturates ("never").
+    let text = r#"{"format": "abr-lab/scenario", "version": 1, "id": "acr-decays-to-nothing", "run": {"until_ms": 50.91759333597093, "sample_interval_ms": 0.5, "seed": 312}, "nodes": [{"id": "dst", "kind": "host"}, {"id": "sw0", "kind": "switch"}, {"id": "h0", "kind": "host"}, {"id": "sw1", "kind": "switch"}, {"id": "h1", "kind": "host"}], "links": [{"id": "in0", "a": "h0", "b": "sw0", "rate_mbps": 155.52, "delay_ms": 0.3624464175667181}, {"id": "t0", "a": "sw0", "b": "sw1", "rate_mbps": 155.52, "delay_ms": 0.7686614816963645, "a_to_b": {"buffer_cells": 50.0, "queue": "per_vc", "algorithm": {"kind": "none"}}}, {"id": "in1", "a": "h1", "b": "sw1", "rate_mbps": 155.52, "delay_ms": 0.43548118334936825}, {"id": "t1", "a": "sw1", "b": "dst", "rate_mbps": 155.52, "delay_ms": 0.9092999723794488, "a_to_b": {"buffer_cells": 1000.0, "queue": "per_vc", "algorithm": {"kind": "efci"}}}], "vcs": [{"id": "vc0", "path": ["h0", "sw0", "sw1", "dst"], "pcr_mbps": 100.0, "mcr_mbps": 0.0, "nrm": 32, "rif": 0.00390625, "startup": "atm_forum", "bidirectional": false, "traffic": {"kind": "request_response", "start_ms": 3.9185031695935826, "request_cells": 62, "response_cells": 1036}}, {"id": "vc1", "path": ["h1", "sw1", "dst"], "pcr_mbps": 10.0, "mcr_mbps": 1.0, "nrm": 8, "rif": 1.0, "startup": "atm_forum", "bidirectional": false, "traffic": {"kind": "on_off", "start_ms": 3.1725660098266077, "on_ms": 4.154554531210649, "off_ms": 3.497934167859403}}, {"id": "vc2", "path": ["h0", "sw0", "sw1", "dst"], "pcr_mbps": 100.0, "mcr_mbps": 0.0, "nrm": 8, "rif": 0.0625, "startup": "rm", "bidirectional": false, "traffic": {"kind": "on_off", "start_ms": 2.2802475159279565, "on_ms": 5.547939383591217, "off_ms": 8.620872200729071}}, {"id": "vc3", "path": ["h1", "sw1", "dst"], "pcr_mbps": 10.0, "mcr_mbps": 1.0, "nrm": 8, "rif": 0.0625, "startup": "atm_forum", "bidirectional": false, "traffic": {"kind": "persistent", "start_ms": 1.355629938062807}}, {"id": "vc4", "path": ["h0", "sw0", "sw1", "dst"], "pcr_mbps": 155.52, "mcr_mbps": 1.0, "nrm": 8, "rif": 0.0625, "startup": "rate", "bidirectional": false, "traffic": {"kind": "request_response", "start_ms": 4.8104550009429685, "request_cells": 8, "response_cells": 283}}, {"id": "vc5", "path": ["h0", "sw0", "sw1", "dst"], "pcr_mbps": 155.52, "mcr_mbps": 0.0, "nrm": 2, "rif": 0.0625, "startup": "rate", "bidirectional": false, "traffic": {"kind": "on_off", "start_ms": 0.10278207042850714, "on_ms": 7.279596530477971, "off_ms": 1.798273489735879}}], "background": [{"id": "bg0", "kind": "cbr", "path": ["h0", "sw0", "sw1", "dst"], "rate_mbps": 52.755530776764736, "on_ms": 16.94114280860345, "off_ms": 14.252127548786989, "start_ms": 9.392324778976716}, {"id": "bg1", "kind": "vbr", "path": ["h1", "sw1", "dst"], "rate_mbps": 53.3906379688524, "on_ms": 12.44413501001369, "off_ms": 2.4831424259628863, "start_ms": 9.952339878441055}]}"#;
+    let r = run(text, &RunOptions::default()).unwrap();
+    let events = r["stats"]["events"].as_f64().unwrap();
+    let s = parse::parse_scenario(text).unwrap();
+    assert!(events <= cell_cost(&s).total_events(), "{events} events");
+    assert!(r["stats"]["source_cells"].as_f64().unwrap() < 20_000.0, "{r}");
+}
+
+#[test]
 fn validation_gaps_are_closed() {
     // A background that stops before it starts.
     let mut v = line(155.52, 100.0, 1.0);
