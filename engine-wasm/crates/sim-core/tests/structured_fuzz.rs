@@ -4,108 +4,308 @@
 //! flows over drop-tail and BAT — each run for tens of milliseconds (many
 //! round trips), with invariants checked on the report. The arbitrary-JSON
 //! fuzzing of fuzz_scenarios.rs almost never gets a document past the
-//! validator; this one gets nearly all of them into a run.
+//! validator; this one gets nearly all of them into a run. The generator is a
+//! set of proptest strategies, so a failure shrinks to a smallest scenario
+//! (fewer switches, VCs and sources, simpler traffic) before it is printed.
 //!
 //! `STRUCTURED_SEED` replays a seed (printed); `STRUCTURED_CASES` sets the count.
 
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{json, Value};
 use sim_core::cell::switch_alg::ALGORITHM_KINDS;
-use sim_core::kernel::Rng;
 use sim_core::runner::{run_report, RunOptions};
 use sim_core::scenario::parse::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
 
-fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
-    &items[(rng.next_u64() % items.len() as u64) as usize]
+/// One switch of the parking lot: its source host's access delay, then its trunk onwards.
+#[derive(Clone, Debug)]
+struct Switch {
+    access_delay_ms: f64,
+    algorithm: &'static str,
+    rate_mbps: f64,
+    delay_ms: f64,
+    buffer_cells: f64,
+    queue: &'static str,
 }
 
-fn between(rng: &mut Rng, lo: f64, hi: f64) -> f64 {
-    lo + (hi - lo) * rng.next_f64()
+#[derive(Clone, Debug)]
+enum Traffic {
+    Persistent,
+    OnOff { on_ms: f64, off_ms: f64 },
+    Bottlenecked { rate_mbps: f64, for_ms: f64 },
+    RequestResponse { request_cells: u64, response_cells: u64 },
 }
 
-/// A parking-lot of 1–3 switches, each with its own source host and a shared
-/// destination; VCs enter at any switch.
-fn cell_scenario(rng: &mut Rng, case: u64) -> Value {
-    let switches = 1 + (rng.next_u64() % 3) as usize;
+/// A VC entering at switch `entry` (modulo the switches there are) and leaving at the end.
+#[derive(Clone, Debug)]
+struct Vc {
+    entry: usize,
+    start_ms: f64,
+    traffic: Traffic,
+    bidirectional: bool,
+    pcr_mbps: f64,
+    mcr_mbps: f64,
+    nrm: u32,
+    rif: f64,
+    startup: &'static str,
+}
+
+#[derive(Clone, Debug)]
+struct Background {
+    entry: usize,
+    kind: &'static str,
+    rate_mbps: f64,
+    on_ms: f64,
+    off_ms: f64,
+    start_ms: f64,
+}
+
+#[derive(Clone, Debug)]
+struct CellCase {
+    switches: Vec<Switch>,
+    vcs: Vec<Vc>,
+    background: Vec<Background>,
+    until_ms: f64,
+    seed: u64,
+}
+
+#[derive(Clone, Debug)]
+enum Flow {
+    Udp { rate_mbps: f64, start_ms: f64 },
+    Tcp { count: u64, packet_bytes: u64 },
+}
+
+#[derive(Clone, Debug)]
+struct IpCase {
+    flows: Vec<Flow>,
+    bottleneck_mbps: f64,
+    buffer_pkts: u64,
+    /// BAT's CLCC reference, or None for drop-tail.
+    bat: Option<f64>,
+    until_ms: f64,
+    seed: u64,
+}
+
+#[derive(Clone, Debug)]
+enum Case {
+    Cell(CellCase),
+    Ip(IpCase),
+}
+
+fn switch() -> impl Strategy<Value = Switch> {
+    (
+        0.0..0.5,
+        prop::sample::select(ALGORITHM_KINDS.to_vec()),
+        prop::sample::select(vec![10.0, 50.0, 155.52]),
+        0.01..2.0,
+        prop::sample::select(vec![50.0, 1000.0, 100_000.0]),
+        prop::sample::select(QUEUE_DISCIPLINES.to_vec()),
+    )
+        .prop_map(|(access_delay_ms, algorithm, rate_mbps, delay_ms, buffer_cells, queue)| {
+            Switch { access_delay_ms, algorithm, rate_mbps, delay_ms, buffer_cells, queue }
+        })
+}
+
+fn traffic() -> impl Strategy<Value = Traffic> {
+    prop_oneof![
+        Just(Traffic::Persistent),
+        (0.5..10.0, 0.0..10.0).prop_map(|(on_ms, off_ms)| Traffic::OnOff { on_ms, off_ms }),
+        (1.0..100.0, 1.0..20.0)
+            .prop_map(|(rate_mbps, for_ms)| Traffic::Bottlenecked { rate_mbps, for_ms }),
+        (1..=64u64, 1..=2000u64).prop_map(|(request_cells, response_cells)| {
+            Traffic::RequestResponse { request_cells, response_cells }
+        }),
+    ]
+}
+
+fn vc() -> impl Strategy<Value = Vc> {
+    (
+        (0..3usize, 0.0..5.0, traffic(), prop::bool::weighted(0.25)),
+        (
+            prop::sample::select(vec![10.0, 100.0, 155.52]),
+            prop::sample::select(vec![0.0, 0.0, 1.0]),
+            prop::sample::select(vec![2u32, 8, 32]),
+            prop::sample::select(vec![1.0 / 256.0, 1.0 / 16.0, 1.0]),
+            prop::sample::select(STARTUP_OPTIONS.to_vec()),
+        ),
+    )
+        .prop_map(
+            |((entry, start_ms, traffic, bidirectional), (pcr, mcr, nrm, rif, startup))| Vc {
+                entry,
+                start_ms,
+                traffic,
+                bidirectional,
+                pcr_mbps: pcr,
+                mcr_mbps: mcr,
+                nrm,
+                rif,
+                startup,
+            },
+        )
+}
+
+fn background() -> impl Strategy<Value = Background> {
+    (
+        0..3usize,
+        prop::sample::select(vec!["cbr", "vbr"]),
+        1.0..60.0,
+        1.0..20.0,
+        0.0..20.0,
+        0.0..10.0,
+    )
+        .prop_map(|(entry, kind, rate_mbps, on_ms, off_ms, start_ms)| Background {
+            entry,
+            kind,
+            rate_mbps,
+            on_ms,
+            off_ms,
+            start_ms,
+        })
+}
+
+fn cell_case() -> impl Strategy<Value = CellCase> {
+    (
+        prop::collection::vec(switch(), 1..=3),
+        prop::collection::vec(vc(), 1..=6),
+        prop::collection::vec(background(), 0..=2),
+        20.0..60.0,
+        0..1000u64,
+    )
+        .prop_map(|(switches, vcs, background, until_ms, seed)| CellCase {
+            switches,
+            vcs,
+            background,
+            until_ms,
+            seed,
+        })
+}
+
+fn ip_case() -> impl Strategy<Value = IpCase> {
+    let flow = prop_oneof![
+        1 => (1.0..150.0, 0.0..50.0)
+            .prop_map(|(rate_mbps, start_ms)| Flow::Udp { rate_mbps, start_ms }),
+        2 => (1..=5u64, prop::sample::select(vec![500u64, 1500]))
+            .prop_map(|(count, packet_bytes)| Flow::Tcp { count, packet_bytes }),
+    ];
+    (
+        prop::collection::vec(flow, 1..=3),
+        prop::sample::select(vec![10.0, 100.0]),
+        prop::sample::select(vec![20u64, 300]),
+        prop::option::of(0.1..0.9),
+        300.0..1000.0,
+        0..1000u64,
+    )
+        .prop_map(|(flows, bottleneck_mbps, buffer_pkts, bat, until_ms, seed)| IpCase {
+            flows,
+            bottleneck_mbps,
+            buffer_pkts,
+            bat,
+            until_ms,
+            seed,
+        })
+}
+
+/// Four cell-model scenarios to one packet-model scenario.
+fn case() -> impl Strategy<Value = Case> {
+    prop_oneof![4 => cell_case().prop_map(Case::Cell), 1 => ip_case().prop_map(Case::Ip)]
+}
+
+/// A parking lot of the case's switches, each with its own source host and a shared
+/// destination; VCs and background enter at any switch.
+fn cell_scenario(c: &CellCase) -> Value {
+    let n = c.switches.len();
     let mut nodes = vec![json!({"id": "dst", "kind": "host"})];
     let mut links = Vec::new();
-    for i in 0..switches {
+    for (i, s) in c.switches.iter().enumerate() {
         nodes.push(json!({"id": format!("sw{i}"), "kind": "switch"}));
         nodes.push(json!({"id": format!("h{i}"), "kind": "host"}));
         links.push(json!({"id": format!("in{i}"), "a": format!("h{i}"), "b": format!("sw{i}"),
-                          "rate_mbps": 155.52, "delay_ms": between(rng, 0.0, 0.5)}));
-        let next = if i + 1 < switches { format!("sw{}", i + 1) } else { "dst".to_string() };
-        let alg = *pick(rng, ALGORITHM_KINDS);
+                          "rate_mbps": 155.52, "delay_ms": s.access_delay_ms}));
+        let next = if i + 1 < n { format!("sw{}", i + 1) } else { "dst".to_string() };
         links.push(json!({"id": format!("t{i}"), "a": format!("sw{i}"), "b": next,
-            "rate_mbps": *pick(rng, &[10.0, 50.0, 155.52]), "delay_ms": between(rng, 0.01, 2.0),
-            "a_to_b": {"buffer_cells": *pick(rng, &[50.0, 1000.0, 100_000.0]),
-                       "queue": *pick(rng, QUEUE_DISCIPLINES),
-                       "algorithm": {"kind": alg}}}));
+            "rate_mbps": s.rate_mbps, "delay_ms": s.delay_ms,
+            "a_to_b": {"buffer_cells": s.buffer_cells, "queue": s.queue,
+                       "algorithm": {"kind": s.algorithm}}}));
     }
     let path_from = |i: usize| {
+        let i = i % n;
         let mut p = vec![json!(format!("h{i}"))];
-        p.extend((i..switches).map(|k| json!(format!("sw{k}"))));
+        p.extend((i..n).map(|k| json!(format!("sw{k}"))));
         p.push(json!("dst"));
         p
     };
-    let vcs: Vec<Value> = (0..1 + rng.next_u64() % 6)
-        .map(|v| {
-            let start = between(rng, 0.0, 5.0);
-            let traffic = match rng.next_u64() % 4 {
-                0 => json!({"kind": "persistent", "start_ms": start}),
-                1 => json!({"kind": "on_off", "start_ms": start, "on_ms": between(rng, 0.5, 10.0), "off_ms": between(rng, 0.0, 10.0)}),
-                2 => json!({"kind": "bottlenecked", "start_ms": start, "rate_mbps": between(rng, 1.0, 100.0), "for_ms": between(rng, 1.0, 20.0)}),
-                _ => json!({"kind": "request_response", "start_ms": start, "request_cells": 1 + rng.next_u64() % 64, "response_cells": 1 + rng.next_u64() % 2000}),
+    let vcs: Vec<Value> = c
+        .vcs
+        .iter()
+        .enumerate()
+        .map(|(v, vc)| {
+            let start = vc.start_ms;
+            let traffic = match vc.traffic {
+                Traffic::Persistent => json!({"kind": "persistent", "start_ms": start}),
+                Traffic::OnOff { on_ms, off_ms } => {
+                    json!({"kind": "on_off", "start_ms": start, "on_ms": on_ms, "off_ms": off_ms})
+                }
+                Traffic::Bottlenecked { rate_mbps, for_ms } => {
+                    json!({"kind": "bottlenecked", "start_ms": start, "rate_mbps": rate_mbps, "for_ms": for_ms})
+                }
+                Traffic::RequestResponse { request_cells, response_cells } => {
+                    json!({"kind": "request_response", "start_ms": start, "request_cells": request_cells, "response_cells": response_cells})
+                }
             };
-            let bidirectional = traffic["kind"] != "request_response" && rng.next_u64().is_multiple_of(4);
-            json!({"id": format!("vc{v}"), "path": path_from((rng.next_u64() % switches as u64) as usize),
-                   "pcr_mbps": *pick(rng, &[10.0, 100.0, 155.52]), "mcr_mbps": *pick(rng, &[0.0, 0.0, 1.0]),
-                   "nrm": *pick(rng, &[2, 8, 32]), "rif": *pick(rng, &[1.0 / 256.0, 1.0 / 16.0, 1.0]),
-                   "startup": *pick(rng, STARTUP_OPTIONS), "bidirectional": bidirectional,
-                   "traffic": traffic})
+            let bidirectional =
+                vc.bidirectional && !matches!(vc.traffic, Traffic::RequestResponse { .. });
+            json!({"id": format!("vc{v}"), "path": path_from(vc.entry),
+                   "pcr_mbps": vc.pcr_mbps, "mcr_mbps": vc.mcr_mbps, "nrm": vc.nrm, "rif": vc.rif,
+                   "startup": vc.startup, "bidirectional": bidirectional, "traffic": traffic})
         })
         .collect();
-    let background: Vec<Value> = (0..rng.next_u64() % 3)
-        .map(|b| {
-            json!({"id": format!("bg{b}"), "kind": *pick(rng, &["cbr", "vbr"]),
-                   "path": path_from((rng.next_u64() % switches as u64) as usize),
-                   "rate_mbps": between(rng, 1.0, 60.0), "on_ms": between(rng, 1.0, 20.0),
-                   "off_ms": between(rng, 0.0, 20.0), "start_ms": between(rng, 0.0, 10.0)})
+    let background: Vec<Value> = c
+        .background
+        .iter()
+        .enumerate()
+        .map(|(b, bg)| {
+            json!({"id": format!("bg{b}"), "kind": bg.kind, "path": path_from(bg.entry),
+                   "rate_mbps": bg.rate_mbps, "on_ms": bg.on_ms, "off_ms": bg.off_ms,
+                   "start_ms": bg.start_ms})
         })
         .collect();
     json!({
-        "format": "abr-lab/scenario", "version": 1, "id": format!("gen-{case}"),
-        "run": {"until_ms": between(rng, 20.0, 60.0), "sample_interval_ms": 0.5, "seed": case},
+        "format": "abr-lab/scenario", "version": 1, "id": "gen-cell",
+        "run": {"until_ms": c.until_ms, "sample_interval_ms": 0.5, "seed": c.seed},
         "nodes": nodes, "links": links, "vcs": vcs, "background": background
     })
 }
 
-fn ip_scenario(rng: &mut Rng, case: u64) -> Value {
-    let flows: Vec<Value> = (0..1 + rng.next_u64() % 3)
-        .map(|i| {
-            if rng.next_u64().is_multiple_of(3) {
+fn ip_scenario(c: &IpCase) -> Value {
+    let flows: Vec<Value> = c
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match *f {
+            Flow::Udp { rate_mbps, start_ms } => {
                 json!({"id": format!("u{i}"), "kind": "udp", "path": ["S", "R1", "R2", "D"],
-                       "rate_mbps": between(rng, 1.0, 150.0), "start_ms": between(rng, 0.0, 50.0)})
-            } else {
+                       "rate_mbps": rate_mbps, "start_ms": start_ms})
+            }
+            Flow::Tcp { count, packet_bytes } => {
                 json!({"id": format!("t{i}"), "kind": "tcp", "path": ["S", "R1", "R2", "D"],
-                       "count": 1 + rng.next_u64() % 5, "rtt_min_ms": 2, "rtt_max_ms": 40,
-                       "packet_bytes": *pick(rng, &[500, 1500])})
+                       "count": count, "rtt_min_ms": 2, "rtt_max_ms": 40,
+                       "packet_bytes": packet_bytes})
             }
         })
         .collect();
-    let aqm = if rng.next_u64().is_multiple_of(2) {
-        json!({"kind": "drop_tail"})
-    } else {
-        json!({"kind": "bat", "clcc": {"r_ref": between(rng, 0.1, 0.9)}})
+    let aqm = match c.bat {
+        None => json!({"kind": "drop_tail"}),
+        Some(r_ref) => json!({"kind": "bat", "clcc": {"r_ref": r_ref}}),
     };
     json!({
-        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": format!("gen-ip-{case}"),
-        "run": {"until_ms": between(rng, 300.0, 1000.0), "sample_interval_ms": 10, "seed": case},
+        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "gen-ip",
+        "run": {"until_ms": c.until_ms, "sample_interval_ms": 10, "seed": c.seed},
         "nodes": [{"id": "S", "kind": "host"}, {"id": "R1", "kind": "router"},
                   {"id": "R2", "kind": "router"}, {"id": "D", "kind": "host"}],
         "links": [
             {"id": "a", "a": "S", "b": "R1", "rate_mbps": 1000, "delay_ms": 0.1},
-            {"id": "b", "a": "R1", "b": "R2", "rate_mbps": *pick(rng, &[10.0, 100.0]), "delay_ms": 0.5,
-             "a_to_b": {"buffer_pkts": *pick(rng, &[20, 300]), "aqm": aqm}},
+            {"id": "b", "a": "R1", "b": "R2", "rate_mbps": c.bottleneck_mbps, "delay_ms": 0.5,
+             "a_to_b": {"buffer_pkts": c.buffer_pkts, "aqm": aqm}},
             {"id": "c", "a": "R2", "b": "D", "rate_mbps": 1000, "delay_ms": 0.1}
         ],
         "flows": flows
@@ -113,20 +313,21 @@ fn ip_scenario(rng: &mut Rng, case: u64) -> Value {
 }
 
 /// Invariants every cell-model report keeps.
-fn check_cell(r: &Value, replay: &str) {
+fn check_cell(r: &Value) -> Result<(), TestCaseError> {
     let t = &r["totals"];
     for (id, vc) in t["vcs"].as_object().unwrap() {
         let (sent, got) =
             (vc["data_sent"].as_u64().unwrap(), vc["cells_received"].as_u64().unwrap());
-        assert!(got <= sent, "{replay}: {id} received {got} of {sent}");
+        prop_assert!(got <= sent, "{} received {} of {}", id, got, sent);
     }
     for (id, p) in t["ports"].as_object().unwrap() {
         let u = p["utilization"].as_f64().unwrap();
-        assert!((0.0..=1.0 + 1e-6).contains(&u), "{replay}: port {id} utilisation {u}");
+        prop_assert!((0.0..=1.0 + 1e-6).contains(&u), "port {} utilisation {}", id, u);
     }
     if let Some(f) = t["fairness"].as_f64() {
-        assert!((0.0..=1.0 + 1e-9).contains(&f), "{replay}: fairness {f}");
+        prop_assert!((0.0..=1.0 + 1e-9).contains(&f), "fairness {}", f);
     }
+    Ok(())
 }
 
 #[test]
@@ -135,33 +336,44 @@ fn generated_scenarios_reach_the_simulator_and_keep_their_invariants() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| std::process::id() as u64 ^ 0xfeed);
-    let cases: u64 =
+    let cases: u32 =
         std::env::var("STRUCTURED_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(120);
     println!("structured fuzz: STRUCTURED_SEED={seed} STRUCTURED_CASES={cases}");
-    let (mut ran, mut events) = (0u64, 0u64);
-    let mut algorithms = std::collections::BTreeSet::new();
-    for case in 0..cases {
-        let mut rng = Rng::new(seed, case);
-        let ip = case % 5 == 4;
-        let v = if ip { ip_scenario(&mut rng, case) } else { cell_scenario(&mut rng, case) };
-        let replay = format!("STRUCTURED_SEED={seed} case {case}");
-        let r = run_report(&v.to_string(), &RunOptions::default(), &|| 0.0, &mut |_, _| {})
-            .unwrap_or_else(|e| panic!("{replay}: refused {e:?}\n{v}"));
-        ran += 1;
-        events += r["stats"]["events"].as_u64().unwrap();
-        if !ip {
-            check_cell(&r, &replay);
-            for l in v["links"].as_array().unwrap() {
-                if let Some(k) = l["a_to_b"]["algorithm"]["kind"].as_str() {
-                    algorithms.insert(k.to_string());
-                }
+    let config =
+        Config { cases, failure_persistence: None, max_shrink_iters: 1024, ..Config::default() };
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &key));
+    let ran = std::cell::Cell::new(0u64);
+    let events = std::cell::Cell::new(0u64);
+    let algorithms = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let result = runner.run(&case(), |c| {
+        let v = match &c {
+            Case::Cell(cell) => cell_scenario(cell),
+            Case::Ip(ip) => ip_scenario(ip),
+        };
+        let r = run_report(&v.to_string(), &RunOptions::default(), &|| 0.0, &mut |_, _| {});
+        let r = r.map_err(|e| TestCaseError::fail(format!("refused {e:?}\n{v}")))?;
+        ran.set(ran.get() + 1);
+        events.set(events.get() + r["stats"]["events"].as_u64().unwrap_or(0));
+        match &c {
+            Case::Cell(cell) => {
+                check_cell(&r)?;
+                algorithms.borrow_mut().extend(cell.switches.iter().map(|s| s.algorithm));
             }
-        } else {
-            assert!(!serde_json::to_string(&r).unwrap().contains("NaN"), "{replay}");
+            Case::Ip(_) => {
+                prop_assert!(!serde_json::to_string(&r).unwrap().contains("NaN"), "NaN in {}", r);
+            }
         }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}\nreplay this search with STRUCTURED_SEED={seed}");
     }
-    println!("{ran} scenarios ran, {events} events; algorithms: {algorithms:?}");
-    assert_eq!(ran, cases);
+    let algorithms = algorithms.into_inner();
+    println!("{} scenarios ran, {} events; algorithms: {algorithms:?}", ran.get(), events.get());
+    assert_eq!(ran.get(), u64::from(cases));
     if cases >= 60 {
         assert_eq!(algorithms.len(), ALGORITHM_KINDS.len(), "{algorithms:?}");
     }
