@@ -60,6 +60,8 @@ export function App() {
   }, [present.on])
   const [libraryOpen, setLibraryOpen] = useState(false)
   const [shareOpen, setShareOpen] = useState(false)
+  /** On a phone the scenario tools fold behind a menu button (styles.css). */
+  const [toolsOpen, setToolsOpen] = useState(false)
 
   /** Simulated time one press of Step advances: one sample interval, one new point on the charts. */
   const stepMs = layout?.sample_interval_ms ?? 0.5
@@ -306,7 +308,12 @@ export function App() {
           <h1>{title}</h1>
         </div>
         {!embed && (
-          <div className="bench-tools" role="toolbar" aria-label="Scenario">
+          <div
+            className={`bench-tools${toolsOpen ? ' open' : ''}`}
+            id="bench-tools"
+            role="toolbar"
+            aria-label="Scenario"
+          >
             <button
               type="button"
               onClick={bench.undo}
@@ -362,6 +369,19 @@ export function App() {
           speed={sim.speed}
           onSpeed={sim.setSpeed}
           compact={embed}
+          extra={
+            !embed && (
+              <button
+                type="button"
+                className="tools-toggle"
+                aria-expanded={toolsOpen}
+                aria-controls="bench-tools"
+                onClick={() => setToolsOpen((o) => !o)}
+              >
+                Menu
+              </button>
+            )
+          }
         />
         {layout && !embed && (
           <Timeline
