@@ -76,75 +76,91 @@ async function magnifiedKinds(page: Page): Promise<number[]> {
     .evaluateAll((els) => [...new Set(els.map((e) => Number(e.getAttribute('data-kind'))))].sort())
 }
 
-/** Plays (already playing) until the magnifier has shown every kind wanted, over time. */
-async function seeKinds(page: Page, wanted: number[]): Promise<number[]> {
-  const seen = new Set<number>()
-  for (let i = 0; i < 200 && !wanted.every((k) => seen.has(k)); i++) {
+/**
+ * Steps the paused run one sample interval at a time (the S key) until the magnifier has shown
+ * every kind wanted; each step leaves a snapshot of the port's cells, every one drawn on its own.
+ */
+async function stepForKinds(page: Page, wanted: number[], steps = 150): Promise<number[]> {
+  // The S key is the page's, not a focused select's type-ahead.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+  const seen = new Set<number>(await magnifiedKinds(page))
+  for (let i = 0; i < steps && !wanted.every((k) => seen.has(k)); i++) {
+    const before = await page.evaluate(() => window.__abrlab?.nowMs() ?? 0)
+    await page.keyboard.press('s')
+    await expect
+      .poll(() => page.evaluate(() => window.__abrlab?.nowMs() ?? 0))
+      .toBeGreaterThan(before)
+    await page.waitForTimeout(30)
     for (const k of await magnifiedKinds(page)) seen.add(k)
-    await page.waitForTimeout(100)
   }
   return [...seen].sort()
 }
 
 // Cell kinds: 0 data, 1 FRM, 2 BRM, 3 CBR/VBR; packets 4 TCP segment, 5 ACK, 6 UDP.
+//
+// Why not simply play at 20 µs per second and wait: the links between these scenarios' switches
+// are 0.5 to 10 m long (one to four cell slots on the wire), so the magnifier shows the cell being
+// sent and the queue. Early in a run the chosen links were nearly idle — at 60 ms ma-500-vcs has
+// two VCs sending 500 cells/s, one cell every 2 ms, which at 20 µs per second is one every 100 s
+// of wall time, and an FRM one in 32 of those — so the test waited for cells that came minutes
+// apart, however fast the worker stepped. Now each case runs quickly to a time when the chosen
+// link is busy with every kind (the bottleneck, with a queue), slows down with the magnifier's
+// own button, and steps one sample interval at a time, reading each snapshot. A backward RM cell
+// is on a 1-slot trunk for one cell time in about thirty, so that can take a hundred steps.
 const MAGNIFIED: {
   id: string
-  pace: string
-  from?: number
+  /** Simulated ms to run to first (at `seek`): the chosen link then carries every kind. */
+  from: number
+  seek: string
   forward: string
   back: string
   forwardKinds: number[]
   backKinds: number[]
-  /** Why this case is known not to pass yet (issue 15 stays open until it does). */
-  fixme?: string
 }[] = [
   {
     id: 'two-source-wan',
-    pace: '1 ms per second',
-    forward: 'SW1→SW2',
-    back: 'SW2→SW1',
-    forwardKinds: [0, 1],
-    backKinds: [2],
-  },
-  {
-    id: 'ohsaki-lan-fast-decrease',
-    fixme:
-      'times out: 20 µs per second shows too few cells within the test time on a 2-core CI machine',
-    pace: '20 µs per second (slow motion)',
     from: 20,
+    seek: '10 ms per second',
     forward: 'SW1→SW2',
     back: 'SW2→SW1',
     forwardKinds: [0, 1],
     backKinds: [2],
   },
   {
+    // SW4→SW5 is the parking lot's bottleneck: all four VCs, and the binary switch's queue.
+    id: 'ohsaki-lan-fast-decrease',
+    from: 100,
+    seek: '20 ms per second',
+    forward: 'SW4→SW5',
+    back: 'SW5→SW4',
+    forwardKinds: [0, 1],
+    backKinds: [2],
+  },
+  {
+    // SW3→SW4 (50 Mbit/s) carries VCs 1–5 and 7, all started by 700 ms.
     id: 'ma-gfc',
-    fixme:
-      'times out: 20 µs per second shows too few cells within the test time on a 2-core CI machine',
-    pace: '20 µs per second (slow motion)',
-    from: 40,
-    forward: 'SW1→SW2',
-    back: 'SW2→SW1',
+    from: 800,
+    seek: '200 ms per second',
+    forward: 'SW3→SW4',
+    back: 'SW4→SW3',
     forwardKinds: [0, 1],
     backKinds: [2],
   },
   {
+    // By 3 s some 140 long VCs share the trunk.
     id: 'ma-500-vcs',
-    fixme:
-      'times out: 20 µs per second shows too few cells within the test time on a 2-core CI machine',
-    pace: '20 µs per second (slow motion)',
-    from: 60,
+    from: 3000,
+    seek: 'as fast as possible',
     forward: 'SW1→SW2',
     back: 'SW2→SW1',
     forwardKinds: [0, 1],
     backKinds: [2],
   },
   {
+    // The CBR VC's first on period (2,000–2,500 ms) over the four ABR VCs.
     id: 'ma-cbr-onoff',
-    fixme:
-      'times out: 20 µs per second shows too few cells within the test time on a 2-core CI machine',
-    pace: '1 ms per second',
-    from: 2000,
+    from: 2100,
+    seek: '500 ms per second',
     forward: 'SW1→SW2',
     back: 'SW2→SW1',
     forwardKinds: [0, 1, 3],
@@ -152,7 +168,8 @@ const MAGNIFIED: {
   },
   {
     id: 'pletka-bat-tcp-udp',
-    pace: '1 ms per second',
+    from: 1000,
+    seek: '500 ms per second',
     forward: 'R1→R2',
     back: 'R2→R1',
     forwardKinds: [4, 6],
@@ -165,32 +182,45 @@ for (const m of MAGNIFIED) {
     lab,
     page,
   }) => {
-    test.fixme(m.fixme !== undefined, m.fixme)
     test.setTimeout(120_000)
     await page.setViewportSize({ width: 1280, height: 800 })
     await lab.open(`#scenario=${m.id}`)
     await lab.waitUntilLoaded()
-    if (m.from) {
-      // Into the run (the CBR source's first on period, the sources' ramp-up) before slowing down.
-      await lab.chooseSpeed(m.from > 500 ? '1000 ms per second' : '20 ms per second')
-      await lab.playButton.click()
-      await expect.poll(() => lab.nowMs(), { timeout: 60_000 }).toBeGreaterThan(m.from)
-    }
+    // Into the run (a few seconds of wall time), then hold there.
+    await lab.chooseSpeed(m.seek)
+    await lab.playButton.click()
+    await expect
+      .poll(() => lab.nowMs(), { timeout: 60_000, intervals: [100] })
+      .toBeGreaterThan(m.from)
+    // Pause by its key: on a loaded machine a busy page can keep a click's checks waiting.
+    await page.keyboard.press(' ')
+    await expect.poll(() => lab.status()).toBe('paused')
     const pick = page.getByTestId('magnifier-port')
     await pick.selectOption({ label: m.forward })
-    await lab.chooseSpeed(m.pace)
-    if ((await lab.status()) !== 'running') await lab.playButton.click()
-    expect(await seeKinds(page, m.forwardKinds)).toEqual(expect.arrayContaining(m.forwardKinds))
+    // The magnifier's own advice: one press slows to a pace at which a cell crosses a slot in at
+    // least a quarter of a second.
+    await page.getByTestId('magnifier-slow').click()
+    await expect(page.getByTestId('magnifier-slow')).toHaveCount(0)
+    await expect(page.getByTestId('magnifier-summary')).toContainText(
+      /One (cell|packet) time lasts (\d+ ms|\d+\.\d s)/,
+    )
+    expect(await stepForKinds(page, m.forwardKinds)).toEqual(expect.arrayContaining(m.forwardKinds))
     await expect(page.getByTestId('magnifier-summary')).toContainText('On the wire')
+    // Playing at that pace the magnifier keeps drawing the port's cells.
+    await lab.playButton.click()
+    await expect.poll(() => lab.status()).toBe('running')
+    await expect
+      .poll(async () => (await magnifiedKinds(page)).length, { timeout: 10_000 })
+      .toBeGreaterThan(0)
+    await lab.playButton.click()
+    await expect.poll(() => lab.status()).toBe('paused')
     await page
       .getByTestId('magnifier')
       .screenshot({ path: `e2e/artifacts/magnifier-${m.id}-forward.png` })
     await pick.selectOption({ label: m.back })
-    expect(await seeKinds(page, m.backKinds)).toEqual(expect.arrayContaining(m.backKinds))
-    await lab.playButton.click()
-    await expect.poll(() => lab.status()).toBe('paused')
+    expect(await stepForKinds(page, m.backKinds)).toEqual(expect.arrayContaining(m.backKinds))
     if (m.backKinds.includes(2)) {
-      // An RM cell tells its fields on focus: step until one is in view, then focus it.
+      // An RM cell tells its fields on focus.
       const rm = page.getByTestId('magnifier-view').locator('g.mag-cell[data-kind="2"]')
       for (let i = 0; i < 40 && (await rm.count()) === 0; i++) {
         await page.keyboard.press('s')

@@ -294,8 +294,13 @@ export function Magnifier({
             ))}
           </select>
         </label>
-        {p && want !== null && speed !== null && speed > want && (
-          <button type="button" className="slow-to-cells" onClick={() => onSpeed(want)}>
+        {p && want !== null && (speed === null || speed > want) && (
+          <button
+            type="button"
+            className="slow-to-cells"
+            onClick={() => onSpeed(want)}
+            data-testid="magnifier-slow"
+          >
             Slow to {want < 0.1 ? `${Number((want * 1000).toPrecision(3))} µs/s` : `${want} ms/s`}{' '}
             to follow each {packets ? 'packet' : 'cell'}
           </button>
