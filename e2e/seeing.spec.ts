@@ -435,3 +435,115 @@ for (const id of [
     await page.screenshot({ path: `e2e/artifacts/phone-${id}-charts.png` })
   })
 }
+
+/** Presses Tab until every element matching `selector` has had the focus; the ids reached, in order. */
+async function tabThrough(page: Page, selector: string, attr: string, presses = 120) {
+  const want = await page.locator(selector).count()
+  const reached: string[] = []
+  for (let i = 0; i < presses && reached.length < want; i++) {
+    await page.keyboard.press('Tab')
+    const id = await page.evaluate(
+      ([sel, a]) => {
+        const el = document.activeElement
+        return el?.matches(sel) ? el.getAttribute(a) : null
+      },
+      [selector, attr] as const,
+    )
+    if (id !== null && !reached.includes(id)) reached.push(id)
+  }
+  return { want, reached }
+}
+
+/** The stroke colour of the focused node's shape (the orange focus ring is #e69f00). */
+const FOCUS_STROKE = 'rgb(230, 159, 0)'
+
+for (const id of ['two-source-wan', 'ma-gfc', 'pletka-bat-tcp-udp']) {
+  test(`keyboard in the embed (${id}): Tab reaches every node, arrows go node to node, Enter tells its details`, async ({
+    lab,
+    page,
+  }) => {
+    await page.setViewportSize({ width: 640, height: 400 })
+    await page.goto(`/?embed#scenario=${id}`)
+    await page.waitForFunction(() => window.__abrlab !== undefined)
+    await lab.waitUntilLoaded()
+    const nodes = page.locator('svg.topology g.node[tabindex="0"]')
+    const names = await page
+      .locator('svg.topology g.node')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-node')))
+    expect(await nodes.count()).toBe(names.length)
+    const { want, reached } = await tabThrough(page, 'svg.topology g.node', 'data-node')
+    expect(reached.sort()).toEqual([...names].sort())
+    expect(want).toBe(names.length)
+    // The focus is visible: the focused node's outline turns orange.
+    const focused = page.locator('svg.topology g.node:focus')
+    await expect(focused).toHaveCount(1)
+    expect(
+      await focused.evaluate(
+        (g) => getComputedStyle(g.querySelector('rect, circle') as Element).stroke,
+      ),
+    ).toBe(FOCUS_STROKE)
+    // The arrow keys move the focus to the next node and back.
+    const first = names[0] as string
+    await page.locator(`svg.topology g.node[data-node="${first}"]`).focus()
+    await page.keyboard.press('ArrowRight')
+    await expect(page.locator('svg.topology g.node:focus')).toHaveAttribute(
+      'data-node',
+      names[1] as string,
+    )
+    await page.keyboard.press('ArrowLeft')
+    await expect(page.locator('svg.topology g.node:focus')).toHaveAttribute('data-node', first)
+    // Enter tells the node's details; Enter again closes them.
+    const sw = (await page
+      .locator('svg.topology g.node.switch')
+      .first()
+      .getAttribute('data-node')) as string
+    const host = (await page
+      .locator('svg.topology g.node.host')
+      .first()
+      .getAttribute('data-node')) as string
+    await page.locator(`svg.topology g.node[data-node="${sw}"]`).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByTestId('node-details')).toHaveText(
+      new RegExp(`^(Switch|Router) ${sw}: queues: \\S+→\\S+ \\S+ (cells|packets)`),
+    )
+    await expect(page.locator(`svg.topology g.node[data-node="${sw}"]`)).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    )
+    await page.locator(`svg.topology g.node[data-node="${host}"]`).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByTestId('node-details')).toHaveText(
+      new RegExp(`^Host ${host}: (sends|receives) `),
+    )
+    await page.keyboard.press('Enter')
+    await expect(page.getByTestId('node-details')).toHaveText('')
+  })
+}
+
+test('keyboard on the main page: Tab reaches every node of the drawing, Enter opens its parameters', async ({
+  lab,
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await lab.open('#scenario=ma-gfc')
+  await lab.waitUntilLoaded()
+  const names = await page
+    .locator('[data-edit-node]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-edit-node')))
+  expect(names.length).toBe(23)
+  const { reached } = await tabThrough(page, '[data-edit-node]', 'data-edit-node', 200)
+  expect(reached.sort()).toEqual([...names].sort())
+  // The focus is visible: the node's ring is drawn in the focus colour.
+  const ring = page.locator('[data-edit-node]:focus .ring')
+  await expect(ring).toHaveCount(1)
+  expect(await ring.evaluate((r) => getComputedStyle(r).stroke)).toBe(FOCUS_STROKE)
+  // Enter on a switch selects it and opens its parameters.
+  await page.locator('[data-edit-node="SW3"]').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('[data-edit-node="SW3"]')).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByRole('tab', { name: 'Parameters' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  await expect(page.locator('.params-panel')).toContainText('SW3')
+})

@@ -6,12 +6,12 @@
  * The static drawing depends only on the layout and is memoised; the live overlay is the only
  * part that changes while the simulation runs.
  */
-import { memo, useMemo, useSyncExternalStore } from 'react'
+import { type KeyboardEvent, memo, useMemo, useSyncExternalStore } from 'react'
 import type { TimeCursor } from '../charts/cursor'
 import { sampleIndexAt } from '../charts/timeSeries'
 import { frameFromSamples, type LiveFrame } from '../engine/frame'
 import type { SampleStore } from '../engine/samples'
-import { portLabel, type Layout, type LayoutVc } from '../engine/layout'
+import { forwards, portLabel, type Layout, type LayoutVc } from '../engine/layout'
 import { UNPICKED } from '../charts/palette'
 import { BUNDLE_MIN, routeGroups, useOpenBundles, type Bundle } from './bundles'
 import {
@@ -59,6 +59,12 @@ interface TopologyViewProps {
    */
   cursor?: TimeCursor
   store?: SampleStore | null
+  /**
+   * Makes the nodes keyboard targets (Tab, or the arrow keys from one to the next; Enter or a
+   * click picks one): where the drawing has no editor over it (the embed).
+   */
+  onPick?(id: string | null): void
+  picked?: string | null
 }
 
 const noCursor = () => () => undefined
@@ -112,7 +118,7 @@ function planLabels(
 ): LabelPlan {
   const nodeBoxes: Box[] = layout.nodes.flatMap((n) => {
     const p = pos.get(n.id)
-    const r = (n.kind === 'switch' ? SWITCH_HALF : HOST_R) + 1
+    const r = (forwards(n.kind) ? SWITCH_HALF : HOST_R) + 1
     return p ? [{ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r }] : []
   })
   const placer = new LabelPlacer(nodeBoxes, { x: 0, y: 0, w: WIDTH, h: height })
@@ -200,7 +206,7 @@ function planLabels(
     if (i >= 0) plan.badges.set(bundle.key, spots[i])
   }
   for (const port of layout.ports) {
-    if (port.from_kind !== 'switch') continue
+    if (!forwards(port.from_kind)) continue
     const a = pos.get(port.from)
     const b = pos.get(port.to)
     if (!a || !b) continue
@@ -223,7 +229,9 @@ const StaticTopology = memo(function StaticTopology({
   plan,
   bundles,
   opened,
-}: Pick<TopologyViewProps, 'layout' | 'colors'> & {
+  onPick,
+  picked,
+}: Pick<TopologyViewProps, 'layout' | 'colors' | 'onPick' | 'picked'> & {
   placement: Placement
   plan: LabelPlan
   bundles: Bundle[]
@@ -350,16 +358,41 @@ const StaticTopology = memo(function StaticTopology({
         {layout.nodes.map((node) => {
           const p = pos.get(node.id)
           if (!p) return null
-          const kind =
-            node.kind === 'switch' ? (layout.model === 'ip' ? 'router' : 'switch') : 'host'
+          const kind = forwards(node.kind) ? (layout.model === 'ip' ? 'router' : 'switch') : 'host'
           return (
             <g
               key={node.id}
               transform={`translate(${p.x},${p.y})`}
-              className={`node ${node.kind}`}
+              className={`node ${forwards(node.kind) ? 'switch' : 'host'}${picked === node.id ? ' picked' : ''}`}
               data-node={node.id}
+              {...(onPick && {
+                tabIndex: 0,
+                role: 'button',
+                'aria-label': `${kind} ${node.id}: Enter for its details`,
+                'aria-pressed': picked === node.id,
+                onClick: () => onPick(picked === node.id ? null : node.id),
+                onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault()
+                    e.stopPropagation()
+                    onPick(picked === node.id ? null : node.id)
+                    return
+                  }
+                  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key]
+                  if (step === undefined) return
+                  // The arrow keys move the focus from node to node, in the scenario's order.
+                  e.preventDefault()
+                  const all = [
+                    ...(e.currentTarget.parentElement?.querySelectorAll<SVGGElement>(
+                      'g.node[tabindex]',
+                    ) ?? []),
+                  ]
+                  const i = all.indexOf(e.currentTarget)
+                  all[(i + step + all.length) % all.length]?.focus()
+                },
+              })}
             >
-              {node.kind === 'switch' ? (
+              {forwards(node.kind) ? (
                 <rect
                   x={-SWITCH_HALF}
                   y={-SWITCH_HALF}
@@ -495,6 +528,8 @@ export function TopologyView({
   fit,
   cursor,
   store,
+  onPick,
+  picked,
 }: TopologyViewProps) {
   const placement = usePlacement(layout, fit)
   const { height } = placement
@@ -508,7 +543,7 @@ export function TopologyView({
     <svg
       className="topology"
       viewBox={`0 0 ${WIDTH} ${height}`}
-      role="img"
+      role={onPick ? 'group' : 'img'}
       aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
     >
       <StaticTopology
@@ -518,6 +553,8 @@ export function TopologyView({
         plan={plan}
         bundles={bundles}
         opened={opened}
+        onPick={onPick}
+        picked={picked}
       />
       <LiveOverlay
         layout={layout}
