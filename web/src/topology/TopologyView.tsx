@@ -99,7 +99,7 @@ interface LabelPlan {
   /** Link labels shown, by link id. */
   links: Map<string, Spot>
   /** ACR labels by source node: where, and which VCs (one line each, or a summary line). */
-  acr: Map<string, { spots: Spot[]; summary: boolean }>
+  acr: Map<string, { spots: Spot[]; summary: boolean; compact: boolean }>
   /** Queue labels by port id. */
   queues: Map<string, Spot>
   /** Bundle count badges by route key. */
@@ -145,38 +145,60 @@ function planLabels(
     if (!p) continue
     const summary = vcs.length > 3
     const lines = summary ? 1 : vcs.length
-    const sample = summary
-      ? `${vcs.length} VCs · ACR 000.0–000.0 Mbit/s`
-      : `${vcs.reduce((a, v) => (v.id.length > a.length ? v.id : a), '')} 000.0 Mbit/s`
+    const longest = vcs.reduce((a, v) => (v.id.length > a.length ? v.id : a), '')
     const upper = p.y <= middle.y
     const left = p.x <= middle.x
+    const stack = (x: number, first: number, anchor: Spot['anchor']): Spot[] =>
+      Array.from({ length: lines }, (_, k) => ({
+        at: { x, y: first + k * FONT.acr * 1.2 },
+        anchor,
+        angle: 0,
+      }))
     const options: Spot[][] = []
     for (const above of upper ? [true, false] : [false, true])
       for (const start of left ? [true, false] : [false, true])
         for (const anchor of [start ? 'start' : 'end', 'middle'] as const) {
           const x = anchor === 'middle' ? p.x : start ? p.x - HOST_R : p.x + HOST_R
           const first = above ? p.y - HOST_R - 13 - (lines - 1) * FONT.acr * 1.2 : p.y + HOST_R + 13
-          options.push(
-            Array.from({ length: lines }, (_, k) => ({
-              at: { x, y: first + k * FONT.acr * 1.2 },
-              anchor,
-              angle: 0,
-            })),
-          )
+          options.push(stack(x, first, anchor))
         }
-    for (const spots of options) {
-      const boxes = spots.map((s) => textBox(sample, FONT.acr, s.at, s.anchor))
-      const merged = boxes.reduce((a, b) => ({
-        x: Math.min(a.x, b.x),
-        y: Math.min(a.y, b.y),
-        w: Math.max(a.x + a.w, b.x + b.w) - Math.min(a.x, b.x),
-        h: Math.max(a.y + a.h, b.y + b.h) - Math.min(a.y, b.y),
-      }))
-      if (placer.place([merged]) === 0) {
-        plan.acr.set(node, { spots, summary })
-        break
-      }
+    // A row farther out, above or below, where the nearest row is taken.
+    for (const above of upper ? [true, false] : [false, true]) {
+      const first = above
+        ? p.y - HOST_R - 13 - lines * FONT.acr * 1.2
+        : p.y + HOST_R + 13 + FONT.acr * 1.2
+      options.push(stack(p.x, first, 'middle'))
     }
+    // Beside the node, outward first.
+    const besideY = p.y - ((lines - 1) * FONT.acr * 1.2) / 2
+    for (const outward of left ? [true, false] : [false, true])
+      options.push(
+        outward === left
+          ? stack(p.x - HOST_R - 6, besideY, 'end')
+          : stack(p.x + HOST_R + 6, besideY, 'start'),
+      )
+    // In a crowded drawing (ma-gfc) the full text finds no room: the rate alone, without its unit.
+    const tries = [
+      {
+        compact: false,
+        sample: summary ? `${vcs.length} VCs · ACR 000.0–000.0 Mbit/s` : `${longest} 000.0 Mbit/s`,
+      },
+      { compact: true, sample: summary ? `${vcs.length} VCs 000.0–000.0` : `${longest} 000.0` },
+    ]
+    placing: for (const { compact, sample } of tries)
+      for (const spots of options) {
+        const boxes = spots.map((s) => textBox(sample, FONT.acr, s.at, s.anchor))
+        const merged = boxes.reduce((a, b) => ({
+          x: Math.min(a.x, b.x),
+          y: Math.min(a.y, b.y),
+          w: Math.max(a.x + a.w, b.x + b.w) - Math.min(a.x, b.x),
+          h: Math.max(a.y + a.h, b.y + b.h) - Math.min(a.y, b.y),
+        }))
+        if (placer.place([merged]) === 0) {
+          plan.acr.set(node, { spots, summary, compact })
+          break placing
+        }
+      }
   }
   for (const link of layout.links) {
     const a = pos.get(link.a)
@@ -211,7 +233,8 @@ function planLabels(
     const b = pos.get(port.to)
     if (!a || !b) continue
     const anchor = b.x >= a.x ? 'start' : 'end'
-    const spots: Spot[] = [20, 32].map((o) => ({
+    // Either side of the port's link, nearest first.
+    const spots: Spot[] = [20, 32, -20, -32].map((o) => ({
       at: stepFrom(a, b, SWITCH_HALF + 4, o),
       anchor,
       angle: 0,
@@ -449,7 +472,7 @@ function LiveOverlay({
       data-time={past ? past.nowMs : frame.nowMs}
       data-held={past ? 'true' : undefined}
     >
-      {[...plan.acr.entries()].map(([node, { spots, summary }]) => {
+      {[...plan.acr.entries()].map(([node, { spots, summary, compact }]) => {
         const vcs = bySource.get(node) ?? []
         if (summary) {
           const acrs = vcs
@@ -465,9 +488,9 @@ function LiveOverlay({
               dominantBaseline="central"
               className="acr-label"
             >
-              {vcs.length} VCs · ACR{' '}
+              {vcs.length} VCs{compact ? ' ' : ' · ACR '}
               {acrs.length
-                ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)} Mbit/s`
+                ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)}${compact ? '' : ' Mbit/s'}`
                 : '—'}
             </text>
           )
@@ -486,7 +509,15 @@ function LiveOverlay({
               className="acr-label"
               fill={colors.get(vc.id) === UNPICKED ? INK : colors.get(vc.id)}
             >
-              {vc.id} {started.has(vc.id) ? `${acr.toFixed(1)} Mbit/s` : 'not started'}
+              {compact && (
+                <title>{`${vc.id} ACR ${started.has(vc.id) ? `${acr.toFixed(1)} Mbit/s` : 'not started'}`}</title>
+              )}
+              {vc.id}{' '}
+              {started.has(vc.id)
+                ? `${acr.toFixed(1)}${compact ? '' : ' Mbit/s'}`
+                : compact
+                  ? '—'
+                  : 'not started'}
             </text>
           )
         })
