@@ -25,7 +25,11 @@ export function nodeDetails(layout: Layout, frame: LiveFrame | null, id: string)
   const kind = forwards(node.kind) ? (packets ? 'Router' : 'Switch') : 'Host'
   const parts: string[] = []
   if (forwards(node.kind)) {
-    const ports = layout.ports.filter((p) => p.from === id)
+    // The longest queue first: it is the one to look at.
+    const queueOf = (portId: string) => frame?.queueCells.get(portId) ?? 0
+    const ports = layout.ports
+      .filter((p) => p.from === id)
+      .sort((a, b) => queueOf(b.id) - queueOf(a.id))
     const unit = packets ? 'packets' : 'cells'
     const queues = ports.map((p) => {
       const q = frame?.queueCells.get(p.id)
