@@ -157,10 +157,11 @@ const MAGNIFIED: {
     backKinds: [2],
   },
   {
-    // The CBR VC's first on period (2,000–2,500 ms) over the four ABR VCs.
+    // The CBR VC's first on period (2,000–2,500 ms) over the four ABR VCs: reached slowly enough
+    // that the pause lands inside it, with room for 150 steps of 2 ms.
     id: 'ma-cbr-onoff',
-    from: 2100,
-    seek: '500 ms per second',
+    from: 2020,
+    seek: '200 ms per second',
     forward: 'SW1→SW2',
     back: 'SW2→SW1',
     forwardKinds: [0, 1, 3],
