@@ -6,30 +6,13 @@
 use crate::cell::sim::Simulation;
 use crate::probe::{PORT_COLUMNS, VC_COLUMNS};
 use crate::scenario::{self, ScenarioError};
-use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 
+use crate::session::drain_deadlines;
 pub use crate::session::{check_windows, RowSource, RunOptions};
 
 /// Events handled per call into the engine, as the browser worker does.
 const CHUNK_EVENTS: u64 = 100_000;
-
-/// Sample values the runner lets pile up between drains (32 MB of f64).
-const DRAIN_VALUES: f64 = 4e6;
-
-/// The deadlines a run stops at to drain its sample rows: the end alone when
-/// the whole run's rows fit [`DRAIN_VALUES`], else steps of as many sample
-/// intervals as fit, so that 10,000 links sampled every 0.01 ms never hold
-/// more than one step's rows (SPEC §12).
-pub(crate) fn drain_deadlines(until_ms: f64, sample_ms: f64, width: usize) -> Vec<SimTime> {
-    let rows = (until_ms / sample_ms).ceil();
-    if rows * width as f64 <= DRAIN_VALUES {
-        return vec![SimTime::from_ms(until_ms)];
-    }
-    let step = (DRAIN_VALUES / width as f64).floor().max(1.0) * sample_ms;
-    let steps = (until_ms / step).ceil() as usize;
-    (1..=steps).map(|k| SimTime::from_ms((k as f64 * step).min(until_ms))).collect()
-}
 
 /// Sums over the sample rows that fall in one window.
 #[derive(Clone, Debug)]
@@ -163,7 +146,7 @@ pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<Scenari
 /// Parses a cell-model scenario and applies the options' overrides.
 pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<ScenarioError>> {
     let (_, value) = crate::model::split_model(apply_options(text, opts)?)?;
-    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
+    let scenario = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     Ok(Simulation::build(&scenario))
 }
@@ -182,7 +165,7 @@ pub fn run_report(
     if kind == crate::model::ModelKind::Packet {
         return crate::ip::report::run_report(&value, opts, clock_ms, on_rows);
     }
-    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
+    let scenario = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     let mut sim = Simulation::build(&scenario);
     let width = sim.columns().len();

@@ -9,10 +9,10 @@
 //! `STRUCTURED_SEED` replays a seed (printed); `STRUCTURED_CASES` sets the count.
 
 use serde_json::{json, Value};
-use sim_core::cell::switch_alg::ALGORITHM_KINDS;
+use sim_core::cell::scenario::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
+use sim_core::cell::switch_alg::algorithm_kinds;
 use sim_core::kernel::Rng;
 use sim_core::runner::{run_report, RunOptions};
-use sim_core::scenario::parse::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
 
 fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
     &items[(rng.next_u64() % items.len() as u64) as usize]
@@ -34,7 +34,7 @@ fn cell_scenario(rng: &mut Rng, case: u64) -> Value {
         links.push(json!({"id": format!("in{i}"), "a": format!("h{i}"), "b": format!("sw{i}"),
                           "rate_mbps": 155.52, "delay_ms": between(rng, 0.0, 0.5)}));
         let next = if i + 1 < switches { format!("sw{}", i + 1) } else { "dst".to_string() };
-        let alg = *pick(rng, ALGORITHM_KINDS);
+        let alg = *pick(rng, &algorithm_kinds());
         links.push(json!({"id": format!("t{i}"), "a": format!("sw{i}"), "b": next,
             "rate_mbps": *pick(rng, &[10.0, 50.0, 155.52]), "delay_ms": between(rng, 0.01, 2.0),
             "a_to_b": {"buffer_cells": *pick(rng, &[50.0, 1000.0, 100_000.0]),
@@ -163,6 +163,6 @@ fn generated_scenarios_reach_the_simulator_and_keep_their_invariants() {
     println!("{ran} scenarios ran, {events} events; algorithms: {algorithms:?}");
     assert_eq!(ran, cases);
     if cases >= 60 {
-        assert_eq!(algorithms.len(), ALGORITHM_KINDS.len(), "{algorithms:?}");
+        assert_eq!(algorithms.len(), algorithm_kinds().len(), "{algorithms:?}");
     }
 }

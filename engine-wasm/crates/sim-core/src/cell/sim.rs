@@ -13,12 +13,13 @@
 use super::event::Event;
 use crate::cell::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::cell::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
+use crate::cell::scenario::{
+    self, params, BackgroundSpec, Scenario, Startup, TrafficSpec, VcParams,
+};
 use crate::cell::switch_alg::{Setup, SwitchAlgorithm};
 use crate::kernel::{self, EventQueue, Handler, RunOutcome};
 use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
-use crate::scenario::{
-    self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec,
-};
+use crate::scenario::{apply_set, registry::Scope, Meta, RunSpec, ScenarioError};
 use crate::session::{Applied, SeriesHash};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::{json, Value};
@@ -215,7 +216,7 @@ impl Simulation {
     /// Parses, validates and builds scenario text within `limits`.
     pub fn from_json_with(
         text: &str,
-        limits: &scenario::Limits,
+        limits: &crate::scenario::Limits,
     ) -> Result<Simulation, Vec<ScenarioError>> {
         Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
     }
@@ -990,10 +991,8 @@ impl Simulation {
         raw: &str,
     ) -> Result<Applied, ScenarioError> {
         let segments: Vec<&str> = path.split('.').collect();
-        let live_vc_key = |key: &str| {
-            scenario::registry::all()
-                .any(|p| p.scope == scenario::registry::Scope::Vc && p.key == key && p.live)
-        };
+        let live_vc_key =
+            |key: &str| params::all().any(|p| p.scope == Scope::Vc && p.key == key && p.live);
         match segments.as_slice() {
             ["vcs", id, key] if live_vc_key(key) => {
                 return self.set_vc_param(scenario, path, raw, Some(id), key)
@@ -1004,9 +1003,9 @@ impl Simulation {
             _ => {}
         }
         let mut edited = scenario.clone();
-        scenario::apply_set(&mut edited, path, raw)?;
+        apply_set(&mut edited, path, raw)?;
         let parsed =
-            scenario::parse::scenario_from_value(&edited).map_err(|errors| first(errors, path))?;
+            scenario::scenario_from_value(&edited).map_err(|errors| first(errors, path))?;
         *scenario = edited;
         let applied = match segments.as_slice() {
             [.., "algorithm", _] => {
@@ -1045,10 +1044,10 @@ impl Simulation {
         key: &str,
     ) -> Result<Applied, ScenarioError> {
         let mut edited = scenario.clone();
-        scenario::apply_set(&mut edited, path, raw)?;
-        let params = scenario::parse::vc_params_after_edit(&edited, only)
-            .map_err(|errors| first(errors, path))?;
-        scenario::parse::variants_checked_with(&edited, scenario::parse::vc_keys_checked_with(key))
+        apply_set(&mut edited, path, raw)?;
+        let params =
+            scenario::vc_params_after_edit(&edited, only).map_err(|errors| first(errors, path))?;
+        scenario::variants_checked_with(&edited, scenario::vc_keys_checked_with(key))
             .map_err(|errors| first(errors, path))?;
         *scenario = edited;
         let now = self.queue.now();
@@ -1152,7 +1151,7 @@ impl Simulation {
 /// A loop's ABR parameters from its VC's scenario parameters and the ports
 /// of its forward path (PCR negotiated down to the slowest link, FRTT from
 /// the propagation both ways).
-fn abr_params(q: &scenario::VcParams, fwd_ports: &[u32], ports: &[Port]) -> AbrParams {
+fn abr_params(q: &VcParams, fwd_ports: &[u32], ports: &[Port]) -> AbrParams {
     // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
     let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
     let slowest =

@@ -39,9 +39,11 @@
 //! f_min). TCP acknowledgements are never dropped by BAT.
 
 use super::clcc::{Clcc, ClccConfig, ClccStep};
+use super::port::AqmConfig;
+use super::scenario::params::spec;
 use crate::kernel::Rng;
 use crate::scenario::reader::{describe, Errors, Obj};
-use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope::Bat as S};
+use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::Bat as S};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 use serde_json::Value;
@@ -101,16 +103,16 @@ impl BatFlowParams {
     /// Reads `c`, `d`, `f_min_mbps`, `f_max_mbps` over `self`.
     fn read_over(mut self, value: &Value, path: &str, errors: &mut Errors) -> BatFlowParams {
         let Some(mut obj) = Obj::new(value, path, errors) else { return self };
-        if let Some(x) = obj.param(S, "c", errors) {
+        if let Some(x) = obj.param(spec(S, "c"), errors) {
             self.c = x;
         }
-        if let Some(x) = obj.param(S, "d", errors) {
+        if let Some(x) = obj.param(spec(S, "d"), errors) {
             self.d = x;
         }
-        if let Some(x) = obj.param(S, "f_min_mbps", errors) {
+        if let Some(x) = obj.param(spec(S, "f_min_mbps"), errors) {
             self.f_min_mbps = x;
         }
-        if let Some(x) = obj.param(S, "f_max_mbps", errors) {
+        if let Some(x) = obj.param(spec(S, "f_max_mbps"), errors) {
             self.f_max_mbps = x;
         }
         if self.f_min_mbps > self.f_max_mbps {
@@ -151,11 +153,20 @@ pub struct BatConfig {
     pub clcc: Option<ClccConfig>,
 }
 
+impl Registration for BatConfig {
+    type Config = AqmConfig;
+    const KINDS: &'static [&'static str] = &["bat"];
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    fn read(_kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AqmConfig {
+        AqmConfig::Bat(BatConfig::read(obj, errors))
+    }
+}
+
 impl BatConfig {
     /// Reads BAT's keys from an `aqm` object whose `kind` is `"bat"`.
     pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> BatConfig {
         let d = |k| spec(S, k).default;
-        let interval_ms = obj.param(S, "interval_ms", errors).unwrap_or(d("interval_ms"));
+        let interval_ms = obj.param(spec(S, "interval_ms"), errors).unwrap_or(d("interval_ms"));
         let grouping = match obj.get("grouping").map(|v| v.as_str()) {
             None | Some(Some("class")) => Grouping::Class,
             Some(Some("flow")) => Grouping::Flow,
@@ -202,13 +213,13 @@ impl BatConfig {
         });
         BatConfig {
             interval: SimTime::from_ms(interval_ms),
-            w: obj.param(S, "w", errors).unwrap_or(d("w")),
-            ewma_weight: obj.param(S, "ewma_weight", errors).unwrap_or(d("ewma_weight")),
+            w: obj.param(spec(S, "w"), errors).unwrap_or(d("w")),
+            ewma_weight: obj.param(spec(S, "ewma_weight"), errors).unwrap_or(d("ewma_weight")),
             excess_queue_pkts: obj
-                .param(S, "excess_queue_pkts", errors)
+                .param(spec(S, "excess_queue_pkts"), errors)
                 .unwrap_or(d("excess_queue_pkts")) as u32,
             excess_on_drain: obj
-                .param(S, "excess_on_drain", errors)
+                .param(spec(S, "excess_on_drain"), errors)
                 .unwrap_or(d("excess_on_drain"))
                 != 0.0,
             grouping,

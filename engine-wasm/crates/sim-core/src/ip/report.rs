@@ -255,7 +255,7 @@ pub fn run_report(
             prev.copy_from_slice(row);
         }
     };
-    for deadline in crate::runner::drain_deadlines(until_ms, sample_ms, width) {
+    for deadline in crate::session::drain_deadlines(until_ms, sample_ms, width) {
         while sim.run_until(deadline, CHUNK_EVENTS) == RunOutcome::BudgetExhausted {
             consume(&mut sim, &mut prev);
         }

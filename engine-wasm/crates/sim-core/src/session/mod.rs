@@ -4,7 +4,7 @@
 
 mod run;
 
-pub use run::{check_windows, RowSource, RunOptions};
+pub use run::{check_windows, drain_deadlines, RowSource, RunOptions};
 
 /// How a parameter change took effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -63,10 +63,12 @@
 //! All rates are in cells per second and include RM cells, as the source's
 //! ACR does.
 
+use super::AlgorithmConfig;
 use super::{PortView, SwitchAlgorithm};
 use crate::cell::net::{Cell, CellKind};
+use crate::cell::scenario::params::spec;
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Erica as S};
+use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::Erica as S};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
@@ -163,7 +165,7 @@ pub struct EricaConfig {
 impl Default for EricaConfig {
     /// The registry's defaults.
     fn default() -> EricaConfig {
-        let d = |k| crate::scenario::registry::spec(S, k).default;
+        let d = |k| spec(S, k).default;
         let on = |k| d(k) != 0.0;
         EricaConfig {
             target_utilization: d("target_utilization"),
@@ -192,6 +194,15 @@ impl Default for EricaConfig {
     }
 }
 
+impl Registration for EricaConfig {
+    type Config = AlgorithmConfig;
+    const KINDS: &'static [&'static str] = &["erica", "erica_plus"];
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    fn read(kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AlgorithmConfig {
+        AlgorithmConfig::Erica(EricaConfig::read(obj, errors, kind == "erica_plus"))
+    }
+}
+
 impl EricaConfig {
     /// Reads ERICA's keys from an `algorithm` object; absent keys take their
     /// defaults. `plus` is true for `kind: "erica_plus"`, which always runs
@@ -200,7 +211,7 @@ impl EricaConfig {
         let mut c = EricaConfig::default();
         macro_rules! real {
             ($key:literal, $field:ident) => {
-                if let Some(x) = obj.param(S, $key, errors) {
+                if let Some(x) = obj.param(spec(S, $key), errors) {
                     c.$field = x;
                 }
             };
@@ -213,7 +224,7 @@ impl EricaConfig {
             };
         }
         real!("target_utilization", target_utilization);
-        if let Some(x) = obj.param(S, "interval_ms", errors) {
+        if let Some(x) = obj.param(spec(S, "interval_ms"), errors) {
             c.interval = SimTime::from_ms(x);
         }
         flag!("forward_ccr", forward_ccr);
@@ -221,7 +232,7 @@ impl EricaConfig {
         flag!("fair_share_first", fair_share_first);
         flag!("per_vc_ccr", per_vc_ccr);
         flag!("count_averaging", count_averaging);
-        if let Some(x) = obj.param(S, "interval_cells", errors) {
+        if let Some(x) = obj.param(spec(S, "interval_cells"), errors) {
             c.interval_cells = x as u32;
         }
         flag!("vbr_aware", vbr_aware);
@@ -246,7 +257,7 @@ impl EricaConfig {
         }
         real!("a", a);
         real!("b", b);
-        if let Some(x) = obj.param(S, "t0_ms", errors) {
+        if let Some(x) = obj.param(spec(S, "t0_ms"), errors) {
             c.t0 = SimTime::from_ms(x);
         }
         real!("f_min", f_min);

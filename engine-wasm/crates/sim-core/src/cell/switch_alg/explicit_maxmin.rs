@@ -47,10 +47,12 @@
 //!
 //! All rates are in cells per second, as the source's ACR is.
 
+use super::AlgorithmConfig;
 use super::{PortView, Setup, SwitchAlgorithm};
 use crate::cell::net::{Cell, CellKind};
+use crate::cell::scenario::params::spec;
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::ExplicitMaxMin as S};
+use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::ExplicitMaxMin as S};
 use crate::time::SimTime;
 use std::collections::BTreeSet;
 
@@ -87,11 +89,20 @@ pub struct ExplicitMaxMinConfig {
     pub vc_timeout: SimTime,
 }
 
+impl Registration for ExplicitMaxMinConfig {
+    type Config = AlgorithmConfig;
+    const KINDS: &'static [&'static str] = &["explicit_maxmin"];
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    fn read(_kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AlgorithmConfig {
+        AlgorithmConfig::ExplicitMaxMin(ExplicitMaxMinConfig::read(obj, errors))
+    }
+}
+
 impl ExplicitMaxMinConfig {
     /// Reads the keys from an `algorithm` object; absent keys take their defaults.
     pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> ExplicitMaxMinConfig {
-        let d = |k| crate::scenario::registry::spec(S, k).default;
-        let mut num = |k: &'static str| obj.param(S, k, errors).unwrap_or(d(k));
+        let d = |k| spec(S, k).default;
+        let mut num = |k: &'static str| obj.param(spec(S, k), errors).unwrap_or(d(k));
         let set_point = num("set_point_cells");
         let max_reduction = num("max_reduction");
         let max_rtt = SimTime::from_ms(num("max_rtt_ms"));
