@@ -22,7 +22,9 @@ use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
 use crate::scenario::{apply_set, registry::Scope, Meta, RunSpec, ScenarioError};
 use crate::session::{Applied, SeriesHash};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
-use serde_json::{json, Value};
+use serde_json::Value;
+
+mod layout;
 
 /// One ABR loop: a route through the ports and its two end systems.
 #[derive(Clone, Debug)]
@@ -1104,47 +1106,6 @@ impl Simulation {
             })
             .sum();
         (created + handed) as i64 - (accounted + settled) as i64
-    }
-
-    /// The topology, ids and sample columns, for the UI and the runner.
-    pub fn layout(&self) -> Value {
-        let node_id = |n: u32| self.nodes[n as usize].id.as_str();
-        json!({
-            "scenario": {
-                "id": self.meta.id, "title": self.meta.title, "paper": self.meta.paper,
-                "explanation": self.meta.explanation, "things_to_try": self.meta.things_to_try,
-                "variants": self.meta.variants.iter().map(|v| json!({"id": v.id, "label": v.label})).collect::<Vec<_>>(),
-            },
-            "until_ms": self.run.until_ms,
-            "seed": self.run.seed,
-            "sample_interval_ms": self.sample_interval_ms,
-            "nodes": self.nodes.iter().map(|n| json!({"id": n.id, "kind": n.kind.as_str(), "x": n.x, "y": n.y})).collect::<Vec<_>>(),
-            "links": self.links.iter().map(|l| json!({
-                "id": l.id, "a": node_id(l.a), "b": node_id(l.b),
-                "rate_mbps": l.rate_mbps, "delay_ms": l.delay.as_ms(),
-            })).collect::<Vec<_>>(),
-            "vcs": self.vcs.iter().map(|v| json!({
-                "id": v.id,
-                "reverse_of": v.reverse_of.map(|r| self.vcs[r as usize].id.clone()),
-                "source": node_id(v.nodes[0]),
-                "destination": node_id(*v.nodes.last().expect("path")),
-                "path": v.nodes.iter().map(|&n| node_id(n)).collect::<Vec<_>>(),
-                "pcr_mbps": cells_per_s_to_mbps(v.source.params.pcr),
-                "startup": v.startup.as_str(),
-            })).collect::<Vec<_>>(),
-            "background": self.background.iter().map(|b| json!({
-                "id": b.id, "kind": b.kind, "rate_mbps": cells_per_s_to_mbps(b.rate_cps),
-                "path": b.nodes.iter().map(|&n| node_id(n)).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "ports": self.ports.iter().map(|p| json!({
-                "id": p.id, "link": self.links[p.link as usize].id,
-                "from": node_id(p.from), "to": node_id(p.to),
-                "from_kind": self.nodes[p.from as usize].kind.as_str(),
-                "algorithm": p.algorithm.name(), "buffer_cells": p.buffer_cells,
-            })).collect::<Vec<_>>(),
-            "columns": self.columns,
-            "warnings": self.warnings.iter().map(|w| json!({"path": w.path, "message": w.message})).collect::<Vec<_>>(),
-        })
     }
 }
 

@@ -157,7 +157,7 @@ impl Limits {
 
 /// A problem with a scenario, located by a dotted path such as `vcs.vc2.rif`.
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ScenarioError {
     pub path: String,
     pub message: String,

@@ -6,6 +6,7 @@
 pub mod efci;
 pub mod erica;
 pub mod explicit_maxmin;
+pub mod maxmin_table;
 
 pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
