@@ -13,9 +13,8 @@ use super::scenario::{self as ip_scenario, FlowKindSpec, IpNodeSpec, IpScenario}
 use super::tcp::{TcpReceiver, TcpSender};
 use super::udp::UdpSource;
 use crate::kernel::{self, EventQueue, Handler, Rng, RunOutcome};
-use crate::probe::SampleBuffer;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
-use crate::session::SeriesHash;
+use crate::session::Recorder;
 use crate::time::SimTime;
 
 mod edit;
@@ -143,18 +142,12 @@ pub struct IpSimulation {
     pub flows: Vec<IpFlow>,
     /// The first port running BAT: the one the class columns describe.
     pub bat_port: Option<usize>,
-    samples: SampleBuffer,
-    columns: Vec<String>,
-    sample_interval_ms: f64,
-    next_sample: u64,
-    last_sample: SimTime,
-    events: u64,
+    /// The sample rows, their columns and series hash, and the events handled.
+    rec: Recorder,
     /// Data packets the sources have emitted.
     pub packets_sent: u64,
     /// Data packets inside a receiver-side delay now.
     pub packets_in_delay: u64,
-    /// FNV-1a over every sample value so far (the cell model's `series_hash`).
-    series_hash: SeriesHash,
     scratch: Vec<u32>,
 }
 
@@ -317,19 +310,12 @@ impl IpSimulation {
             ports,
             flows,
             bat_port,
-            samples: SampleBuffer::default(),
-            columns: Vec::new(),
-            sample_interval_ms: s.run.sample_interval_ms,
-            next_sample: 1,
-            last_sample: SimTime::ZERO,
-            events: 0,
+            rec: Recorder::new(Vec::new(), s.run.sample_interval_ms),
             packets_sent: 0,
             packets_in_delay: 0,
-            series_hash: SeriesHash::new(),
             scratch: Vec::new(),
         };
-        sim.columns = sim.column_names();
-        sim.samples = SampleBuffer::new(sim.columns.len());
+        sim.rec = Recorder::new(sim.column_names(), s.run.sample_interval_ms);
         for (i, f) in sim.flows.iter().enumerate() {
             if f.start < f.stop {
                 sim.queue.schedule(f.start, IpEvent::FlowStart { flow: i as u32 });
@@ -346,12 +332,8 @@ impl IpSimulation {
                 }
             }
         }
-        sim.queue.schedule(sim.sample_time(1), IpEvent::Sample);
+        sim.queue.schedule(sim.rec.due(), IpEvent::Sample);
         sim
-    }
-
-    fn sample_time(&self, k: u64) -> SimTime {
-        SimTime::from_ms(k as f64 * self.sample_interval_ms)
     }
 
     /// The current simulated time.
@@ -361,28 +343,28 @@ impl IpSimulation {
 
     /// Events handled so far.
     pub fn events(&self) -> u64 {
-        self.events
+        self.rec.events
     }
 
     /// Names of the sample columns, in row order.
     pub fn columns(&self) -> &[String] {
-        &self.columns
+        self.rec.columns()
     }
 
     /// FNV-1a hash of every sample value so far, as hex: the same run gives the same hash.
     pub fn series_hash(&self) -> String {
-        self.series_hash.hex()
+        self.rec.series_hash()
     }
 
     /// Removes and returns the sample rows recorded since the last call (flat, row-major).
     pub fn take_samples(&mut self) -> Vec<f64> {
-        self.samples.take()
+        self.rec.take()
     }
 
     /// Runs events up to and including `deadline`, handling at most `max_events`.
     pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
         let (outcome, handled) = kernel::run_until(self, deadline, max_events);
-        self.events += handled;
+        self.rec.events += handled;
         outcome
     }
 }

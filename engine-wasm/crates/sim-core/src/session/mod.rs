@@ -3,8 +3,10 @@
 //! ([`RunOptions`], run.rs) and the description of a built scenario the page reads (layout.rs). Both models use these; neither model imports the other.
 
 pub mod layout;
+mod recorder;
 mod run;
 
+pub use recorder::Recorder;
 pub use run::{check_windows, drain_deadlines, RowSource, RunOptions};
 
 /// How a parameter change took effect.

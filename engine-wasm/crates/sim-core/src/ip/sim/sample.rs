@@ -78,11 +78,10 @@ impl IpSimulation {
     }
 
     pub(super) fn on_sample(&mut self, now: SimTime) {
-        let span_s = (now.0 - self.last_sample.0).max(1) as f64 / crate::time::PS_PER_S;
+        let last_sample = self.rec.last();
+        let span_s = (now.0 - last_sample.0).max(1) as f64 / crate::time::PS_PER_S;
         let mbps = |bytes: u64| bytes as f64 * 8.0 / span_s / 1e6;
-        let row_start = self.samples.rows.len();
-        let rows = &mut self.samples.rows;
-        rows.push(now.as_ms());
+        let rows = self.rec.begin_row(now);
         let (mut tcp_bytes, mut udp_bytes) = (0u64, 0u64);
         for f in &self.flows {
             match f.class {
@@ -121,14 +120,14 @@ impl IpSimulation {
                 let x: Vec<f64> = self
                     .flows
                     .iter()
-                    .filter(|f| now > f.start && self.last_sample < f.stop)
+                    .filter(|f| now > f.start && last_sample < f.stop)
                     .map(|f| f.interval_bytes as f64)
                     .collect();
                 let w = vec![1.0; x.len()];
                 (f64::NAN, weighted_fairness_index(&x, &w).unwrap_or(f64::NAN))
             }
         };
-        let rows = &mut self.samples.rows;
+        let rows = self.rec.row();
         rows.push(d_udp);
         rows.push(fairness);
         rows.extend_from_slice(&aqm_values);
@@ -147,10 +146,7 @@ impl IpSimulation {
             rows.push(f.cwnd());
             f.interval_bytes = 0;
         }
-        debug_assert_eq!(rows.len() - row_start, self.columns.len());
-        self.series_hash.add(&rows[row_start..]);
-        self.last_sample = now;
-        self.next_sample += 1;
-        self.queue.schedule(self.sample_time(self.next_sample), IpEvent::Sample);
+        let next = self.rec.end_row(now);
+        self.queue.schedule(next, IpEvent::Sample);
     }
 }

@@ -134,7 +134,7 @@ impl IpSimulation {
             scenario: ScenarioInfo::of(&self.meta),
             until_ms: self.run.until_ms,
             seed: self.run.seed,
-            sample_interval_ms: self.sample_interval_ms,
+            sample_interval_ms: self.rec.interval_ms(),
             nodes: (0..self.nodes.len() as u32)
                 .map(|n| {
                     let spec = &self.nodes[n as usize];
@@ -197,7 +197,7 @@ impl IpSimulation {
             ),
             bat_port: Some(self.bat_port.map(|p| self.ports[p].id.clone())),
             classes: Some(vec!["tcp".to_string(), "udp".to_string()]),
-            columns: self.columns.clone(),
+            columns: self.rec.columns().to_vec(),
             frame_columns: Some(self.frame_columns()),
             warnings: self.warnings.clone(),
         }
