@@ -363,6 +363,19 @@ impl Simulation {
         for (port, m) in ports.iter_mut().zip(members) {
             port.algorithm.restrict_to(m);
         }
+        // Links into a host: data and background cells only count there
+        // (issue 18: one event per cell saved), unless a loop's data makes a
+        // message whose last cell has the other end reply (request–response).
+        let mut lazy: Vec<bool> =
+            ports.iter().map(|p| nodes[p.to as usize].kind == NodeKind::Host).collect();
+        for v in vcs.iter().filter(|v| v.message_cells.is_some() && v.partner.is_some()) {
+            if let Some(&last) = v.fwd_ports.last() {
+                lazy[last as usize] = false;
+            }
+        }
+        for (port, lazy) in ports.iter_mut().zip(lazy) {
+            port.wire.set_lazy(lazy);
+        }
         let background = s.background.iter().map(|b| background_source(b, &route)).collect();
         let columns = probe::column_names(
             vcs.iter().map(|v| v.id.as_str()),
@@ -446,6 +459,8 @@ impl Simulation {
     pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
         let (outcome, handled) = kernel::run_until(self, deadline, max_events);
         self.events += handled;
+        let now = self.queue.now();
+        self.land_arrived(now);
         outcome
     }
 }
@@ -715,12 +730,12 @@ impl Simulation {
         let view = p.view(now);
         p.algorithm.on_arrival(&view, &mut cell);
         match p.offer(now, cell) {
-            Offer::Sent { wire_was_empty: true } => {
+            Offer::Sent { first_due: true } => {
                 let arrival = p.wire.back_time().expect("just sent");
                 self.schedule_arrival(arrival, port);
             }
             Offer::Queued { timer: Some(at) } => self.schedule_timer(at, port),
-            Offer::Sent { .. } | Offer::Queued { timer: None } | Offer::Lost => {}
+            Offer::Sent { first_due: false } | Offer::Queued { timer: None } | Offer::Lost => {}
         }
     }
 
@@ -737,8 +752,8 @@ impl Simulation {
 
     fn on_tx_done(&mut self, now: SimTime, port: u32) {
         let p = &mut self.ports[port as usize];
-        let (wire_was_empty, next) = p.on_timer(now);
-        if wire_was_empty {
+        let (first_due, next) = p.on_timer(now);
+        if first_due {
             let arrival = p.wire.back_time().expect("just sent");
             self.schedule_arrival(arrival, port);
         }
@@ -748,13 +763,51 @@ impl Simulation {
     }
 
     fn on_link_arrive(&mut self, now: SimTime, port: u32) {
-        let p = &mut self.ports[port as usize];
-        let (at, cell) = p.wire.pop_front().expect("an arrival event has a cell on the wire");
-        debug_assert_eq!(at, now);
-        if let Some(next) = p.wire.front_time() {
-            self.schedule_arrival(next, port);
+        loop {
+            let p = &mut self.ports[port as usize];
+            let (at, cell, due) =
+                p.wire.pop_front().expect("an arrival event has a cell on the wire");
+            if !due {
+                // Landed before this event's cell, in the order they came.
+                self.land(cell);
+                continue;
+            }
+            debug_assert_eq!(at, now);
+            if let Some(next) = p.wire.next_due() {
+                self.schedule_arrival(next, port);
+            }
+            self.deliver(now, port, cell);
+            return;
         }
-        self.deliver(now, port, cell);
+    }
+
+    /// A cell that reaches the host at the end of its route and needs no
+    /// event there: a data cell of a loop without messages, which the
+    /// destination only counts (and whose EFCI it keeps for the next FRM,
+    /// which comes after it on the same link), or a background cell. Same
+    /// books as [`Simulation::deliver`] keeps for it.
+    fn land(&mut self, cell: Cell) {
+        match cell.kind {
+            CellKind::Data => {
+                let landed = self.vcs[cell.vc as usize].dest.receive(cell);
+                debug_assert!(landed.is_none());
+            }
+            CellKind::Background => self.background[cell.vc as usize].received += 1,
+            CellKind::Frm | CellKind::Brm => unreachable!("RM cells arrive as events"),
+        }
+    }
+
+    /// Lands every cell that has reached its host by `now` without an event of
+    /// its own, so that what the run reports or draws counts it.
+    fn land_arrived(&mut self, now: SimTime) {
+        for p in 0..self.ports.len() {
+            if !self.ports[p].wire.is_lazy() {
+                continue;
+            }
+            while let Some(cell) = self.ports[p].wire.pop_landed(now) {
+                self.land(cell);
+            }
+        }
     }
 
     /// A cell reaches the far end of `from`, the next node of its route.
@@ -850,6 +903,7 @@ impl Simulation {
     }
 
     fn on_sample(&mut self, now: SimTime) {
+        self.land_arrived(now);
         let span = (now.0 - self.last_sample.0).max(1) as f64;
         let row_start = self.samples.rows.len();
         self.samples.rows.push(now.as_ms());

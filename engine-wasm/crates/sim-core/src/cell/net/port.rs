@@ -45,6 +45,8 @@ struct OnWire {
     efci: bool,
     /// Whether the cell's RM fields are in `Wire::rm` (else they are empty).
     rm: bool,
+    /// Whether its arrival is an event (else it lands without one; see [`Wire::lazy`]).
+    due: bool,
 }
 
 /// The cells on a link, in the order they arrive.
@@ -52,6 +54,13 @@ struct OnWire {
 pub struct Wire {
     cells: VecDeque<OnWire>,
     rm: VecDeque<RmFields>,
+    /// Arrival times of the cells whose arrival is an event, first first.
+    due: VecDeque<SimTime>,
+    /// Whether this link ends at a host where a data or background cell's
+    /// arrival only counts (issue 18): such a cell needs no event of its own
+    /// and lands when the next cell that does arrives, or when the run reads
+    /// the destinations ([`Wire::pop_landed`]). RM cells are always events.
+    lazy: bool,
 }
 
 /// Whether `rm` is [`RmFields::EMPTY`] bit for bit.
@@ -68,20 +77,33 @@ impl Wire {
         self.cells.is_empty()
     }
 
-    /// Puts `cell` on the link, to reach the far end at `at`.
+    /// Marks the link as ending where data and background cells only count.
+    pub fn set_lazy(&mut self, lazy: bool) {
+        debug_assert!(self.cells.is_empty(), "set before any cell is sent");
+        self.lazy = lazy;
+    }
+
+    /// Puts `cell` on the link, to reach the far end at `at`. Returns whether
+    /// its arrival is now the first event the link has pending (schedule it).
     #[inline]
-    pub fn push_back(&mut self, at: SimTime, cell: Cell) {
+    pub fn push_back(&mut self, at: SimTime, cell: Cell) -> bool {
         let rm = !is_empty_rm(&cell.rm);
         if rm {
             self.rm.push_back(cell.rm);
         }
-        self.cells.push_back(OnWire { at, vc: cell.vc, kind: cell.kind, efci: cell.efci, rm });
+        let due = !self.lazy || matches!(cell.kind, CellKind::Frm | CellKind::Brm);
+        let first = due && self.due.is_empty();
+        if due {
+            self.due.push_back(at);
+        }
+        self.cells.push_back(OnWire { at, vc: cell.vc, kind: cell.kind, efci: cell.efci, rm, due });
+        first
     }
 
-    /// When the first cell reaches the far end.
+    /// When the next cell whose arrival is an event reaches the far end.
     #[inline]
-    pub fn front_time(&self) -> Option<SimTime> {
-        self.cells.front().map(|c| c.at)
+    pub fn next_due(&self) -> Option<SimTime> {
+        self.due.front().copied()
     }
 
     /// When the last cell reaches the far end.
@@ -90,16 +112,35 @@ impl Wire {
         self.cells.back().map(|c| c.at)
     }
 
-    /// Takes the first cell off the link, with its arrival time.
+    /// Takes the first cell off the link, with its arrival time and whether
+    /// that arrival is an event.
     #[inline]
-    pub fn pop_front(&mut self) -> Option<(SimTime, Cell)> {
+    pub fn pop_front(&mut self) -> Option<(SimTime, Cell, bool)> {
         let c = self.cells.pop_front()?;
         let rm = if c.rm {
             self.rm.pop_front().expect("an RM cell's fields are on the wire")
         } else {
             RmFields::EMPTY
         };
-        Some((c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm }))
+        if c.due {
+            self.due.pop_front();
+        }
+        Some((c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm }, c.due))
+    }
+
+    /// Takes the first cell off the link if it lands without an event and has
+    /// arrived by `now`.
+    #[inline]
+    pub fn pop_landed(&mut self, now: SimTime) -> Option<Cell> {
+        match self.cells.front() {
+            Some(c) if !c.due && c.at <= now => self.pop_front().map(|(_, cell, _)| cell),
+            _ => None,
+        }
+    }
+
+    /// Whether any cell on the link lands without an event.
+    pub fn is_lazy(&self) -> bool {
+        self.lazy
     }
 
     /// The cells on the link, first first, with their arrival times.
@@ -115,8 +156,9 @@ impl Wire {
 /// What became of a cell offered to a port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Offer {
-    /// On the wire at once; schedule its arrival if the wire was empty.
-    Sent { wire_was_empty: bool },
+    /// On the wire at once; schedule its arrival if it is the wire's first
+    /// pending event.
+    Sent { first_due: bool },
     /// Waiting; schedule the port's timer at this time if given.
     Queued { timer: Option<SimTime> },
     /// The buffer was full.
@@ -253,7 +295,7 @@ impl Port {
     pub fn offer(&mut self, now: SimTime, cell: Cell) -> Offer {
         self.stats.arrived_total += 1;
         if self.queue_len() == 0 && !self.is_busy(now) {
-            return Offer::Sent { wire_was_empty: self.transmit(now, cell) };
+            return Offer::Sent { first_due: self.transmit(now, cell) };
         }
         if self.queue_len() >= self.buffer_cells {
             self.stats.lost_total += 1;
@@ -275,8 +317,9 @@ impl Port {
     }
 
     /// The timer fired: the transmitter is free, so the next queued cell goes
-    /// (background first: strict priority). Returns whether the wire was empty
-    /// before, and when the timer must fire again if cells still wait.
+    /// (background first: strict priority). Returns whether its arrival is the
+    /// wire's first pending event, and when the timer must fire again if cells
+    /// still wait.
     pub fn on_timer(&mut self, now: SimTime) -> (bool, Option<SimTime>) {
         debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
         self.timer_pending = false;
@@ -284,19 +327,20 @@ impl Port {
         let Some(cell) = self.background.pop_front().or_else(|| self.queue.pop()) else {
             return (false, None);
         };
-        let wire_was_empty = self.transmit(now, cell);
+        let first_due = self.transmit(now, cell);
         let next = if self.queue_len() > 0 {
             self.timer_pending = true;
             Some(self.busy_until)
         } else {
             None
         };
-        (wire_was_empty, next)
+        (first_due, next)
     }
 
     /// Starts sending `cell` now (the algorithm sees it leave): it occupies
     /// the transmitter for one cell time and reaches the far end after the
-    /// propagation delay. Returns whether the wire was empty.
+    /// propagation delay. Returns whether its arrival is the wire's first
+    /// pending event.
     fn transmit(&mut self, now: SimTime, mut cell: Cell) -> bool {
         let view = self.view(now);
         crate::cell::switch_alg::SwitchAlgorithm::on_departure(
@@ -307,9 +351,7 @@ impl Port {
         self.busy_until = now + self.cell_time;
         self.stats.busy += self.cell_time.0;
         self.stats.sent_total += 1;
-        let was_empty = self.wire.is_empty();
-        self.wire.push_back(self.busy_until + self.delay, cell);
-        was_empty
+        self.wire.push_back(self.busy_until + self.delay, cell)
     }
 
     /// Closes the current sample interval at `now` and returns its statistics.
@@ -361,14 +403,43 @@ mod tests {
     fn an_idle_port_sends_at_once_and_a_busy_one_queues() {
         let mut p = port(10);
         let ct = SimTime(2_726_337);
-        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { wire_was_empty: true });
-        assert_eq!(p.wire.front_time().unwrap(), ct + SimTime::from_ms(5.0));
+        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { first_due: true });
+        assert_eq!(p.wire.next_due().unwrap(), ct + SimTime::from_ms(5.0));
         assert_eq!(p.offer(SimTime(10), Cell::data(2)), Offer::Queued { timer: Some(ct) });
         assert_eq!(p.offer(SimTime(20), Cell::data(3)), Offer::Queued { timer: None });
         assert_eq!(p.queue_len(), 2);
         assert_eq!(p.on_timer(ct), (false, Some(ct + ct)));
         assert_eq!(p.on_timer(ct + ct), (false, None));
         assert_eq!(p.cells_held(), 3);
+    }
+
+    #[test]
+    fn a_lazy_wire_makes_events_of_rm_cells_only_and_lands_the_rest() {
+        let mut w = Wire::default();
+        w.set_lazy(true);
+        let frm = Cell {
+            kind: CellKind::Frm,
+            rm: RmFields { ccr: 1.0, ..RmFields::EMPTY },
+            ..Cell::data(1)
+        };
+        // Data first: no event; the FRM behind it is the first due.
+        assert!(!w.push_back(SimTime(10), Cell::data(1)));
+        assert!(w.push_back(SimTime(20), frm));
+        assert!(!w.push_back(SimTime(30), Cell { efci: true, ..Cell::data(1) }));
+        assert!(!w.push_back(SimTime(40), Cell { kind: CellKind::Brm, ..frm }));
+        assert_eq!(w.next_due(), Some(SimTime(20)));
+        // Nothing lands before its time, and never past a cell that is due.
+        assert_eq!(w.pop_landed(SimTime(9)), None);
+        assert_eq!(w.pop_landed(SimTime(35)), Some(Cell::data(1)));
+        assert_eq!(w.pop_landed(SimTime(35)), None);
+        assert_eq!(
+            w.pop_front().map(|(at, c, due)| (at, c.kind, due)),
+            Some((SimTime(20), CellKind::Frm, true))
+        );
+        assert_eq!(w.next_due(), Some(SimTime(40)));
+        assert!(w.pop_landed(SimTime(35)).is_some_and(|c| c.efci));
+        assert_eq!(w.pop_landed(SimTime(45)), None);
+        assert_eq!(w.len(), 1);
     }
 
     #[test]
@@ -391,9 +462,10 @@ mod tests {
             w.push_back(SimTime(i as u64), *c);
         }
         assert_eq!(w.iter().map(|(_, c)| c).collect::<Vec<_>>(), cells);
-        assert_eq!((w.front_time(), w.back_time()), (Some(SimTime(0)), Some(SimTime(4))));
+        assert_eq!((w.next_due(), w.back_time()), (Some(SimTime(0)), Some(SimTime(4))));
         for (i, c) in cells.iter().enumerate() {
-            let (at, got) = w.pop_front().unwrap();
+            let (at, got, due) = w.pop_front().unwrap();
+            assert!(due);
             assert_eq!(at, SimTime(i as u64));
             assert_eq!(got, *c);
             assert_eq!(got.rm.mcr.to_bits(), c.rm.mcr.to_bits());
