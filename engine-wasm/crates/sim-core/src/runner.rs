@@ -6,13 +6,11 @@
 use crate::cell::sim::Simulation;
 use crate::probe::{PORT_COLUMNS, VC_COLUMNS};
 use crate::scenario::{self, ScenarioError};
+use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 
-use crate::session::drain_deadlines;
+use crate::session::report::{round, run_to_end, Sampled, Span};
 pub use crate::session::{check_windows, RowSource, RunOptions};
-
-/// Events handled per call into the engine, as the browser worker does.
-const CHUNK_EVENTS: u64 = 100_000;
 
 /// Sums over the sample rows that fall in one window.
 #[derive(Clone, Debug)]
@@ -35,11 +33,6 @@ impl Window {
             port: vec![[0.0; 4]; ports],
             fairness: 0.0,
         }
-    }
-
-    fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
-        const EPS: f64 = 1e-9;
-        start_ms >= self.from_ms - EPS && end_ms <= self.to_ms + EPS
     }
 
     fn add(&mut self, row: &[f64], prev: &[f64]) {
@@ -96,11 +89,6 @@ impl Window {
             "fairness": round(self.fairness / n, 5), "vcs": vcs, "ports": ports,
         })
     }
-}
-
-fn round(x: f64, digits: i32) -> f64 {
-    let f = 10f64.powi(digits);
-    (x * f).round() / f
 }
 
 /// Parses scenario text and applies the options' `--until`, `--seed` and `--set` overrides.
@@ -168,35 +156,23 @@ pub fn run_report(
     let scenario = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     let mut sim = Simulation::build(&scenario);
-    let width = sim.columns().len();
     let sample_ms = sim.run.sample_interval_ms;
     let (nv, np) = (sim.vcs.len(), sim.ports.len());
     let until_ms = sim.run.until_ms;
     let mut windows: Vec<Window> =
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, nv, np)).collect();
     let mut totals = Window::new(0.0, until_ms, nv, np);
-    let mut prev = vec![0.0; width];
+    let spans: Vec<Span> = windows
+        .iter()
+        .chain(std::iter::once(&totals))
+        .map(|w| Span { from_ms: w.from_ms, to_ms: w.to_ms })
+        .collect();
     let started = clock_ms();
-    let mut consume = |sim: &mut Simulation, prev: &mut Vec<f64>| {
-        let rows = sim.take_samples();
-        on_rows(&RowSource::new(sim.columns()), &rows);
-        for row in rows.chunks_exact(width) {
-            let end = row[0];
-            let start = end - sample_ms;
-            for w in windows.iter_mut().chain(std::iter::once(&mut totals)) {
-                if w.covers(start, end) {
-                    w.add(row, prev);
-                }
-            }
-            prev.copy_from_slice(row);
-        }
+    let mut add = |i: usize, row: &[f64], prev: &[f64]| match windows.get_mut(i) {
+        Some(w) => w.add(row, prev),
+        None => totals.add(row, prev),
     };
-    for deadline in drain_deadlines(until_ms, sample_ms, width) {
-        while sim.run_until(deadline, CHUNK_EVENTS) == crate::RunOutcome::BudgetExhausted {
-            consume(&mut sim, &mut prev);
-        }
-        consume(&mut sim, &mut prev);
-    }
+    run_to_end(&mut sim, until_ms, sample_ms, &spans, &mut add, on_rows);
     let wall_ms = clock_ms() - started;
 
     let mut maxmin = Map::new();
@@ -248,4 +224,16 @@ pub fn run_report(
         "totals": totals_json,
         "warnings": sim.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     }))
+}
+
+impl Sampled for Simulation {
+    fn run_until(&mut self, deadline: SimTime, max_events: u64) -> crate::RunOutcome {
+        Simulation::run_until(self, deadline, max_events)
+    }
+    fn take_samples(&mut self) -> Vec<f64> {
+        Simulation::take_samples(self)
+    }
+    fn columns(&self) -> &[String] {
+        Simulation::columns(self)
+    }
 }

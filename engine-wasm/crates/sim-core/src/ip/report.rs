@@ -9,17 +9,11 @@ use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
 use crate::kernel::RunOutcome;
 use crate::scenario::ScenarioError;
+use crate::session::report::{round, run_to_end, Sampled, Span};
 use crate::session::{check_windows, RowSource, RunOptions};
+use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
-
-/// Events handled per call into the engine, as the browser worker does.
-const CHUNK_EVENTS: u64 = 100_000;
-
-fn round(x: f64, digits: i32) -> f64 {
-    let f = 10f64.powi(digits);
-    (x * f).round() / f
-}
 
 /// A number for JSON: `null` when undefined.
 fn num(x: Option<f64>, digits: i32) -> Value {
@@ -132,11 +126,6 @@ impl Window {
         }
     }
 
-    fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
-        const EPS: f64 = 1e-9;
-        start_ms >= self.from_ms - EPS && end_ms <= self.to_ms + EPS
-    }
-
     fn add(&mut self, l: &Layout, row: &[f64], prev: &[f64]) {
         self.rows += 1;
         self.tcp += row[l.tcp];
@@ -231,36 +220,22 @@ pub fn run_report(
     check_windows(opts, scenario.run.until_ms)?;
     let mut sim = IpSimulation::build(&scenario);
     let layout = Layout::new(&sim);
-    let width = sim.columns().len();
     let sample_ms = sim.run.sample_interval_ms;
     let until_ms = sim.run.until_ms;
     let mut windows: Vec<Window> =
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, &layout)).collect();
     let mut totals = Window::new(0.0, until_ms, &layout);
-    let mut prev = vec![0.0; width];
-    let columns = sim.columns().to_vec();
-
+    let spans: Vec<Span> = windows
+        .iter()
+        .chain(std::iter::once(&totals))
+        .map(|w| Span { from_ms: w.from_ms, to_ms: w.to_ms })
+        .collect();
     let started = clock_ms();
-    let mut consume = |sim: &mut IpSimulation, prev: &mut Vec<f64>| {
-        let rows = sim.take_samples();
-        on_rows(&RowSource::new(&columns), &rows);
-        for row in rows.chunks_exact(width) {
-            let end = row[0];
-            let start = end - sample_ms;
-            for w in windows.iter_mut().chain(std::iter::once(&mut totals)) {
-                if w.covers(start, end) {
-                    w.add(&layout, row, prev);
-                }
-            }
-            prev.copy_from_slice(row);
-        }
+    let mut add = |i: usize, row: &[f64], prev: &[f64]| match windows.get_mut(i) {
+        Some(w) => w.add(&layout, row, prev),
+        None => totals.add(&layout, row, prev),
     };
-    for deadline in crate::session::drain_deadlines(until_ms, sample_ms, width) {
-        while sim.run_until(deadline, CHUNK_EVENTS) == RunOutcome::BudgetExhausted {
-            consume(&mut sim, &mut prev);
-        }
-        consume(&mut sim, &mut prev);
-    }
+    run_to_end(&mut sim, until_ms, sample_ms, &spans, &mut add, on_rows);
     let wall_ms = clock_ms() - started;
 
     let mut tcp =
@@ -306,4 +281,16 @@ pub fn run_report(
         "totals": totals_json,
         "warnings": sim.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     }))
+}
+
+impl Sampled for IpSimulation {
+    fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
+        IpSimulation::run_until(self, deadline, max_events)
+    }
+    fn take_samples(&mut self) -> Vec<f64> {
+        IpSimulation::take_samples(self)
+    }
+    fn columns(&self) -> &[String] {
+        IpSimulation::columns(self)
+    }
 }

@@ -4,6 +4,7 @@
 
 pub mod layout;
 mod recorder;
+pub mod report;
 mod run;
 
 pub use recorder::Recorder;
