@@ -22,6 +22,9 @@ pub trait Sampled {
     fn columns(&self) -> &[String];
 }
 
+/// What takes a row: `(window index, row, previous row)`.
+pub type AddRow<'a> = dyn FnMut(usize, &[f64], &[f64]) + 'a;
+
 /// The span of a report window, `[from_ms, to_ms]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Span {
@@ -44,7 +47,7 @@ pub fn run_to_end<S: Sampled>(
     until_ms: f64,
     sample_ms: f64,
     spans: &[Span],
-    add: &mut dyn FnMut(usize, &[f64], &[f64]),
+    add: &mut AddRow<'_>,
     on_rows: &mut dyn FnMut(&RowSource<'_>, &[f64]),
 ) {
     let width = sim.columns().len();

@@ -23,7 +23,7 @@ impl Simulation {
             scenario: ScenarioInfo::of(&self.meta),
             until_ms: self.run.until_ms,
             seed: self.run.seed,
-            sample_interval_ms: self.sample_interval_ms,
+            sample_interval_ms: self.rec.interval_ms(),
             nodes: (0..self.nodes.len() as u32)
                 .map(|n| {
                     let node = &self.nodes[n as usize];
@@ -82,7 +82,7 @@ impl Simulation {
             flows: None,
             bat_port: None,
             classes: None,
-            columns: self.columns.clone(),
+            columns: self.rec.columns().to_vec(),
             frame_columns: None,
             warnings: self.warnings.clone(),
         }
