@@ -9,7 +9,7 @@ use crate::scenario::{self, ScenarioError};
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 
-use crate::session::report::{round, run_to_end, Sampled, Span};
+use crate::session::report::{round, run_to_end, Sampled, Span, Tally};
 pub use crate::session::{check_windows, RowSource, RunOptions};
 
 /// Sums over the sample rows that fall in one window.
@@ -33,26 +33,6 @@ impl Window {
             port: vec![[0.0; 4]; ports],
             fairness: 0.0,
         }
-    }
-
-    fn add(&mut self, row: &[f64], prev: &[f64]) {
-        self.rows += 1;
-        let (nv, np) = (VC_COLUMNS.len(), PORT_COLUMNS.len());
-        for (i, acc) in self.vc.iter_mut().enumerate() {
-            let c = 1 + i * nv;
-            acc[0] += row[c + 1];
-            acc[1] += row[c + 2];
-            acc[2] += row[c + 3] - prev[c + 3];
-        }
-        let base = 1 + self.vc.len() * nv;
-        for (i, acc) in self.port.iter_mut().enumerate() {
-            let c = base + i * np;
-            acc[0] += row[c + 1];
-            acc[1] = acc[1].max(row[c + 2]);
-            acc[2] += row[c + 3];
-            acc[3] += row[c + 4] - prev[c + 4];
-        }
-        self.fairness += row[base + self.port.len() * np];
     }
 
     fn to_json(&self, sim: &Simulation, sample_ms: f64) -> Value {
@@ -88,6 +68,34 @@ impl Window {
             "from_ms": self.from_ms, "to_ms": self.to_ms, "samples": self.rows,
             "fairness": round(self.fairness / n, 5), "vcs": vcs, "ports": ports,
         })
+    }
+}
+
+impl Tally for Window {
+    type Context = ();
+
+    fn span(&self) -> Span {
+        Span { from_ms: self.from_ms, to_ms: self.to_ms }
+    }
+
+    fn add(&mut self, _cx: &(), row: &[f64], prev: &[f64]) {
+        self.rows += 1;
+        let (nv, np) = (VC_COLUMNS.len(), PORT_COLUMNS.len());
+        for (i, acc) in self.vc.iter_mut().enumerate() {
+            let c = 1 + i * nv;
+            acc[0] += row[c + 1];
+            acc[1] += row[c + 2];
+            acc[2] += row[c + 3] - prev[c + 3];
+        }
+        let base = 1 + self.vc.len() * nv;
+        for (i, acc) in self.port.iter_mut().enumerate() {
+            let c = base + i * np;
+            acc[0] += row[c + 1];
+            acc[1] = acc[1].max(row[c + 2]);
+            acc[2] += row[c + 3];
+            acc[3] += row[c + 4] - prev[c + 4];
+        }
+        self.fairness += row[base + self.port.len() * np];
     }
 }
 
@@ -162,17 +170,8 @@ pub fn run_report(
     let mut windows: Vec<Window> =
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, nv, np)).collect();
     let mut totals = Window::new(0.0, until_ms, nv, np);
-    let spans: Vec<Span> = windows
-        .iter()
-        .chain(std::iter::once(&totals))
-        .map(|w| Span { from_ms: w.from_ms, to_ms: w.to_ms })
-        .collect();
     let started = clock_ms();
-    let mut add = |i: usize, row: &[f64], prev: &[f64]| match windows.get_mut(i) {
-        Some(w) => w.add(row, prev),
-        None => totals.add(row, prev),
-    };
-    run_to_end(&mut sim, until_ms, sample_ms, &spans, &mut add, on_rows);
+    run_to_end(&mut sim, &(), (until_ms, sample_ms), &mut windows, &mut totals, on_rows);
     let wall_ms = clock_ms() - started;
 
     let mut maxmin = Map::new();

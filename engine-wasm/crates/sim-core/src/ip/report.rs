@@ -9,7 +9,7 @@ use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
 use crate::kernel::RunOutcome;
 use crate::scenario::ScenarioError;
-use crate::session::report::{round, run_to_end, Sampled, Span};
+use crate::session::report::{round, run_to_end, Sampled, Span, Tally};
 use crate::session::{check_windows, RowSource, RunOptions};
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
@@ -126,30 +126,6 @@ impl Window {
         }
     }
 
-    fn add(&mut self, l: &Layout, row: &[f64], prev: &[f64]) {
-        self.rows += 1;
-        self.tcp += row[l.tcp];
-        self.udp += row[l.udp];
-        self.ratio.add(row[l.ratio]);
-        self.d_udp.add(row[l.d_udp]);
-        self.d_udp_last = row[l.d_udp];
-        self.fairness.add(row[l.fairness]);
-        for (acc, (_, c)) in self.aqm.iter_mut().zip(&l.aqm) {
-            for k in 0..4 {
-                acc[k] += row[c + k];
-            }
-        }
-        for (acc, (_, c)) in self.port.iter_mut().zip(&l.ports) {
-            acc[0] += row[c + 1];
-            acc[1] = acc[1].max(row[c + 2]);
-            acc[2] += row[c + 3];
-            acc[3] += row[c + 4] - prev[c + 4];
-        }
-        for (acc, (_, c)) in self.flow.iter_mut().zip(&l.flows) {
-            *acc += row[*c];
-        }
-    }
-
     fn to_json(&self, l: &Layout) -> Value {
         let n = self.rows.max(1) as f64;
         let (tcp, udp) = (self.tcp / n, self.udp / n);
@@ -208,6 +184,38 @@ impl Window {
     }
 }
 
+impl Tally for Window {
+    type Context = Layout;
+
+    fn span(&self) -> Span {
+        Span { from_ms: self.from_ms, to_ms: self.to_ms }
+    }
+
+    fn add(&mut self, l: &Layout, row: &[f64], prev: &[f64]) {
+        self.rows += 1;
+        self.tcp += row[l.tcp];
+        self.udp += row[l.udp];
+        self.ratio.add(row[l.ratio]);
+        self.d_udp.add(row[l.d_udp]);
+        self.d_udp_last = row[l.d_udp];
+        self.fairness.add(row[l.fairness]);
+        for (acc, (_, c)) in self.aqm.iter_mut().zip(&l.aqm) {
+            for k in 0..4 {
+                acc[k] += row[c + k];
+            }
+        }
+        for (acc, (_, c)) in self.port.iter_mut().zip(&l.ports) {
+            acc[0] += row[c + 1];
+            acc[1] = acc[1].max(row[c + 2]);
+            acc[2] += row[c + 3];
+            acc[3] += row[c + 4] - prev[c + 4];
+        }
+        for (acc, (_, c)) in self.flow.iter_mut().zip(&l.flows) {
+            *acc += row[*c];
+        }
+    }
+}
+
 /// Builds the packet-level simulation from a scenario value with the options'
 /// overrides already applied, runs it to its end and returns the report.
 pub fn run_report(
@@ -225,17 +233,8 @@ pub fn run_report(
     let mut windows: Vec<Window> =
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, &layout)).collect();
     let mut totals = Window::new(0.0, until_ms, &layout);
-    let spans: Vec<Span> = windows
-        .iter()
-        .chain(std::iter::once(&totals))
-        .map(|w| Span { from_ms: w.from_ms, to_ms: w.to_ms })
-        .collect();
     let started = clock_ms();
-    let mut add = |i: usize, row: &[f64], prev: &[f64]| match windows.get_mut(i) {
-        Some(w) => w.add(&layout, row, prev),
-        None => totals.add(&layout, row, prev),
-    };
-    run_to_end(&mut sim, until_ms, sample_ms, &spans, &mut add, on_rows);
+    run_to_end(&mut sim, &layout, (until_ms, sample_ms), &mut windows, &mut totals, on_rows);
     let wall_ms = clock_ms() - started;
 
     let mut tcp =

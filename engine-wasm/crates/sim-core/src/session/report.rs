@@ -22,9 +22,6 @@ pub trait Sampled {
     fn columns(&self) -> &[String];
 }
 
-/// What takes a row: `(window index, row, previous row)`.
-pub type AddRow<'a> = dyn FnMut(usize, &[f64], &[f64]) + 'a;
-
 /// The span of a report window, `[from_ms, to_ms]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Span {
@@ -40,14 +37,23 @@ impl Span {
     }
 }
 
+/// A report window: what it sums of the rows its span covers is the model's.
+pub trait Tally {
+    /// What the model's windows read a row with (the column positions).
+    type Context;
+    fn span(&self) -> Span;
+    /// Adds a row (with the row before it, for counters) to the sums.
+    fn add(&mut self, cx: &Self::Context, row: &[f64], prev: &[f64]);
+}
+
 /// Runs `sim` to `until_ms`, drains its rows, shows each batch to `on_rows`
-/// and calls `add(i, row, previous row)` for every span `i` covering the row.
-pub fn run_to_end<S: Sampled>(
+/// and adds each row to every window (and to `totals`) whose span covers it.
+pub fn run_to_end<S: Sampled, W: Tally>(
     sim: &mut S,
-    until_ms: f64,
-    sample_ms: f64,
-    spans: &[Span],
-    add: &mut AddRow<'_>,
+    cx: &W::Context,
+    (until_ms, sample_ms): (f64, f64),
+    windows: &mut [W],
+    totals: &mut W,
     on_rows: &mut dyn FnMut(&RowSource<'_>, &[f64]),
 ) {
     let width = sim.columns().len();
@@ -58,9 +64,9 @@ pub fn run_to_end<S: Sampled>(
         for row in rows.chunks_exact(width) {
             let end = row[0];
             let start = end - sample_ms;
-            for (i, span) in spans.iter().enumerate() {
-                if span.covers(start, end) {
-                    add(i, row, prev);
+            for w in windows.iter_mut().chain(std::iter::once(&mut *totals)) {
+                if w.span().covers(start, end) {
+                    w.add(cx, row, prev);
                 }
             }
             prev.copy_from_slice(row);
