@@ -43,3 +43,23 @@ test('axe: no violations in the library and share dialogs', async ({ lab, page }
   await expect(page.locator('dialog[open]')).toHaveCount(1)
   expect(await violations(page, 'dialog[open]')).toEqual([])
 })
+
+test('axe: no violations on a phone, the menu open, and in the embed with a node’s details shown', async ({
+  lab,
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await lab.open('#scenario=ma-gfc')
+  await lab.waitUntilLoaded()
+  await page.getByRole('button', { name: 'Menu', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Library' })).toBeVisible()
+  expect(await violations(page)).toEqual([])
+  await page.setViewportSize({ width: 640, height: 400 })
+  await page.goto('/?embed#scenario=ma-gfc')
+  await page.waitForFunction(() => window.__abrlab !== undefined)
+  await lab.waitUntilLoaded()
+  await page.locator('svg.topology g.node[data-node="SW3"]').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('node-details')).toContainText('Switch SW3')
+  expect(await violations(page)).toEqual([])
+})

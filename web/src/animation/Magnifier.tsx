@@ -10,21 +10,37 @@
  * It is SVG rather than canvas so that each RM cell is an element a keyboard can reach and a
  * screen reader can name; it holds at most SLOTS + QUEUE_SHOWN cells, so redrawing it is cheap.
  */
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react'
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { MAGNIFIED_CELLS } from '../engine/engineHost'
 import type { Layout } from '../engine/layout'
 import type { RunStatus, Speed } from '../engine/protocol'
 import { BACKGROUND_COLOR, TCP_COLOR, UDP_COLOR } from './draw'
 import { advance, CELL_KIND, CELL_ROW } from './scene'
 import type { CellsSnapshot } from './AnimatedTopology'
 
-/** Cell slots of wire shown at once; a longer link is shown a section at a time. */
+/** At most this many cell slots of wire shown at once; a longer link is shown a section at a time. */
 export const SLOTS = 48
-/** Waiting cells drawn one by one; the rest are counted. */
+/** At most this many waiting cells drawn one by one; the rest are counted. */
 export const QUEUE_SHOWN = 24
 const SLOT = 14
-const QUEUE_W = QUEUE_SHOWN * SLOT
-const HEIGHT = 46
-const LANE_Y = 22
+const HEIGHT = 50
+const LANE_Y = 26
+/**
+ * CSS px per drawing unit wanted: a slot 18 px wide, a cell 13 px, captions 13 px. A narrow panel
+ * shows fewer slots at that size rather than all of them too small to see (issue 15: at 1280 px
+ * the 72 slots were 7 px each and the captions 4 px).
+ */
+const PX_PER_UNIT = 1.3
+
+/** Wire slots and queue places that fit a magnifier `px` wide at PX_PER_UNIT. */
+export function magnifierSlots(px: number): { slots: number; queue: number } {
+  if (!(px > 0)) return { slots: SLOTS, queue: QUEUE_SHOWN }
+  const units = px / PX_PER_UNIT - 24
+  return {
+    slots: Math.max(8, Math.min(SLOTS, Math.floor((units * 2) / 3 / SLOT))),
+    queue: Math.max(8, Math.min(QUEUE_SHOWN, Math.floor(units / 3 / SLOT))),
+  }
+}
 const INK = '#1b1f24'
 
 export interface MagnifiedCell {
@@ -241,7 +257,19 @@ export function Magnifier({
   const cellMs = link && link.rate_mbps > 0 ? (packets ? 12 : 0.424) / link.rate_mbps : 0
   const spanMs = link ? link.delay_ms + cellMs : 0
   const totalSlots = cellMs > 0 ? Math.max(1, Math.ceil(spanMs / cellMs)) : 1
-  const sections = Math.max(1, Math.ceil(totalSlots / SLOTS))
+  const boxRef = useRef<HTMLElement>(null)
+  const [boxPx, setBoxPx] = useState(0)
+  useEffect(() => {
+    const el = boxRef.current
+    if (!el) return
+    setBoxPx(el.clientWidth)
+    const observer = new ResizeObserver(() => setBoxPx(el.clientWidth))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [])
+  const { slots: slotsShown, queue: queueShown } = magnifierSlots(boxPx)
+  const queueW = queueShown * SLOT
+  const sections = Math.max(1, Math.ceil(totalSlots / slotsShown))
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new port starts at its first section
   useEffect(() => setSection(0), [port])
   // While running, cells move between snapshots: redraw every display frame.
@@ -262,7 +290,7 @@ export function Magnifier({
   const all = port !== null ? magnifiedCells(snapshot?.port ?? null, port, ageMs, spanMs) : []
   const waiting = all.filter((c) => c.progress < 0)
   const wire = all.filter((c) => c.progress >= 0)
-  const first = Math.min(section, sections - 1) * SLOTS
+  const first = Math.min(section, sections - 1) * slotsShown
   const vcName = (i: number) => layout.vcs[i]?.id ?? `VC #${i}`
   const flowName = (i: number) => layout.flows?.[i]?.id ?? `flow #${i}`
   const colorOf = (i: number) => colors.get(layout.vcs[i]?.id ?? '') ?? INK
@@ -275,9 +303,9 @@ export function Magnifier({
   )
   void revision
 
-  const width = QUEUE_W + 16 + SLOTS * SLOT + 8
+  const width = queueW + 16 + slotsShown * SLOT + 8
   return (
-    <section className="magnifier" aria-label="Magnifier" data-testid="magnifier">
+    <section className="magnifier" aria-label="Magnifier" data-testid="magnifier" ref={boxRef}>
       <div className="magnifier-bar">
         <label>
           Magnify{' '}
@@ -294,8 +322,13 @@ export function Magnifier({
             ))}
           </select>
         </label>
-        {p && want !== null && speed !== null && speed > want && (
-          <button type="button" className="slow-to-cells" onClick={() => onSpeed(want)}>
+        {p && want !== null && (speed === null || speed > want) && (
+          <button
+            type="button"
+            className="slow-to-cells"
+            onClick={() => onSpeed(want)}
+            data-testid="magnifier-slow"
+          >
             Slow to {want < 0.1 ? `${Number((want * 1000).toPrecision(3))} µs/s` : `${want} ms/s`}{' '}
             to follow each {packets ? 'packet' : 'cell'}
           </button>
@@ -309,7 +342,7 @@ export function Magnifier({
               max={sections - 1}
               value={Math.min(section, sections - 1)}
               onChange={(e) => setSection(Number(e.target.value))}
-              aria-valuetext={`cell slots ${first + 1} to ${Math.min(totalSlots, first + SLOTS)} of ${totalSlots}`}
+              aria-valuetext={`cell slots ${first + 1} to ${Math.min(totalSlots, first + slotsShown)} of ${totalSlots}`}
             />
           </label>
         )}
@@ -325,36 +358,36 @@ export function Magnifier({
             data-wire={wire.length}
             data-waiting={waiting.length}
           >
-            <text x={QUEUE_W} y={10} textAnchor="end" className="mag-caption">
-              queue at {p.from} (next →)
+            <text x={queueW} y={12} textAnchor="end" className="mag-caption">
+              queue at {p.from} →
             </text>
-            <text x={QUEUE_W + 16} y={10} className="mag-caption">
-              wire to {p.to}, cell slots {first + 1}–{Math.min(totalSlots, first + SLOTS)} of{' '}
+            <text x={queueW + 16} y={12} className="mag-caption">
+              wire to {p.to}, cell slots {first + 1}–{Math.min(totalSlots, first + slotsShown)} of{' '}
               {totalSlots}
             </text>
             <line
-              x1={QUEUE_W + 12}
+              x1={queueW + 12}
               y1={LANE_Y + 9}
-              x2={QUEUE_W + 16 + SLOTS * SLOT}
+              x2={queueW + 16 + slotsShown * SLOT}
               y2={LANE_Y + 9}
               stroke="#c9d1d9"
             />
-            {Array.from({ length: SLOTS + 1 }, (_, k) => (
+            {Array.from({ length: slotsShown + 1 }, (_, k) => (
               <line
                 key={k}
-                x1={QUEUE_W + 16 + k * SLOT}
+                x1={queueW + 16 + k * SLOT}
                 y1={LANE_Y + 7}
-                x2={QUEUE_W + 16 + k * SLOT}
+                x2={queueW + 16 + k * SLOT}
                 y2={LANE_Y + 11}
                 stroke="#c9d1d9"
               />
             ))}
-            <rect x={QUEUE_W + 4} y={LANE_Y - 10} width={6} height={20} fill="#59636e" rx={1} />
-            {waiting.slice(0, QUEUE_SHOWN).map((c, k) => (
+            <rect x={queueW + 4} y={LANE_Y - 10} width={6} height={20} fill="#59636e" rx={1} />
+            {waiting.slice(0, queueShown).map((c, k) => (
               <CellMark
                 key={`q${k}`}
                 cell={c}
-                x={QUEUE_W - SLOT / 2 - k * SLOT}
+                x={queueW - SLOT / 2 - k * SLOT}
                 color={colorOf(c.vc)}
                 label={describeCell(c, vcName, flowName)}
                 focusable={c.kind === CELL_KIND.frm || c.kind === CELL_KIND.brm}
@@ -363,12 +396,12 @@ export function Magnifier({
             ))}
             {wire.map((c, k) => {
               const slot = c.progress * totalSlots - first
-              if (slot < 0 || slot > SLOTS) return null
+              if (slot < 0 || slot > slotsShown) return null
               return (
                 <CellMark
                   key={`w${k}`}
                   cell={c}
-                  x={QUEUE_W + 16 + slot * SLOT}
+                  x={queueW + 16 + slot * SLOT}
                   color={colorOf(c.vc)}
                   label={describeCell(c, vcName, flowName)}
                   focusable={c.kind === CELL_KIND.frm || c.kind === CELL_KIND.brm}
@@ -376,9 +409,9 @@ export function Magnifier({
                 />
               )
             })}
-            {waiting.length > QUEUE_SHOWN && (
+            {waiting.length > queueShown && (
               <text x={2} y={HEIGHT - 2} className="mag-caption">
-                +{waiting.length - QUEUE_SHOWN} more waiting
+                +{waiting.length - queueShown} more waiting
               </text>
             )}
           </svg>
@@ -386,8 +419,10 @@ export function Magnifier({
             {shown ?? 'Hover or focus (Tab) an RM cell for its ER, CI and CCR.'}
           </p>
           <p className="magnifier-summary" data-testid="magnifier-summary">
-            Queue: {waiting.length} {packets ? 'packets' : 'cells'} ({countByKind(waiting)}). On the
-            wire: {wire.length} ({countByKind(wire)}).
+            Queue: {waiting.length >= MAGNIFIED_CELLS ? 'at least ' : ''}
+            {waiting.length.toLocaleString('en')} {packets ? 'packets' : 'cells'} (
+            {waiting.length >= MAGNIFIED_CELLS ? 'the first: ' : ''}
+            {countByKind(waiting)}). On the wire: {wire.length} ({countByKind(wire)}).
             {cellWallMs > 0 &&
               ` One ${packets ? 'packet' : 'cell'} time lasts ${cellWallMs >= 1000 ? `${(cellWallMs / 1000).toFixed(1)} s` : `${cellWallMs.toFixed(cellWallMs < 10 ? 2 : 0)} ms`} at this pace.`}
           </p>

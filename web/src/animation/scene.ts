@@ -4,7 +4,7 @@
  * to the edge of the receiving one), where its queue bar grows, where each source's ACR gauges sit,
  * and whether a link is slow enough at the current pace to show single cells.
  */
-import type { Layout, LayoutVc } from '../engine/layout'
+import { forwards, type Layout, type LayoutVc } from '../engine/layout'
 import type { Speed } from '../engine/protocol'
 import { fitDrawing, type Fit, type Point } from '../topology/geometry'
 
@@ -68,7 +68,7 @@ export interface Scene {
 
 /** Distance from a node's centre to its edge along `dir`. */
 function edge(kind: string, dir: Point, box: Box): number {
-  if (kind === 'switch') return box.switchHalf / Math.max(Math.abs(dir.x), Math.abs(dir.y), 1e-9)
+  if (forwards(kind)) return box.switchHalf / Math.max(Math.abs(dir.x), Math.abs(dir.y), 1e-9)
   return box.hostRadius
 }
 

@@ -37,6 +37,7 @@ import { SweepPanel } from '../sweep/SweepPanel'
 import type { Fit } from '../topology/geometry'
 import { placedLayout } from '../topology/autoLayout'
 import { BundleToggles } from '../topology/bundles'
+import { nodeDetails } from '../topology/nodeDetails'
 import { TOPOLOGY_BOX, TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { PRESENTATION_PACE, setPresentation, usePresentation } from './presentation'
@@ -60,6 +61,10 @@ export function App() {
   }, [present.on])
   const [libraryOpen, setLibraryOpen] = useState(false)
   const [shareOpen, setShareOpen] = useState(false)
+  /** The node whose details the embed's drawing shows (picked by keyboard or click). */
+  const [pickedNode, setPickedNode] = useState<string | null>(null)
+  /** On a phone the scenario tools fold behind a menu button (styles.css). */
+  const [toolsOpen, setToolsOpen] = useState(false)
 
   /** Simulated time one press of Step advances: one sample interval, one new point on the charts. */
   const stepMs = layout?.sample_interval_ms ?? 0.5
@@ -306,7 +311,12 @@ export function App() {
           <h1>{title}</h1>
         </div>
         {!embed && (
-          <div className="bench-tools" role="toolbar" aria-label="Scenario">
+          <div
+            className={`bench-tools${toolsOpen ? ' open' : ''}`}
+            id="bench-tools"
+            role="toolbar"
+            aria-label="Scenario"
+          >
             <button
               type="button"
               onClick={bench.undo}
@@ -362,6 +372,19 @@ export function App() {
           speed={sim.speed}
           onSpeed={sim.setSpeed}
           compact={embed}
+          extra={
+            !embed && (
+              <button
+                type="button"
+                className="tools-toggle"
+                aria-expanded={toolsOpen}
+                aria-controls="bench-tools"
+                onClick={() => setToolsOpen((o) => !o)}
+              >
+                Menu
+              </button>
+            )
+          }
         />
         {layout && !embed && (
           <Timeline
@@ -408,7 +431,12 @@ export function App() {
                     started={started}
                     cursor={cursor}
                     store={store}
+                    onPick={setPickedNode}
+                    picked={pickedNode}
                   />
+                  <p className="node-details" role="status" data-testid="node-details">
+                    {pickedNode && nodeDetails(layout, sim.frame, pickedNode)}
+                  </p>
                 </AnimatedTopology>
                 <BundleToggles vcs={layout.vcs} />
               </>

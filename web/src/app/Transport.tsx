@@ -1,4 +1,5 @@
 /** Play/pause, single step, reset, pacing and the run clock. */
+import type { ReactNode } from 'react'
 import type { RunStatus, Speed } from '../engine/protocol'
 import type { Action, ActionName } from './actions'
 
@@ -80,6 +81,8 @@ interface TransportProps {
   onSpeed(speed: Speed): void
   /** Fewer words, for embed mode. */
   compact?: boolean
+  /** Shown after the buttons (the phone's menu button). */
+  extra?: ReactNode
 }
 
 const STATUS_TEXT: Record<RunStatus, string> = {
@@ -98,6 +101,7 @@ export function Transport({
   speed,
   onSpeed,
   compact = false,
+  extra,
 }: TransportProps) {
   const progress = untilMs > 0 ? Math.min(1, nowMs / untilMs) : 0
   const buttons = BUTTONS.map((name) => actions.find((a) => a.name === name)).filter(
@@ -122,6 +126,7 @@ export function Transport({
           {action.label} <kbd>{action.shortcut}</kbd>
         </button>
       ))}
+      {extra}
       <label className="speed">
         Speed
         <input

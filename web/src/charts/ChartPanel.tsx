@@ -9,7 +9,12 @@ import type { ChartModel } from './acrChart'
 import type { TimeCursor } from './cursor'
 import { renderCursor, renderInteraction } from './interaction'
 import { chartSummary, chartTable } from './readout'
-import { renderTimeSeries, type LineSeries } from './timeSeries'
+import { MARGIN, PRESENT_MARGIN, renderTimeSeries, type LineSeries } from './timeSeries'
+
+/** Presentation mode's larger text needs more room around the plot (styles.css, `.app.present`). */
+function marginFor(svg: Element) {
+  return svg.closest('.app.present') ? PRESENT_MARGIN : MARGIN
+}
 
 export interface ChartPanelProps {
   /** DOM id of the <svg>, also used by tests. */
@@ -131,7 +136,7 @@ export const ChartPanel = memo(function ChartPanel({
   useLayoutEffect(() => {
     const svg = svgRef.current
     if (!svg || !model || width <= 0 || height <= 0) return
-    const options = { ...model.options, width, height }
+    const options = { ...model.options, width, height, margin: marginFor(svg) }
     renderTimeSeries(svg, options)
     renderInteraction(svg, options, {
       onHover: (t) => cursor?.set(t),
@@ -147,7 +152,12 @@ export const ChartPanel = memo(function ChartPanel({
       const svg = svgRef.current
       const { model: m, width: w, height: h } = latest.current
       if (!svg || !m || w <= 0 || h <= 0) return
-      renderCursor(svg, { ...m.options, width: w, height: h }, m.unit ?? '', t)
+      renderCursor(
+        svg,
+        { ...m.options, width: w, height: h, margin: marginFor(svg) },
+        m.unit ?? '',
+        t,
+      )
     })
   }, [cursor])
 

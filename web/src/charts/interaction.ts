@@ -5,13 +5,7 @@
  */
 import { brushX, pointer, select, type BrushBehavior } from 'd3'
 import { formatTime, formatValue } from './cursor'
-import {
-  chartScales,
-  MARGIN,
-  sampleIndexAt,
-  type LineSeries,
-  type TimeSeriesOptions,
-} from './timeSeries'
+import { chartScales, sampleIndexAt, type LineSeries, type TimeSeriesOptions } from './timeSeries'
 
 /** Rows of values the read-out box lists at most; the rest are counted. */
 export const READOUT_ROWS = 8
@@ -44,7 +38,7 @@ export interface InteractionHandlers {
   onResetZoom(): void
 }
 
-type Sized = Pick<TimeSeriesOptions, 'width' | 'height' | 'xDomain' | 'yDomain'>
+type Sized = Pick<TimeSeriesOptions, 'width' | 'height' | 'xDomain' | 'yDomain' | 'margin'>
 
 interface InteractionState {
   brush: BrushBehavior<null>
@@ -179,7 +173,7 @@ export function renderCursor(
   const boxWidth = Math.min(260, Math.max(...lines.map((l) => l.text.length)) * 6.6 + 16)
   const boxHeight = lines.length * lineHeight + 8
   const right = px + 10 + boxWidth <= x1
-  const bx = right ? px + 10 : Math.max(MARGIN.left, px - 10 - boxWidth)
+  const bx = right ? px + 10 : Math.max(x.range()[0], px - 10 - boxWidth)
   const by = y.range()[1] + 2
   const box = group
     .selectAll<SVGGElement, null>('g.readout')

@@ -48,23 +48,35 @@ export interface TimeSeriesOptions {
   series: readonly LineSeries[]
   /** Accessible description of the chart. */
   ariaLabel: string
+  /** Room around the plot (default MARGIN); presentation mode's larger text needs more. */
+  margin?: Margin
 }
 
-export const MARGIN = { top: 12, right: 16, bottom: 40, left: 60 } as const
+export interface Margin {
+  top: number
+  right: number
+  bottom: number
+  left: number
+}
+
+export const MARGIN: Margin = { top: 12, right: 16, bottom: 40, left: 60 }
+/** Presentation mode's 18 px text: the time axis label below its ticks, the last tick inside. */
+export const PRESENT_MARGIN: Margin = { top: 14, right: 30, bottom: 56, left: 72 }
 
 /** Pixel scales for a chart of the given size. */
 export function chartScales(
-  options: Pick<TimeSeriesOptions, 'width' | 'height' | 'xDomain' | 'yDomain'>,
+  options: Pick<TimeSeriesOptions, 'width' | 'height' | 'xDomain' | 'yDomain' | 'margin'>,
 ): {
   x: ScaleLinear<number, number>
   y: ScaleLinear<number, number>
 } {
+  const m = options.margin ?? MARGIN
   const x = scaleLinear()
     .domain(options.xDomain as [number, number])
-    .range([MARGIN.left, Math.max(MARGIN.left + 1, options.width - MARGIN.right)])
+    .range([m.left, Math.max(m.left + 1, options.width - m.right)])
   const y = scaleLinear()
     .domain(options.yDomain as [number, number])
-    .range([Math.max(MARGIN.top + 1, options.height - MARGIN.bottom), MARGIN.top])
+    .range([Math.max(m.top + 1, options.height - m.bottom), m.top])
   return { x, y }
 }
 
@@ -195,6 +207,7 @@ export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesO
     options.xLabel,
     options.yLabel,
     options.ariaLabel,
+    options.margin?.bottom,
   ].join('|')
   const svg = select(svgElement)
   if (drawnAxes.get(svgElement) !== axesKey) {
@@ -243,7 +256,7 @@ function renderAxes(
   const plotWidth = x.range()[1] - x.range()[0]
 
   layer('grid')
-    .attr('transform', `translate(${MARGIN.left},0)`)
+    .attr('transform', `translate(${x.range()[0]},0)`)
     .call(
       axisLeft(y)
         .ticks(Math.max(2, Math.floor(plotHeight / 45)))
@@ -260,7 +273,7 @@ function renderAxes(
         .tickFormat(yTickFormat(options.xDomain[1])),
     )
   layer('y-axis')
-    .attr('transform', `translate(${MARGIN.left},0)`)
+    .attr('transform', `translate(${x.range()[0]},0)`)
     .call(
       axisLeft(y)
         .ticks(Math.max(2, Math.floor(plotHeight / 45)))
@@ -271,7 +284,7 @@ function renderAxes(
     .selectAll('text')
     .data([options.xLabel])
     .join('text')
-    .attr('x', MARGIN.left + plotWidth / 2)
+    .attr('x', x.range()[0] + plotWidth / 2)
     .attr('y', height - 6)
     .attr('text-anchor', 'middle')
     .text((d) => d)
@@ -279,7 +292,7 @@ function renderAxes(
     .selectAll('text')
     .data([options.yLabel])
     .join('text')
-    .attr('transform', `translate(16,${MARGIN.top + plotHeight / 2}) rotate(-90)`)
+    .attr('transform', `translate(16,${y.range()[1] + plotHeight / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle')
     .text((d) => d)
 

@@ -11,9 +11,11 @@
 import './editor.css'
 import {
   useCallback,
+  useEffect,
   useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
   type KeyboardEvent,
   type PointerEvent,
   type ReactNode,
@@ -40,6 +42,35 @@ import {
   shortestSwitchPath,
   type Edit,
 } from './ops'
+import { touchGeometry } from './touch'
+
+/** The page's phone layout (styles.css uses the same width). */
+const PHONE_QUERY = '(max-width: 600px)'
+
+function usePhone(): boolean {
+  return useSyncExternalStore(
+    (fn) => {
+      const query = window.matchMedia(PHONE_QUERY)
+      query.addEventListener('change', fn)
+      return () => query.removeEventListener('change', fn)
+    },
+    () => window.matchMedia(PHONE_QUERY).matches,
+  )
+}
+
+/** Width of an element in CSS px, followed as it changes. */
+function useWidth(ref: { readonly current: HTMLElement | null }): number {
+  const [width, setWidth] = useState(0)
+  useEffect(() => {
+    const el = ref.current
+    if (!el) return
+    setWidth(el.clientWidth)
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [ref])
+  return width
+}
 
 /** Validates and applies an edit; null when applied, else why it was refused. */
 export type ApplyEdit = (edit: Edit, key?: string) => string | null
@@ -188,6 +219,29 @@ export function EditorCanvas({
   }, [layout, positioned])
 
   const links = useMemo(() => docLinks(scenario), [scenario])
+
+  // On a phone every node and link target is at least 44 px (editor/touch.ts): larger hit areas,
+  // and where nodes stand too close for that, a larger drawing that pans sideways.
+  const phone = usePhone()
+  const paneRef = useRef<HTMLDivElement>(null)
+  const paneWidth = useWidth(paneRef)
+  // From the nodes as placed, not as dragged: the scale holds while a node moves.
+  const touch = useMemo(
+    () =>
+      phone && paneWidth > 0
+        ? touchGeometry(
+            new Map(nodes.map((n) => [n.id, fit.place(n)])),
+            links,
+            W,
+            paneWidth,
+            NODE_R,
+            LINK_HIT,
+          )
+        : null,
+    [phone, paneWidth, nodes, fit, links],
+  )
+  const nodeR = touch?.nodeR ?? NODE_R
+  const linkHalf = touch?.linkHalf ?? LINK_HIT
 
   const say = useCallback(
     (at: Point | undefined, text: string, tone: Callout['tone'] = 'error') => {
@@ -436,121 +490,132 @@ export function EditorCanvas({
       <p className="editor-hint" aria-live="polite">
         {modeHint(mode)}
       </p>
-      <div className="canvas" data-mode={mode.kind}>
-        <TopologyView
-          layout={viewLayout}
-          colors={colors}
-          frame={frame}
-          started={started}
-          fit={fit}
-          cursor={cursor}
-          store={store}
-        />
-        {overlay?.(viewLayout, fit)}
-        <svg
-          ref={svgRef}
-          className="editor-layer"
-          viewBox={`0 0 ${W} ${H}`}
-          onKeyDown={onLayerKeyDown}
-          onPointerDown={(e) => {
-            if (e.target === e.currentTarget && mode.kind === 'select') {
-              setCallout(null)
-              onSelect(null)
-            }
-          }}
+      <div className="canvas-pane" ref={paneRef}>
+        <div
+          className="canvas"
+          data-mode={mode.kind}
+          style={
+            touch && touch.widthPx > paneWidth + 1 ? { width: `${touch.widthPx}px` } : undefined
+          }
         >
-          <g className="edit-links">
-            {links.map((link) => {
-              const a = place.get(link.a)
-              const b = place.get(link.b)
-              if (!a || !b) return null
-              // Between the nodes' edges, so that neither the hit area nor the ring covers a node.
-              const length = Math.hypot(b.x - a.x, b.y - a.y) || 1
-              const inset = Math.min(0.45, NODE_R / length)
-              const p = along(a, b, inset)
-              const q = along(a, b, 1 - inset)
-              const selected = selection?.kind === 'link' && selection.id === link.id
-              return (
-                <g
-                  key={link.id}
-                  className={`edit-link${selected ? ' selected' : ''}`}
-                  data-edit-link={link.id}
-                  role="button"
-                  tabIndex={mode.kind === 'select' ? 0 : -1}
-                  aria-label={`link ${link.id} between ${link.a} and ${link.b}`}
-                  aria-pressed={selected}
-                  onClick={() => pickLink(link.id)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter' || e.key === ' ') {
-                      e.preventDefault()
-                      e.stopPropagation()
-                      pickLink(link.id)
-                    }
-                  }}
-                >
-                  <polygon points={band(p, q, LINK_HIT)} className="hit" />
-                  <line x1={p.x} y1={p.y} x2={q.x} y2={q.y} className="ring" />
-                </g>
-              )
-            })}
-          </g>
-          {pendingPoints.length > 0 && (
-            <g className="pending-path" aria-hidden="true">
-              <polyline points={pendingPoints.map((p) => `${p.x},${p.y}`).join(' ')} />
-              {pendingPoints.map((p, i) => (
-                <circle key={i} cx={p.x} cy={p.y} r={NODE_R + 4} />
-              ))}
-            </g>
-          )}
-          <g className="edit-nodes">
-            {positioned.map((node) => {
-              const p = place.get(node.id)
-              if (!p) return null
-              const selected = selection?.kind === 'node' && selection.id === node.id
-              return (
-                <g
-                  key={node.id}
-                  className={`edit-node ${node.kind}${selected ? ' selected' : ''}${drag?.id === node.id ? ' dragging' : ''}`}
-                  data-edit-node={node.id}
-                  transform={`translate(${p.x},${p.y})`}
-                  role="button"
-                  tabIndex={0}
-                  aria-label={`${node.kind} ${node.id}${mode.kind === 'select' ? ': drag or use the arrow keys to move, Enter to select' : ''}`}
-                  aria-pressed={selected}
-                  onPointerDown={(e) => onNodePointerDown(e, node)}
-                  onPointerMove={onNodePointerMove}
-                  onPointerUp={(e) => onNodePointerUp(e, node)}
-                  onPointerCancel={() => {
-                    pressRef.current = null
-                    setDrag(null)
-                  }}
-                  onKeyDown={(e) => onNodeKeyDown(e, node)}
-                >
-                  <circle r={NODE_R} className="hit" />
-                  <circle r={NODE_R + 5} className="ring" />
-                </g>
-              )
-            })}
-          </g>
-        </svg>
-        {callout && (
-          <div
-            className={`callout ${callout.tone}`}
-            role={callout.tone === 'error' ? 'alert' : 'status'}
-            style={{ left: `${(callout.at.x / W) * 100}%`, top: `${(callout.at.y / H) * 100}%` }}
+          <TopologyView
+            layout={viewLayout}
+            colors={colors}
+            frame={frame}
+            started={started}
+            fit={fit}
+            cursor={cursor}
+            store={store}
+          />
+          {overlay?.(viewLayout, fit)}
+          <svg
+            ref={svgRef}
+            className="editor-layer"
+            viewBox={`0 0 ${W} ${H}`}
+            onKeyDown={onLayerKeyDown}
+            onPointerDown={(e) => {
+              if (e.target === e.currentTarget && mode.kind === 'select') {
+                setCallout(null)
+                onSelect(null)
+              }
+            }}
           >
-            {callout.text}
-            <button
-              type="button"
-              className="callout-close"
-              aria-label="Dismiss"
-              onClick={() => setCallout(null)}
+            <g className="edit-links">
+              {links.map((link) => {
+                const a = place.get(link.a)
+                const b = place.get(link.b)
+                if (!a || !b) return null
+                // Between the nodes' edges, so that neither the hit area nor the ring covers a node.
+                const length = Math.hypot(b.x - a.x, b.y - a.y) || 1
+                const inset = Math.min(0.45, nodeR / length)
+                const p = along(a, b, inset)
+                const q = along(a, b, 1 - inset)
+                const selected = selection?.kind === 'link' && selection.id === link.id
+                return (
+                  <g
+                    key={link.id}
+                    className={`edit-link${selected ? ' selected' : ''}`}
+                    data-edit-link={link.id}
+                    role="button"
+                    tabIndex={mode.kind === 'select' ? 0 : -1}
+                    aria-label={`link ${link.id} between ${link.a} and ${link.b}`}
+                    aria-pressed={selected}
+                    onClick={() => pickLink(link.id)}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter' || e.key === ' ') {
+                        e.preventDefault()
+                        e.stopPropagation()
+                        pickLink(link.id)
+                      }
+                    }}
+                  >
+                    <polygon points={band(p, q, linkHalf)} className="hit" />
+                    <line x1={p.x} y1={p.y} x2={q.x} y2={q.y} className="ring" />
+                  </g>
+                )
+              })}
+            </g>
+            {pendingPoints.length > 0 && (
+              <g className="pending-path" aria-hidden="true">
+                <polyline points={pendingPoints.map((p) => `${p.x},${p.y}`).join(' ')} />
+                {pendingPoints.map((p, i) => (
+                  <circle key={i} cx={p.x} cy={p.y} r={NODE_R + 4} />
+                ))}
+              </g>
+            )}
+            <g className="edit-nodes">
+              {positioned.map((node) => {
+                const p = place.get(node.id)
+                if (!p) return null
+                const selected = selection?.kind === 'node' && selection.id === node.id
+                return (
+                  <g
+                    key={node.id}
+                    className={`edit-node ${node.kind}${selected ? ' selected' : ''}${drag?.id === node.id ? ' dragging' : ''}`}
+                    data-edit-node={node.id}
+                    transform={`translate(${p.x},${p.y})`}
+                    role="button"
+                    tabIndex={0}
+                    aria-label={`${node.kind} ${node.id}${mode.kind === 'select' ? ': drag or use the arrow keys to move, Enter to select' : ''}`}
+                    aria-pressed={selected}
+                    onPointerDown={(e) => onNodePointerDown(e, node)}
+                    onPointerMove={onNodePointerMove}
+                    onPointerUp={(e) => onNodePointerUp(e, node)}
+                    onPointerCancel={() => {
+                      pressRef.current = null
+                      setDrag(null)
+                    }}
+                    onKeyDown={(e) => onNodeKeyDown(e, node)}
+                  >
+                    <circle r={nodeR} className="hit" />
+                    <circle r={nodeR + 5} className="ring" />
+                  </g>
+                )
+              })}
+            </g>
+          </svg>
+          {callout && (
+            <div
+              className={`callout ${callout.tone}`}
+              role={callout.tone === 'error' ? 'alert' : 'status'}
+              style={{ left: `${(callout.at.x / W) * 100}%`, top: `${(callout.at.y / H) * 100}%` }}
             >
-              ×
-            </button>
-          </div>
-        )}
+              {callout.text}
+              <button
+                type="button"
+                className="callout-close"
+                aria-label="Dismiss"
+                onClick={() => setCallout(null)}
+              >
+                ×
+              </button>
+            </div>
+          )}
+        </div>
       </div>
+      {touch && touch.widthPx > paneWidth + 1 && (
+        <p className="editor-hint">Swipe the drawing sideways to see all of it.</p>
+      )}
     </section>
   )
 }

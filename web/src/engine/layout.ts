@@ -47,6 +47,11 @@ export function isPacketModel(layout: Pick<Layout, 'model'>): boolean {
 }
 
 /** A short human name for a port: the direction of traffic it queues, e.g. "SW1→SW2". */
+/** Whether a node (or a port's node) forwards traffic: a switch, or the packet model's router. */
+export function forwards(kind: string): boolean {
+  return kind === 'switch' || kind === 'router'
+}
+
 export function portLabel(port: LayoutPort): string {
   return `${port.from}→${port.to}`
 }

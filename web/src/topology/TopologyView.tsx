@@ -6,12 +6,12 @@
  * The static drawing depends only on the layout and is memoised; the live overlay is the only
  * part that changes while the simulation runs.
  */
-import { memo, useMemo, useSyncExternalStore } from 'react'
+import { type KeyboardEvent, memo, useMemo, useSyncExternalStore } from 'react'
 import type { TimeCursor } from '../charts/cursor'
 import { sampleIndexAt } from '../charts/timeSeries'
 import { frameFromSamples, type LiveFrame } from '../engine/frame'
 import type { SampleStore } from '../engine/samples'
-import { portLabel, type Layout, type LayoutVc } from '../engine/layout'
+import { forwards, portLabel, type Layout, type LayoutVc } from '../engine/layout'
 import { UNPICKED } from '../charts/palette'
 import { BUNDLE_MIN, routeGroups, useOpenBundles, type Bundle } from './bundles'
 import {
@@ -59,6 +59,12 @@ interface TopologyViewProps {
    */
   cursor?: TimeCursor
   store?: SampleStore | null
+  /**
+   * Makes the nodes keyboard targets (Tab, or the arrow keys from one to the next; Enter or a
+   * click picks one): where the drawing has no editor over it (the embed).
+   */
+  onPick?(id: string | null): void
+  picked?: string | null
 }
 
 const noCursor = () => () => undefined
@@ -93,7 +99,7 @@ interface LabelPlan {
   /** Link labels shown, by link id. */
   links: Map<string, Spot>
   /** ACR labels by source node: where, and which VCs (one line each, or a summary line). */
-  acr: Map<string, { spots: Spot[]; summary: boolean }>
+  acr: Map<string, { spots: Spot[]; summary: boolean; compact: boolean }>
   /** Queue labels by port id. */
   queues: Map<string, Spot>
   /** Bundle count badges by route key. */
@@ -112,7 +118,7 @@ function planLabels(
 ): LabelPlan {
   const nodeBoxes: Box[] = layout.nodes.flatMap((n) => {
     const p = pos.get(n.id)
-    const r = (n.kind === 'switch' ? SWITCH_HALF : HOST_R) + 1
+    const r = (forwards(n.kind) ? SWITCH_HALF : HOST_R) + 1
     return p ? [{ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r }] : []
   })
   const placer = new LabelPlacer(nodeBoxes, { x: 0, y: 0, w: WIDTH, h: height })
@@ -139,38 +145,60 @@ function planLabels(
     if (!p) continue
     const summary = vcs.length > 3
     const lines = summary ? 1 : vcs.length
-    const sample = summary
-      ? `${vcs.length} VCs · ACR 000.0–000.0 Mbit/s`
-      : `${vcs.reduce((a, v) => (v.id.length > a.length ? v.id : a), '')} 000.0 Mbit/s`
+    const longest = vcs.reduce((a, v) => (v.id.length > a.length ? v.id : a), '')
     const upper = p.y <= middle.y
     const left = p.x <= middle.x
+    const stack = (x: number, first: number, anchor: Spot['anchor']): Spot[] =>
+      Array.from({ length: lines }, (_, k) => ({
+        at: { x, y: first + k * FONT.acr * 1.2 },
+        anchor,
+        angle: 0,
+      }))
     const options: Spot[][] = []
     for (const above of upper ? [true, false] : [false, true])
       for (const start of left ? [true, false] : [false, true])
         for (const anchor of [start ? 'start' : 'end', 'middle'] as const) {
           const x = anchor === 'middle' ? p.x : start ? p.x - HOST_R : p.x + HOST_R
           const first = above ? p.y - HOST_R - 13 - (lines - 1) * FONT.acr * 1.2 : p.y + HOST_R + 13
-          options.push(
-            Array.from({ length: lines }, (_, k) => ({
-              at: { x, y: first + k * FONT.acr * 1.2 },
-              anchor,
-              angle: 0,
-            })),
-          )
+          options.push(stack(x, first, anchor))
         }
-    for (const spots of options) {
-      const boxes = spots.map((s) => textBox(sample, FONT.acr, s.at, s.anchor))
-      const merged = boxes.reduce((a, b) => ({
-        x: Math.min(a.x, b.x),
-        y: Math.min(a.y, b.y),
-        w: Math.max(a.x + a.w, b.x + b.w) - Math.min(a.x, b.x),
-        h: Math.max(a.y + a.h, b.y + b.h) - Math.min(a.y, b.y),
-      }))
-      if (placer.place([merged]) === 0) {
-        plan.acr.set(node, { spots, summary })
-        break
-      }
+    // A row farther out, above or below, where the nearest row is taken.
+    for (const above of upper ? [true, false] : [false, true]) {
+      const first = above
+        ? p.y - HOST_R - 13 - lines * FONT.acr * 1.2
+        : p.y + HOST_R + 13 + FONT.acr * 1.2
+      options.push(stack(p.x, first, 'middle'))
     }
+    // Beside the node, outward first.
+    const besideY = p.y - ((lines - 1) * FONT.acr * 1.2) / 2
+    for (const outward of left ? [true, false] : [false, true])
+      options.push(
+        outward === left
+          ? stack(p.x - HOST_R - 6, besideY, 'end')
+          : stack(p.x + HOST_R + 6, besideY, 'start'),
+      )
+    // In a crowded drawing (ma-gfc) the full text finds no room: the rate alone, without its unit.
+    const tries = [
+      {
+        compact: false,
+        sample: summary ? `${vcs.length} VCs · ACR 000.0–000.0 Mbit/s` : `${longest} 000.0 Mbit/s`,
+      },
+      { compact: true, sample: summary ? `${vcs.length} VCs 000.0–000.0` : `${longest} 000.0` },
+    ]
+    placing: for (const { compact, sample } of tries)
+      for (const spots of options) {
+        const boxes = spots.map((s) => textBox(sample, FONT.acr, s.at, s.anchor))
+        const merged = boxes.reduce((a, b) => ({
+          x: Math.min(a.x, b.x),
+          y: Math.min(a.y, b.y),
+          w: Math.max(a.x + a.w, b.x + b.w) - Math.min(a.x, b.x),
+          h: Math.max(a.y + a.h, b.y + b.h) - Math.min(a.y, b.y),
+        }))
+        if (placer.place([merged]) === 0) {
+          plan.acr.set(node, { spots, summary, compact })
+          break placing
+        }
+      }
   }
   for (const link of layout.links) {
     const a = pos.get(link.a)
@@ -200,12 +228,13 @@ function planLabels(
     if (i >= 0) plan.badges.set(bundle.key, spots[i])
   }
   for (const port of layout.ports) {
-    if (port.from_kind !== 'switch') continue
+    if (!forwards(port.from_kind)) continue
     const a = pos.get(port.from)
     const b = pos.get(port.to)
     if (!a || !b) continue
     const anchor = b.x >= a.x ? 'start' : 'end'
-    const spots: Spot[] = [20, 32].map((o) => ({
+    // Either side of the port's link, nearest first.
+    const spots: Spot[] = [20, 32, -20, -32].map((o) => ({
       at: stepFrom(a, b, SWITCH_HALF + 4, o),
       anchor,
       angle: 0,
@@ -223,7 +252,9 @@ const StaticTopology = memo(function StaticTopology({
   plan,
   bundles,
   opened,
-}: Pick<TopologyViewProps, 'layout' | 'colors'> & {
+  onPick,
+  picked,
+}: Pick<TopologyViewProps, 'layout' | 'colors' | 'onPick' | 'picked'> & {
   placement: Placement
   plan: LabelPlan
   bundles: Bundle[]
@@ -350,16 +381,41 @@ const StaticTopology = memo(function StaticTopology({
         {layout.nodes.map((node) => {
           const p = pos.get(node.id)
           if (!p) return null
-          const kind =
-            node.kind === 'switch' ? (layout.model === 'ip' ? 'router' : 'switch') : 'host'
+          const kind = forwards(node.kind) ? (layout.model === 'ip' ? 'router' : 'switch') : 'host'
           return (
             <g
               key={node.id}
               transform={`translate(${p.x},${p.y})`}
-              className={`node ${node.kind}`}
+              className={`node ${forwards(node.kind) ? 'switch' : 'host'}${picked === node.id ? ' picked' : ''}`}
               data-node={node.id}
+              {...(onPick && {
+                tabIndex: 0,
+                role: 'button',
+                'aria-label': `${kind} ${node.id}: Enter for its details`,
+                'aria-pressed': picked === node.id,
+                onClick: () => onPick(picked === node.id ? null : node.id),
+                onKeyDown: (e: KeyboardEvent<SVGGElement>) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault()
+                    e.stopPropagation()
+                    onPick(picked === node.id ? null : node.id)
+                    return
+                  }
+                  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key]
+                  if (step === undefined) return
+                  // The arrow keys move the focus from node to node, in the scenario's order.
+                  e.preventDefault()
+                  const all = [
+                    ...(e.currentTarget.parentElement?.querySelectorAll<SVGGElement>(
+                      'g.node[tabindex]',
+                    ) ?? []),
+                  ]
+                  const i = all.indexOf(e.currentTarget)
+                  all[(i + step + all.length) % all.length]?.focus()
+                },
+              })}
             >
-              {node.kind === 'switch' ? (
+              {forwards(node.kind) ? (
                 <rect
                   x={-SWITCH_HALF}
                   y={-SWITCH_HALF}
@@ -416,7 +472,7 @@ function LiveOverlay({
       data-time={past ? past.nowMs : frame.nowMs}
       data-held={past ? 'true' : undefined}
     >
-      {[...plan.acr.entries()].map(([node, { spots, summary }]) => {
+      {[...plan.acr.entries()].map(([node, { spots, summary, compact }]) => {
         const vcs = bySource.get(node) ?? []
         if (summary) {
           const acrs = vcs
@@ -432,9 +488,9 @@ function LiveOverlay({
               dominantBaseline="central"
               className="acr-label"
             >
-              {vcs.length} VCs · ACR{' '}
+              {vcs.length} VCs{compact ? ' ' : ' · ACR '}
               {acrs.length
-                ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)} Mbit/s`
+                ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)}${compact ? '' : ' Mbit/s'}`
                 : '—'}
             </text>
           )
@@ -453,7 +509,15 @@ function LiveOverlay({
               className="acr-label"
               fill={colors.get(vc.id) === UNPICKED ? INK : colors.get(vc.id)}
             >
-              {vc.id} {started.has(vc.id) ? `${acr.toFixed(1)} Mbit/s` : 'not started'}
+              {compact && (
+                <title>{`${vc.id} ACR ${started.has(vc.id) ? `${acr.toFixed(1)} Mbit/s` : 'not started'}`}</title>
+              )}
+              {vc.id}{' '}
+              {started.has(vc.id)
+                ? `${acr.toFixed(1)}${compact ? '' : ' Mbit/s'}`
+                : compact
+                  ? '—'
+                  : 'not started'}
             </text>
           )
         })
@@ -495,6 +559,8 @@ export function TopologyView({
   fit,
   cursor,
   store,
+  onPick,
+  picked,
 }: TopologyViewProps) {
   const placement = usePlacement(layout, fit)
   const { height } = placement
@@ -508,7 +574,7 @@ export function TopologyView({
     <svg
       className="topology"
       viewBox={`0 0 ${WIDTH} ${height}`}
-      role="img"
+      role={onPick ? 'group' : 'img'}
       aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
     >
       <StaticTopology
@@ -518,6 +584,8 @@ export function TopologyView({
         plan={plan}
         bundles={bundles}
         opened={opened}
+        onPick={onPick}
+        picked={picked}
       />
       <LiveOverlay
         layout={layout}

@@ -3,7 +3,7 @@
  * Which bundles are open is page state shared by the drawing and its toggles (a tiny external
  * store, read with useSyncExternalStore).
  */
-import { useSyncExternalStore } from 'react'
+import { memo, useMemo, useSyncExternalStore } from 'react'
 import type { LayoutVc } from '../engine/layout'
 
 /** Routes shared by at least this many VCs are bundled. */
@@ -48,10 +48,13 @@ export function useOpenBundles(): ReadonlySet<string> {
   )
 }
 
-/** Buttons that open and close the drawing's bundles (shown only when it has some). */
-export function BundleToggles({ vcs }: { vcs: readonly LayoutVc[] }) {
+/**
+ * Buttons that open and close the drawing's bundles (shown only when it has some). Memoised: the
+ * page re-renders with every frame of samples, and grouping 500 VCs each time cost frames.
+ */
+export const BundleToggles = memo(function BundleToggles({ vcs }: { vcs: readonly LayoutVc[] }) {
   const opened = useOpenBundles()
-  const bundles = routeGroups(vcs).filter((b) => b.vcs.length >= BUNDLE_MIN)
+  const bundles = useMemo(() => routeGroups(vcs).filter((b) => b.vcs.length >= BUNDLE_MIN), [vcs])
   if (bundles.length === 0) return null
   return (
     <p className="bundle-toggles" data-testid="bundle-toggles">
@@ -67,4 +70,4 @@ export function BundleToggles({ vcs }: { vcs: readonly LayoutVc[] }) {
       ))}
     </p>
   )
-}
+})
