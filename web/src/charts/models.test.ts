@@ -111,6 +111,8 @@ describe('chart models', () => {
         source: 'S',
         destination: 'D',
         path: [],
+        pcr_mbps: 150,
+        startup: 'atm_forum',
       })),
       ports: [],
     }

@@ -1,96 +1,19 @@
 /** The engine's description of a built scenario (`Engine.layout()`), as the UI reads it. */
 
-/** Scenario metadata shown beside the charts. */
-export interface ScenarioInfo {
-  id: string
-  title: string
-  explanation: string
-  things_to_try: string[]
-  /** Named sets of overrides the scenario file offers (e.g. "Nrm = 8"). */
-  variants?: { id: string; label: string }[]
-}
+import type { Layout, LayoutPort } from './generated/engine-types'
 
-export type NodeKind = 'host' | 'switch'
-
-/** A host (ABR end system) or a switch, at its position from the scenario file. */
-export interface LayoutNode {
-  id: string
-  kind: NodeKind
-  x: number
-  y: number
-}
-
-/** A full-duplex link between nodes `a` and `b`. */
-export interface LayoutLink {
-  id: string
-  a: string
-  b: string
-  rate_mbps: number
-  delay_ms: number
-}
-
-/** A virtual circuit from `source` to `destination` along `path` (node ids, both ends included). */
-export interface LayoutVc {
-  id: string
-  source: string
-  destination: string
-  path: string[]
-  /** For the reverse loop of a bidirectional VC (`<id>:rev`), the forward VC's id. */
-  reverse_of?: string | null
-  /** PCR after negotiation down to the slowest link, Mbit/s. */
-  pcr_mbps?: number
-}
-
-/** A CBR/VBR background source along `path`; its cells have priority and get no feedback. */
-export interface LayoutBackground {
-  id: string
-  kind: string
-  rate_mbps: number
-  path: string[]
-}
-
-/** One direction of a link: `<link id>` for a→b, `<link id>:rev` for b→a; it owns the queue at `from`. */
-export interface LayoutPort {
-  id: string
-  link: string
-  from: string
-  to: string
-  from_kind: NodeKind
-  /** The port's switch algorithm ("none" when it only queues). */
-  algorithm?: string
-  buffer_cells?: number
-}
-
-/** A packet-level flow (`"model": "ip"`): TCP or UDP along `path`. */
-export interface LayoutFlow {
-  id: string
-  /** The group it is counted in at the AQM (a TCP bundle of `count` connections, or the flow). */
-  group?: string
-  kind: string
-  source: string
-  destination: string
-  path: string[]
-}
-
-export interface Layout {
-  /** Which model runs: ABR cells (absent in older engines) or IP packets (Pletka et al.). */
-  model?: 'cell' | 'ip'
-  /** Packet model: the flows, the traffic classes (`tcp`, `udp`) and the port with the BAT AQM. */
-  flows?: LayoutFlow[]
-  classes?: string[]
-  bat_port?: string | null
-  scenario: ScenarioInfo
-  until_ms: number
-  sample_interval_ms: number
-  nodes: LayoutNode[]
-  links: LayoutLink[]
-  vcs: LayoutVc[]
-  ports: LayoutPort[]
-  /** Background sources (none in engines that predate them). */
-  background: LayoutBackground[]
-  /** Names of the sample columns, in row order (`t_ms`, `vc.<id>.acr`, `port.<id>.queue`, ...). */
-  columns: string[]
-}
+// The layout types are generated from the engine's Rust structs (sim-core `session/layout.rs`).
+export type {
+  Layout,
+  LayoutBackground,
+  LayoutFlow,
+  LayoutLink,
+  LayoutNode,
+  LayoutPort,
+  LayoutVc,
+  NodeKind,
+  ScenarioInfo,
+} from './generated/engine-types'
 
 /** Column names of the per-VC and per-port series; use these, never fixed indices. */
 export const column = {

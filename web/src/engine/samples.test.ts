@@ -100,7 +100,16 @@ describe('SampleStore', () => {
 
 describe('parseFrame', () => {
   const layout = {
-    vcs: [{ id: 'vc1', source: 'S1', destination: 'D1', path: ['S1', 'D1'] }],
+    vcs: [
+      {
+        id: 'vc1',
+        source: 'S1',
+        destination: 'D1',
+        path: ['S1', 'D1'],
+        pcr_mbps: 150,
+        startup: 'atm_forum',
+      },
+    ],
     ports: [
       { id: 'l1', link: 'l1', from: 'S1', to: 'D1', from_kind: 'host' as const },
       { id: 'l1:rev', link: 'l1', from: 'D1', to: 'S1', from_kind: 'host' as const },

@@ -58,7 +58,7 @@ impl Model {
     pub fn from_json(text: &str) -> Result<Model, Vec<ScenarioError>> {
         match split_model(parse_json(text)?)? {
             (ModelKind::Cell, v) => {
-                Ok(Model::Cell(Simulation::build(&scenario::parse::scenario_from_value(&v)?)))
+                Ok(Model::Cell(Simulation::build(&crate::cell::scenario::scenario_from_value(&v)?)))
             }
             (ModelKind::Packet, v) => Ok(Model::Packet(IpSimulation::build(
                 &crate::ip::scenario::ip_scenario_from_value(&v)?,
@@ -69,7 +69,7 @@ impl Model {
     /// Validates scenario text of either model; `Ok` carries the warnings.
     pub fn validate(text: &str) -> Result<Vec<ScenarioError>, Vec<ScenarioError>> {
         match split_model(parse_json(text)?)? {
-            (ModelKind::Cell, v) => Ok(scenario::parse::scenario_from_value(&v)?.warnings),
+            (ModelKind::Cell, v) => Ok(crate::cell::scenario::scenario_from_value(&v)?.warnings),
             (ModelKind::Packet, v) => Ok(crate::ip::scenario::ip_scenario_from_value(&v)?.warnings),
         }
     }

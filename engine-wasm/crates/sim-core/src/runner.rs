@@ -9,27 +9,8 @@ use crate::scenario::{self, ScenarioError};
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 
+use crate::session::report::{round, run_to_end, Sampled, Span, Tally};
 pub use crate::session::{check_windows, RowSource, RunOptions};
-
-/// Events handled per call into the engine, as the browser worker does.
-const CHUNK_EVENTS: u64 = 100_000;
-
-/// Sample values the runner lets pile up between drains (32 MB of f64).
-const DRAIN_VALUES: f64 = 4e6;
-
-/// The deadlines a run stops at to drain its sample rows: the end alone when
-/// the whole run's rows fit [`DRAIN_VALUES`], else steps of as many sample
-/// intervals as fit, so that 10,000 links sampled every 0.01 ms never hold
-/// more than one step's rows (SPEC §12).
-pub(crate) fn drain_deadlines(until_ms: f64, sample_ms: f64, width: usize) -> Vec<SimTime> {
-    let rows = (until_ms / sample_ms).ceil();
-    if rows * width as f64 <= DRAIN_VALUES {
-        return vec![SimTime::from_ms(until_ms)];
-    }
-    let step = (DRAIN_VALUES / width as f64).floor().max(1.0) * sample_ms;
-    let steps = (until_ms / step).ceil() as usize;
-    (1..=steps).map(|k| SimTime::from_ms((k as f64 * step).min(until_ms))).collect()
-}
 
 /// Sums over the sample rows that fall in one window.
 #[derive(Clone, Debug)]
@@ -52,31 +33,6 @@ impl Window {
             port: vec![[0.0; 4]; ports],
             fairness: 0.0,
         }
-    }
-
-    fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
-        const EPS: f64 = 1e-9;
-        start_ms >= self.from_ms - EPS && end_ms <= self.to_ms + EPS
-    }
-
-    fn add(&mut self, row: &[f64], prev: &[f64]) {
-        self.rows += 1;
-        let (nv, np) = (VC_COLUMNS.len(), PORT_COLUMNS.len());
-        for (i, acc) in self.vc.iter_mut().enumerate() {
-            let c = 1 + i * nv;
-            acc[0] += row[c + 1];
-            acc[1] += row[c + 2];
-            acc[2] += row[c + 3] - prev[c + 3];
-        }
-        let base = 1 + self.vc.len() * nv;
-        for (i, acc) in self.port.iter_mut().enumerate() {
-            let c = base + i * np;
-            acc[0] += row[c + 1];
-            acc[1] = acc[1].max(row[c + 2]);
-            acc[2] += row[c + 3];
-            acc[3] += row[c + 4] - prev[c + 4];
-        }
-        self.fairness += row[base + self.port.len() * np];
     }
 
     fn to_json(&self, sim: &Simulation, sample_ms: f64) -> Value {
@@ -115,9 +71,32 @@ impl Window {
     }
 }
 
-fn round(x: f64, digits: i32) -> f64 {
-    let f = 10f64.powi(digits);
-    (x * f).round() / f
+impl Tally for Window {
+    type Context = ();
+
+    fn span(&self) -> Span {
+        Span { from_ms: self.from_ms, to_ms: self.to_ms }
+    }
+
+    fn add(&mut self, _cx: &(), row: &[f64], prev: &[f64]) {
+        self.rows += 1;
+        let (nv, np) = (VC_COLUMNS.len(), PORT_COLUMNS.len());
+        for (i, acc) in self.vc.iter_mut().enumerate() {
+            let c = 1 + i * nv;
+            acc[0] += row[c + 1];
+            acc[1] += row[c + 2];
+            acc[2] += row[c + 3] - prev[c + 3];
+        }
+        let base = 1 + self.vc.len() * nv;
+        for (i, acc) in self.port.iter_mut().enumerate() {
+            let c = base + i * np;
+            acc[0] += row[c + 1];
+            acc[1] = acc[1].max(row[c + 2]);
+            acc[2] += row[c + 3];
+            acc[3] += row[c + 4] - prev[c + 4];
+        }
+        self.fairness += row[base + self.port.len() * np];
+    }
 }
 
 /// Parses scenario text and applies the options' `--until`, `--seed` and `--set` overrides.
@@ -163,7 +142,7 @@ pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<Scenari
 /// Parses a cell-model scenario and applies the options' overrides.
 pub fn prepare(text: &str, opts: &RunOptions) -> Result<Simulation, Vec<ScenarioError>> {
     let (_, value) = crate::model::split_model(apply_options(text, opts)?)?;
-    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
+    let scenario = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     Ok(Simulation::build(&scenario))
 }
@@ -182,38 +161,17 @@ pub fn run_report(
     if kind == crate::model::ModelKind::Packet {
         return crate::ip::report::run_report(&value, opts, clock_ms, on_rows);
     }
-    let scenario = scenario::parse::scenario_from_value_with(&value, &opts.limits)?;
+    let scenario = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
     check_windows(opts, scenario.run.until_ms)?;
     let mut sim = Simulation::build(&scenario);
-    let width = sim.columns().len();
     let sample_ms = sim.run.sample_interval_ms;
     let (nv, np) = (sim.vcs.len(), sim.ports.len());
     let until_ms = sim.run.until_ms;
     let mut windows: Vec<Window> =
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, nv, np)).collect();
     let mut totals = Window::new(0.0, until_ms, nv, np);
-    let mut prev = vec![0.0; width];
     let started = clock_ms();
-    let mut consume = |sim: &mut Simulation, prev: &mut Vec<f64>| {
-        let rows = sim.take_samples();
-        on_rows(&RowSource::new(sim.columns()), &rows);
-        for row in rows.chunks_exact(width) {
-            let end = row[0];
-            let start = end - sample_ms;
-            for w in windows.iter_mut().chain(std::iter::once(&mut totals)) {
-                if w.covers(start, end) {
-                    w.add(row, prev);
-                }
-            }
-            prev.copy_from_slice(row);
-        }
-    };
-    for deadline in drain_deadlines(until_ms, sample_ms, width) {
-        while sim.run_until(deadline, CHUNK_EVENTS) == crate::RunOutcome::BudgetExhausted {
-            consume(&mut sim, &mut prev);
-        }
-        consume(&mut sim, &mut prev);
-    }
+    run_to_end(&mut sim, &(), (until_ms, sample_ms), &mut windows, &mut totals, on_rows);
     let wall_ms = clock_ms() - started;
 
     let mut maxmin = Map::new();
@@ -265,4 +223,16 @@ pub fn run_report(
         "totals": totals_json,
         "warnings": sim.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     }))
+}
+
+impl Sampled for Simulation {
+    fn run_until(&mut self, deadline: SimTime, max_events: u64) -> crate::RunOutcome {
+        Simulation::run_until(self, deadline, max_events)
+    }
+    fn take_samples(&mut self) -> Vec<f64> {
+        Simulation::take_samples(self)
+    }
+    fn columns(&self) -> &[String] {
+        Simulation::columns(self)
+    }
 }

@@ -5,6 +5,10 @@
 
 use crate::scenario::registry::{Kind, ParamSpec, Scope};
 use crate::scenario::ScenarioError;
+use crate::session::layout::{
+    Layout, LayoutBackground, LayoutFlow, LayoutLink, LayoutNode, LayoutPort, LayoutVc, ModelName,
+    NodeKind, ScenarioInfo, VariantInfo,
+};
 use crate::sweep::SweepSummary;
 use ts_rs::{Config, TS};
 
@@ -19,6 +23,17 @@ fn generated() -> String {
         ParamSpec::decl(&cfg),
         ScenarioError::decl(&cfg),
         SweepSummary::decl(&cfg),
+        ModelName::decl(&cfg),
+        NodeKind::decl(&cfg),
+        VariantInfo::decl(&cfg),
+        ScenarioInfo::decl(&cfg),
+        LayoutNode::decl(&cfg),
+        LayoutLink::decl(&cfg),
+        LayoutVc::decl(&cfg),
+        LayoutBackground::decl(&cfg),
+        LayoutPort::decl(&cfg),
+        LayoutFlow::decl(&cfg),
+        Layout::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the engine's Rust types by ts-rs (engine-wasm/crates/sim-core/src/ts_types.rs).\n\

@@ -13,10 +13,12 @@
 mod common;
 
 use serde_json::{json, Value};
+use sim_core::cell::scenario as parse;
+use sim_core::cell::scenario::cost::cell_cost;
+use sim_core::ip::scenario::ip_cost;
 use sim_core::kernel::Rng;
 use sim_core::runner::{run_report, RunOptions};
-use sim_core::scenario::cost::{cell_cost, ip_cost};
-use sim_core::scenario::{parse, Limits, ScenarioError};
+use sim_core::scenario::{Limits, ScenarioError};
 use sim_core::Model;
 
 fn run(text: &str, opts: &RunOptions) -> Result<Value, Vec<ScenarioError>> {
@@ -338,7 +340,7 @@ fn hostile_cell(rng: &mut Rng) -> Value {
             "rate_mbps": extreme_rate(rng), "delay_ms": *pick(rng, &[0.0, 0.001, 1.0, 100.0]),
             "a_to_b": {"buffer_cells": buffer,
                        "queue": *pick(rng, &["fifo", "per_vc"]),
-                       "algorithm": {"kind": *pick(rng, sim_core::cell::switch_alg::ALGORITHM_KINDS)}}}));
+                       "algorithm": {"kind": *pick(rng, &sim_core::cell::switch_alg::algorithm_kinds())}}}));
         path.push(json!(format!("s{i}")));
     }
     links.push(json!({"id": "last", "a": format!("s{}", switches - 1), "b": "d",

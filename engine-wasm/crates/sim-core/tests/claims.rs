@@ -183,7 +183,7 @@ fn a_broken_claim_is_refused_by_path() {
         {"id": "d", "quote": "q", "metric": "totals.ports.l3.queue_max", "paper": 1, "compare": "about", "variant": "nope"},
         {"id": "e", "quote": "q", "metric": "totals.x", "paper": 1, "tolerance": {"abs": 1, "rel": 1}, "colour": 1},
     ]);
-    let errors = sim_core::scenario::parse::scenario_from_value(&doc).unwrap_err();
+    let errors = sim_core::cell::scenario::scenario_from_value(&doc).unwrap_err();
     let text = sim_core::scenario::format_errors(&errors);
     for needle in [
         "claims.a.metric: windows[1] does not exist",
@@ -203,7 +203,7 @@ fn a_broken_claim_is_refused_by_path() {
     past_end["claims"] = json!([
         {"id": "b", "quote": "q", "metric": "window.vcs.vc1.acr_mbps", "window": [0, 400], "paper": 1, "tolerance": {"abs": 1}},
     ]);
-    assert!(sim_core::scenario::parse::scenario_from_value(&past_end).is_ok());
+    assert!(sim_core::cell::scenario::scenario_from_value(&past_end).is_ok());
     let refused = claims::file_claims(&past_end.to_string()).err().expect("refused");
     let text = sim_core::scenario::format_errors(&refused);
     assert!(text.contains("claims.b.window: ends at 400 ms, after the run (300 ms)"), "{text}");

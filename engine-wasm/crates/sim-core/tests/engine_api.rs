@@ -99,7 +99,7 @@ fn a_live_vc_change_is_refused_exactly_when_the_whole_scenario_would_be() {
         let mut whole: Value = serde_json::from_str(&text).unwrap();
         let expected = sim_core::scenario::apply_set(&mut whole, path, raw)
             .map_err(|e| vec![e])
-            .and_then(|()| sim_core::scenario::parse::scenario_from_value(&whole).map(|_| ()));
+            .and_then(|()| sim_core::cell::scenario::scenario_from_value(&whole).map(|_| ()));
         assert_eq!(got.is_ok(), expected.is_ok(), "{path} = {raw}: {got:?} against {expected:?}");
         if let Ok(applied) = got {
             assert_eq!(applied, Applied::Live, "{path}");

@@ -136,7 +136,7 @@ fn random_extension_settings_keep_the_invariants() {
 
 #[test]
 fn every_extension_key_is_in_the_registry_and_bad_values_are_refused_with_their_path() {
-    let registry = sim_core::scenario::registry::registry_json().to_string();
+    let registry = sim_core::cell::scenario::params::registry_json().to_string();
     for flag in FLAGS {
         assert!(registry.contains(&format!("\"key\":\"{flag}\"")), "{flag}");
     }

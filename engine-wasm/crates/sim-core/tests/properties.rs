@@ -1,5 +1,5 @@
 //! Invariants over random small scenarios (proptest, with shrinking), for every switch algorithm
-//! of the registry (`ALGORITHM_KINDS`) under both queue disciplines (`QUEUE_DISCIPLINES`: FIFO and
+//! of the registry (`algorithm_kinds()`) under both queue disciplines (`QUEUE_DISCIPLINES`: FIFO and
 //! per-VC), with every traffic model, CBR and VBR background, bidirectional VCs, each run for
 //! 100 ms (tens of round trips): MCR ≤ ACR ≤ PCR at every check, every cell accounted for, queues
 //! never above their buffer, no port sending more than arrived or above its line rate, time never
@@ -16,9 +16,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{json, Value};
-use sim_core::cell::switch_alg::ALGORITHM_KINDS;
+use sim_core::cell::scenario::{QUEUE_DISCIPLINES, STARTUP_OPTIONS, TRAFFIC_MODELS};
+use sim_core::cell::switch_alg::algorithm_kinds;
 use sim_core::ip::sim::IpSimulation;
-use sim_core::scenario::parse::{QUEUE_DISCIPLINES, STARTUP_OPTIONS, TRAFFIC_MODELS};
 use sim_core::time::SimTime;
 use sim_core::Simulation;
 
@@ -316,7 +316,7 @@ fn invariants_hold_for_every_algorithm_and_queue_discipline() {
     let (seed, cases) = settings();
     println!("cell-model properties: PROPERTY_SEED={seed} PROPERTY_CASES={cases}");
     let mut combos = 0u64;
-    for (a, &algorithm) in ALGORITHM_KINDS.iter().enumerate() {
+    for (a, algorithm) in algorithm_kinds().into_iter().enumerate() {
         for (q, &queue) in QUEUE_DISCIPLINES.iter().enumerate() {
             let mut runner = runner(seed, (a * QUEUE_DISCIPLINES.len() + q) as u64, cases);
             let events = std::cell::Cell::new(0u64);
@@ -333,7 +333,7 @@ fn invariants_hold_for_every_algorithm_and_queue_discipline() {
             combos += 1;
         }
     }
-    assert_eq!(combos as usize, ALGORITHM_KINDS.len() * QUEUE_DISCIPLINES.len());
+    assert_eq!(combos as usize, algorithm_kinds().len() * QUEUE_DISCIPLINES.len());
 }
 
 /// One packet-model flow: TCP (count, packet size) or UDP (rate), starting at a time.

@@ -13,9 +13,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{json, Value};
-use sim_core::cell::switch_alg::ALGORITHM_KINDS;
+use sim_core::cell::scenario::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
+use sim_core::cell::switch_alg::algorithm_kinds;
 use sim_core::runner::{run_report, RunOptions};
-use sim_core::scenario::parse::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
 
 /// One switch of the parking lot: its source host's access delay, then its trunk onwards.
 #[derive(Clone, Debug)]
@@ -95,7 +95,7 @@ enum Case {
 fn switch() -> impl Strategy<Value = Switch> {
     (
         0.0..0.5,
-        prop::sample::select(ALGORITHM_KINDS.to_vec()),
+        prop::sample::select(algorithm_kinds()),
         prop::sample::select(vec![10.0, 50.0, 155.52]),
         0.01..2.0,
         prop::sample::select(vec![50.0, 1000.0, 100_000.0]),
@@ -375,6 +375,6 @@ fn generated_scenarios_reach_the_simulator_and_keep_their_invariants() {
     println!("{} scenarios ran, {} events; algorithms: {algorithms:?}", ran.get(), events.get());
     assert_eq!(ran.get(), u64::from(cases));
     if cases >= 60 {
-        assert_eq!(algorithms.len(), ALGORITHM_KINDS.len(), "{algorithms:?}");
+        assert_eq!(algorithms.len(), algorithm_kinds().len(), "{algorithms:?}");
     }
 }

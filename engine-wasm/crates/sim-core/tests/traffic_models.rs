@@ -4,8 +4,9 @@
 mod common;
 
 use serde_json::{json, Value};
+use sim_core::cell::scenario::params as registry;
 use sim_core::runner::{run_report, RunOptions};
-use sim_core::scenario::registry::{self, Kind, Scope};
+use sim_core::scenario::registry::{Kind, Scope};
 
 /// S → SW → D over 155.52 Mbit/s links of 100 km, ERICA at 90 %, one VC with `traffic`.
 fn one_vc(traffic: Value, extra: Value) -> Value {

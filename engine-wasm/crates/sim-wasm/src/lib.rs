@@ -10,7 +10,7 @@
 //! the panic hook installed by [`start`] writes the panic's message to the
 //! console first.
 
-use sim_core::scenario::{self, registry, set, ScenarioError};
+use sim_core::scenario::{self, set, ScenarioError};
 use sim_core::sweep::WindowSummary;
 use sim_core::time::SimTime;
 use sim_core::{Applied, Model, RunOutcome};
@@ -50,7 +50,7 @@ pub fn validate_scenario(json: &str) -> String {
 /// The parameter registry (name, unit, default, range, kind, doc) as JSON.
 #[wasm_bindgen]
 pub fn param_registry() -> String {
-    registry::registry_json().to_string()
+    sim_core::cell::scenario::params::registry_json().to_string()
 }
 
 /// The packet model's registry entries (scopes `ip_flow`, `tcp`, `ip_port`,
@@ -65,7 +65,7 @@ pub fn ip_param_registry() -> String {
 /// packet model's under `ip`) as JSON.
 #[wasm_bindgen]
 pub fn scenario_choices() -> String {
-    let mut choices = scenario::parse::choices_json();
+    let mut choices = sim_core::cell::scenario::choices_json();
     choices["ip"] = sim_core::ip::scenario::choices_json();
     choices.to_string()
 }

@@ -26,3 +26,89 @@ fairness: number | null,
  * Cells (packets in the packet model) lost at every port.
  */
 cells_lost: number, };
+
+export type ModelName = "cell" | "ip";
+
+export type NodeKind = "host" | "switch" | "router";
+
+export type VariantInfo = { id: string, label: string, };
+
+export type ScenarioInfo = { id: string, title: string, paper: string, explanation: string, things_to_try: Array<string>, 
+/**
+ * Named sets of overrides the scenario file offers (e.g. "Nrm = 8").
+ */
+variants: Array<VariantInfo>, };
+
+export type LayoutNode = { id: string, kind: NodeKind, x: number, y: number, };
+
+export type LayoutLink = { id: string, a: string, b: string, rate_mbps: number, delay_ms: number, };
+
+export type LayoutVc = { id: string, 
+/**
+ * For the reverse loop of a bidirectional VC (`<id>:rev`), the forward VC's id.
+ */
+reverse_of?: string | null, source: string, destination: string, path: Array<string>, 
+/**
+ * PCR after negotiation down to the slowest link, Mbit/s.
+ */
+pcr_mbps: number, 
+/**
+ * The start-up option (Ma & Ramakrishnan §3): `atm_forum`, `rate` or `rm`.
+ */
+startup: string, };
+
+export type LayoutBackground = { id: string, kind: string, rate_mbps: number, path: Array<string>, };
+
+export type LayoutPort = { id: string, link: string, from: string, to: string, from_kind: NodeKind, 
+/**
+ * Cell model: the port's switch algorithm ("none" when it only queues).
+ */
+algorithm?: string, buffer_cells?: number, 
+/**
+ * Packet model: the port's AQM (`drop_tail`, `bat`, `bat+clcc`).
+ */
+aqm?: string, buffer_pkts?: number, };
+
+export type LayoutFlow = { id: string, 
+/**
+ * The group it is counted in at the AQM (a TCP bundle of `count` connections, or the flow).
+ */
+group: string, kind: string, source: string, destination: string, path: Array<string>, rtt_ms: number, packet_bytes: number, start_ms: number, };
+
+export type Layout = { 
+/**
+ * Which model runs: ABR cells (absent) or IP packets (Pletka et al.).
+ */
+model?: ModelName, scenario: ScenarioInfo, until_ms: number, seed: number, sample_interval_ms: number, nodes: Array<LayoutNode>, links: Array<LayoutLink>, 
+/**
+ * The cell model's VCs (the packet model's list is empty).
+ */
+vcs: Array<LayoutVc>, 
+/**
+ * Background sources (the packet model has none).
+ */
+background: Array<LayoutBackground>, ports: Array<LayoutPort>, 
+/**
+ * Packet model: the flows.
+ */
+flows?: Array<LayoutFlow>, 
+/**
+ * Packet model: the port with the BAT AQM, if any.
+ */
+bat_port?: string | null, 
+/**
+ * Packet model: the traffic classes (`tcp`, `udp`).
+ */
+classes?: Array<string>, 
+/**
+ * Names of the sample columns, in row order (`t_ms`, `vc.<id>.acr`, `port.<id>.queue`, ...).
+ */
+columns: Array<string>, 
+/**
+ * Packet model: names of the live frame's entries, in order.
+ */
+frame_columns?: Array<string>, 
+/**
+ * Legal but suspicious settings, each with a suggested fix.
+ */
+warnings: Array<ScenarioError>, };

@@ -13,15 +13,23 @@
 use super::event::Event;
 use crate::cell::endsystem::{AbrParams, AbrSource, Destination, Traffic};
 use crate::cell::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
+use crate::cell::scenario::{
+    self, params, BackgroundSpec, Scenario, Startup, TrafficSpec, VcParams,
+};
 use crate::cell::switch_alg::{Setup, SwitchAlgorithm};
 use crate::kernel::{self, EventQueue, Handler, RunOutcome};
-use crate::probe::{self, max_min_fair, Flow, SampleBuffer};
-use crate::scenario::{
-    self, BackgroundSpec, Meta, RunSpec, Scenario, ScenarioError, Startup, TrafficSpec,
-};
-use crate::session::{Applied, SeriesHash};
+use crate::probe::{self, max_min_fair, Flow};
+use crate::scenario::{apply_set, registry::Scope, Meta, RunSpec, ScenarioError};
+use crate::session::{Applied, Recorder};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
-use serde_json::{json, Value};
+use serde_json::Value;
+
+mod build;
+mod edit;
+mod layout;
+mod sample;
+mod signal;
+mod view;
 
 /// One ABR loop: a route through the ports and its two end systems.
 #[derive(Clone, Debug)]
@@ -165,45 +173,10 @@ pub struct Simulation {
     pub background: Vec<BackgroundSource>,
     /// The max-min fair rate of each loop for the loops active now, cells/s.
     pub maxmin_cps: Vec<f64>,
-    samples: SampleBuffer,
-    columns: Vec<String>,
-    sample_interval_ms: f64,
-    next_sample: u64,
-    last_sample: SimTime,
-    events: u64,
+    /// The sample rows, their columns and series hash, and the events handled.
+    rec: Recorder,
     /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
-    /// FNV-1a over the bits of every sample value recorded so far: equal
-    /// hashes mean bit-identical series (native against wasm, run against run).
-    series_hash: SeriesHash,
-}
-
-fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
-    let t = |ms: f64| SimTime::from_ms(ms);
-    match *spec {
-        TrafficSpec::Persistent { start_ms, stop_ms } => {
-            Traffic::Persistent { start: t(start_ms), stop: stop_ms.map(t) }
-        }
-        TrafficSpec::Bottlenecked { start_ms, stop_ms, rate_mbps, for_ms } => {
-            Traffic::Bottlenecked {
-                start: t(start_ms),
-                stop: stop_ms.map(t),
-                rate_cps: mbps_to_cells_per_s(rate_mbps),
-                until: t(start_ms + for_ms),
-            }
-        }
-        TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => Traffic::OnOff {
-            start: t(start_ms),
-            stop: stop_ms.map(t),
-            on: t(on_ms),
-            off: t(off_ms),
-        },
-        // The server answers for as long as the client may ask.
-        TrafficSpec::RequestResponse { start_ms, stop_ms, .. } => Traffic::Messages {
-            start: t(start_ms),
-            stop: if reverse_role { None } else { stop_ms.map(t) },
-        },
-    }
 }
 
 impl Simulation {
@@ -215,211 +188,9 @@ impl Simulation {
     /// Parses, validates and builds scenario text within `limits`.
     pub fn from_json_with(
         text: &str,
-        limits: &scenario::Limits,
+        limits: &crate::scenario::Limits,
     ) -> Result<Simulation, Vec<ScenarioError>> {
         Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
-    }
-
-    /// Builds a validated scenario (scenario → simulation in one step).
-    pub fn build(s: &Scenario) -> Simulation {
-        let nodes: Vec<Node> = s
-            .nodes
-            .iter()
-            .map(|n| Node { id: n.id.clone(), kind: n.kind, x: n.x, y: n.y })
-            .collect();
-        let loop_count: usize = s.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
-        let mut links = Vec::with_capacity(s.links.len());
-        let mut ports = Vec::with_capacity(2 * s.links.len());
-        for (li, l) in s.links.iter().enumerate() {
-            let rate_cps = mbps_to_cells_per_s(l.rate_mbps);
-            let delay = SimTime::from_ms(l.delay_ms);
-            let first = ports.len() as u32;
-            for (dir, (from, to)) in [(l.a, l.b), (l.b, l.a)].into_iter().enumerate() {
-                let spec = &l.ports[dir];
-                let id = if dir == 0 { l.id.clone() } else { format!("{}:rev", l.id) };
-                let setup_delay = SimTime::from_ms(spec.setup_ms);
-                ports.push(Port::new(
-                    id,
-                    li as u32,
-                    from as u32,
-                    to as u32,
-                    nodes[from].kind == NodeKind::Switch,
-                    rate_cps,
-                    delay,
-                    spec.buffer_cells,
-                    spec.discipline,
-                    spec.algorithm.build(loop_count),
-                ));
-                ports.last_mut().expect("just pushed").setup_delay = setup_delay;
-            }
-            links.push(Link {
-                id: l.id.clone(),
-                a: l.a as u32,
-                b: l.b as u32,
-                rate_mbps: l.rate_mbps,
-                delay,
-                ports: [first, first + 1],
-            });
-        }
-        let route = |path: &[usize]| -> Vec<u32> {
-            path.windows(2)
-                .map(|w| {
-                    let link = links
-                        .iter()
-                        .find(|l| {
-                            (l.a as usize, l.b as usize) == (w[0], w[1])
-                                || (l.b as usize, l.a as usize) == (w[0], w[1])
-                        })
-                        .expect("validated path has a link between consecutive nodes");
-                    if link.a as usize == w[0] {
-                        link.ports[0]
-                    } else {
-                        link.ports[1]
-                    }
-                })
-                .collect()
-        };
-
-        let mut warnings = s.warnings.clone();
-        let mut vcs: Vec<Vc> = Vec::with_capacity(loop_count);
-        for v in &s.vcs {
-            let forward_index = vcs.len() as u32;
-            let mut directions = vec![(v.path.clone(), v.traffic.clone(), false)];
-            if v.bidirectional {
-                let reverse: Vec<usize> = v.path.iter().rev().copied().collect();
-                let traffic = v.reverse_traffic.clone().unwrap_or_else(|| v.traffic.clone());
-                directions.push((reverse, traffic, true));
-            }
-            for (path, traffic, reverse) in directions {
-                let fwd_ports = route(&path);
-                let rev_ports: Vec<u32> = route(&path.iter().rev().copied().collect::<Vec<_>>());
-                // FRTT is accumulated at set-up (Fahmy et al. Table 1); a switched
-                // VC's set-up and connect accumulate it again as they cross the path.
-                let params = abr_params(&v.params, &fwd_ports, &ports);
-                let message_cells = match v.traffic {
-                    TrafficSpec::RequestResponse { request_cells, response_cells, .. } => {
-                        Some(if reverse { response_cells } else { request_cells })
-                    }
-                    _ => None,
-                };
-                let mut source = AbrSource::new(params, traffic_of(&traffic, reverse));
-                if message_cells.is_some() && !reverse {
-                    source.backlog = message_cells.unwrap_or(0);
-                }
-                vcs.push(Vc {
-                    id: if reverse { format!("{}:rev", v.id) } else { v.id.clone() },
-                    reverse_of: reverse.then_some(forward_index),
-                    partner: v.bidirectional.then_some(if reverse {
-                        forward_index
-                    } else {
-                        forward_index + 1
-                    }),
-                    nodes: path.iter().map(|&n| n as u32).collect(),
-                    fwd_ports,
-                    rev_ports,
-                    source,
-                    dest: Destination::default(),
-                    startup: v.startup,
-                    switched: v.params.switched || v.startup != Startup::AtmForum,
-                    message_cells,
-                    message_progress: 0,
-                    messages_done: 0,
-                    brm_direct: 0,
-                    acr_area: 0.0,
-                    acr_since: SimTime::ZERO,
-                    signal: None,
-                    setup_sent: None,
-                    connected_at: None,
-                });
-            }
-            if v.startup != Startup::AtmForum {
-                let supported = vcs[forward_index as usize]
-                    .fwd_ports
-                    .iter()
-                    .any(|&p| ports[p as usize].algorithm.supports_setup());
-                if !supported {
-                    warnings.push(ScenarioError::new(
-                        format!("vcs.{}.startup", v.id),
-                        format!(
-                            "\"{}\" needs a switch algorithm that allocates at set-up; none on this path does, so the VC starts at PCR",
-                            v.startup.as_str()
-                        ),
-                    ));
-                }
-            }
-        }
-
-        // Each port's algorithm keeps per-VC state only for the loops whose
-        // forward cells leave by it.
-        let mut members: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
-        for (i, v) in vcs.iter().enumerate() {
-            for &p in &v.fwd_ports {
-                members[p as usize].push(i as u32);
-            }
-        }
-        for (port, m) in ports.iter_mut().zip(members) {
-            port.algorithm.restrict_to(m);
-        }
-        // Links into a host: data and background cells only count there
-        // (issue 18: one event per cell saved), unless a loop's data makes a
-        // message whose last cell has the other end reply (request–response).
-        let mut lazy: Vec<bool> =
-            ports.iter().map(|p| nodes[p.to as usize].kind == NodeKind::Host).collect();
-        for v in vcs.iter().filter(|v| v.message_cells.is_some() && v.partner.is_some()) {
-            if let Some(&last) = v.fwd_ports.last() {
-                lazy[last as usize] = false;
-            }
-        }
-        for (port, lazy) in ports.iter_mut().zip(lazy) {
-            port.wire.set_lazy(lazy);
-        }
-        let background = s.background.iter().map(|b| background_source(b, &route)).collect();
-        let columns = probe::column_names(
-            vcs.iter().map(|v| v.id.as_str()),
-            ports.iter().map(|p| p.id.as_str()),
-        );
-        let mut sim = Simulation {
-            meta: s.meta.clone(),
-            run: s.run.clone(),
-            warnings,
-            // The heap holds about one event per loop (its next cell); the
-            // ports' arrivals and timers can have slots.
-            queue: EventQueue::for_load(loop_count, 2 * ports.len()),
-            nodes,
-            links,
-            ports,
-            maxmin_cps: vec![0.0; vcs.len()],
-            vcs,
-            background,
-            samples: SampleBuffer::new(columns.len()),
-            columns,
-            sample_interval_ms: s.run.sample_interval_ms,
-            next_sample: 1,
-            last_sample: SimTime::ZERO,
-            events: 0,
-            source_cells: 0,
-            series_hash: SeriesHash::new(),
-        };
-        for vc in 0..sim.vcs.len() {
-            let start = sim.vcs[vc].source.traffic.start();
-            sim.queue.schedule(start, Event::TrafficChange { vc: vc as u32 });
-        }
-        for b in 0..sim.background.len() {
-            if let Some(t) = sim.background[b].next_edge(SimTime::ZERO).or(Some(SimTime::ZERO)) {
-                sim.queue.schedule(t, Event::BackgroundEdge { source: b as u32 });
-            }
-        }
-        for p in 0..sim.ports.len() {
-            if let Some(t) = sim.ports[p].algorithm.first_tick(SimTime::ZERO) {
-                sim.queue.schedule(t, Event::AlgorithmTick { port: p as u32 });
-            }
-        }
-        sim.queue.schedule(sim.sample_time(1), Event::Sample);
-        sim
-    }
-
-    fn sample_time(&self, k: u64) -> SimTime {
-        SimTime::from_ms(k as f64 * self.sample_interval_ms)
     }
 
     /// The current simulated time.
@@ -434,28 +205,28 @@ impl Simulation {
 
     /// The hash of every sample value recorded so far, as 16 hex digits.
     pub fn series_hash(&self) -> String {
-        self.series_hash.hex()
+        self.rec.series_hash()
     }
 
     /// Events handled so far.
     pub fn events(&self) -> u64 {
-        self.events
+        self.rec.events
     }
 
     /// Names of the sample columns, in row order.
     pub fn columns(&self) -> &[String] {
-        &self.columns
+        self.rec.columns()
     }
 
     /// Removes and returns the sample rows recorded since the last call (flat, row-major).
     pub fn take_samples(&mut self) -> Vec<f64> {
-        self.samples.take()
+        self.rec.take()
     }
 
     /// Runs events up to and including `deadline`, handling at most `max_events`.
     pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
         let (outcome, handled) = kernel::run_until(self, deadline, max_events);
-        self.events += handled;
+        self.rec.events += handled;
         let now = self.queue.now();
         self.land_arrived(now);
         outcome
@@ -513,121 +284,6 @@ impl Simulation {
         s.next_send = Some(t);
         s.generation = s.generation.wrapping_add(1);
         self.queue.schedule(t, Event::SourceSend { vc, generation: s.generation });
-    }
-
-    /// The set-up offer a loop starts from: its PCR; with the RM option the
-    /// switches also allocate as it passes (Ma & Ramakrishnan §3).
-    fn setup_offer(&self, vc: usize) -> Setup {
-        let v = &self.vcs[vc];
-        let p = v.source.params;
-        Setup { er: p.pcr, ccr: p.pcr, pcr: p.pcr, mcr: p.mcr, allocate: v.startup == Startup::Rm }
-    }
-
-    /// Connection set-up (SPEC §3, rule 2): the set-up message leaves the
-    /// source of forward loop `vc` now and crosses the path hop by hop; data
-    /// waits for the connect (see [`Simulation::on_signal`]). Once per loop.
-    fn set_up(&mut self, now: SimTime, vc: u32) {
-        let i = vc as usize;
-        if self.vcs[i].setup_sent.is_some() {
-            return;
-        }
-        let setup = self.setup_offer(i);
-        let reverse_setup = self.vcs[i].partner.map(|p| self.setup_offer(p as usize));
-        let first = self.vcs[i].fwd_ports[0] as usize;
-        let until = now + self.ports[first].setup_delay;
-        let v = &mut self.vcs[i];
-        v.setup_sent = Some(now);
-        v.signal = Some(Signal {
-            connect: false,
-            hop: 0,
-            on_wire: false,
-            since: now,
-            until,
-            setup,
-            reverse_setup,
-            frtt: SimTime::ZERO,
-        });
-        self.queue.schedule(until, Event::Signal { vc });
-    }
-
-    /// The set-up or connect of forward loop `vc` ends a step. Processed at a
-    /// node, it leaves by the route's next port: the set-up passes that
-    /// port's switch algorithm as it goes — RATE computes the loop's share
-    /// there, RM also allocates it, the "early warning" to the VCs already
-    /// there (Ma & Ramakrishnan §3) — and then crosses the link. Arrived at a
-    /// node, it is processed there, turned round at the destination as the
-    /// connect, or, back at the source, starts the loop (and its reverse).
-    fn on_signal(&mut self, now: SimTime, vc: u32) {
-        let i = vc as usize;
-        let Some(mut sig) = self.vcs[i].signal else { return };
-        let route = if sig.connect { &self.vcs[i].rev_ports } else { &self.vcs[i].fwd_ports };
-        let port = route[sig.hop as usize] as usize;
-        let hops = route.len() as u32;
-        if !sig.on_wire {
-            // Processing done: the switch acts as the message leaves by `port`.
-            let (loop_index, offer) = if sig.connect {
-                (self.vcs[i].partner, sig.reverse_setup.as_mut())
-            } else {
-                (Some(vc), Some(&mut sig.setup))
-            };
-            if let (Some(l), Some(offer)) = (loop_index, offer) {
-                if self.vcs[l as usize].startup != Startup::AtmForum {
-                    let p = &mut self.ports[port];
-                    let view = p.view(now);
-                    p.algorithm.on_setup(&view, l, offer);
-                }
-            }
-            let delay = self.ports[port].delay;
-            sig.on_wire = true;
-            sig.since = now;
-            sig.until = now + delay;
-            sig.frtt = sig.frtt + delay;
-        } else if sig.hop + 1 < hops || !sig.connect {
-            // At the next node: the next switch, or the destination, which
-            // answers with the connect along the reverse ports.
-            let (hop, route) = if sig.hop + 1 < hops {
-                (sig.hop + 1, route)
-            } else {
-                sig.connect = true;
-                (0, &self.vcs[i].rev_ports)
-            };
-            let next = route[hop as usize] as usize;
-            sig.hop = hop;
-            sig.on_wire = false;
-            sig.since = now;
-            sig.until = now + self.ports[next].setup_delay;
-        } else {
-            self.vcs[i].signal = None;
-            self.connect(now, vc, &sig);
-            return;
-        }
-        self.vcs[i].signal = Some(sig);
-        self.queue.schedule(sig.until, Event::Signal { vc });
-    }
-
-    /// The connect reaches the source: rule 2 runs (ACR = ICR; with RATE and
-    /// RM the ICR is the share the set-up brought back) and data may flow,
-    /// in both directions of a bidirectional VC.
-    fn connect(&mut self, now: SimTime, vc: u32, sig: &Signal) {
-        let loops =
-            [(Some(vc), Some(sig.setup)), (self.vcs[vc as usize].partner, sig.reverse_setup)];
-        for (l, offer) in loops {
-            let (Some(l), Some(offer)) = (l, offer) else { continue };
-            let v = &mut self.vcs[l as usize];
-            v.account_acr(now);
-            let p = v.source.params;
-            if v.startup != Startup::AtmForum {
-                v.source.params.icr = offer.er.min(p.pcr).max(p.mcr);
-            }
-            v.source.params.frtt = sig.frtt;
-            v.source.start();
-            v.connected_at = Some(now);
-        }
-        self.update_maxmin(now);
-        self.wake_source(now, vc);
-        if let Some(partner) = self.vcs[vc as usize].partner {
-            self.wake_source(now, partner);
-        }
     }
 
     fn on_source_send(&mut self, now: SimTime, vc: u32, generation: u32) {
@@ -898,382 +554,4 @@ impl Simulation {
             self.update_maxmin(now);
         }
     }
-
-    fn on_sample(&mut self, now: SimTime) {
-        self.land_arrived(now);
-        let span = (now.0 - self.last_sample.0).max(1) as f64;
-        let row_start = self.samples.rows.len();
-        self.samples.rows.push(now.as_ms());
-        let (mut means, mut shares) = (Vec::new(), Vec::new());
-        for i in 0..self.vcs.len() {
-            let v = &mut self.vcs[i];
-            v.account_acr(now);
-            let acr_mean = v.acr_area / span;
-            v.acr_area = 0.0;
-            let active = v.source.started && v.source.has_data(now);
-            if active && self.maxmin_cps[i] > 0.0 {
-                means.push(acr_mean);
-                shares.push(self.maxmin_cps[i]);
-            }
-            self.samples.rows.extend_from_slice(&[
-                cells_per_s_to_mbps(v.source.reported_acr()),
-                cells_per_s_to_mbps(acr_mean),
-                cells_per_s_to_mbps(self.maxmin_cps[i]),
-                v.dest.data_received as f64,
-                v.source.cells_sent() as f64,
-                active as u8 as f64,
-            ]);
-        }
-        for p in &mut self.ports {
-            let s = p.take_interval(now);
-            self.samples.rows.extend_from_slice(&[
-                p.queue_len() as f64,
-                s.queue_mean,
-                s.queue_max as f64,
-                s.utilization,
-                p.stats.lost_total as f64,
-            ]);
-        }
-        self.samples.rows.push(probe::jain_index(&means, &shares));
-        debug_assert_eq!(self.samples.rows.len() - row_start, self.columns.len());
-        self.series_hash.add(&self.samples.rows[row_start..]);
-        self.last_sample = now;
-        self.next_sample += 1;
-        self.queue.schedule(self.sample_time(self.next_sample), Event::Sample);
-    }
-
-    /// The live state for drawing: `[now_ms, acr Mbit/s per loop…, queue cells per port…]`.
-    pub fn frame(&self) -> Vec<f64> {
-        let mut f = Vec::with_capacity(1 + self.vcs.len() + self.ports.len());
-        f.push(self.now().as_ms());
-        f.extend(self.vcs.iter().map(|v| cells_per_s_to_mbps(v.source.reported_acr())));
-        f.extend(self.ports.iter().map(|p| p.queue_len() as f64));
-        f
-    }
-
-    /// Cells on the links now, for animation: rows of `[port index, progress
-    /// 0..1 from leaving the transmitter to arriving, kind (0 data, 1 FRM,
-    /// 2 BRM, 3 background, 7 set-up, 8 connect), VC (or background) index,
-    /// ER Mbit/s, CI, CCR Mbit/s]` (ER and CCR NaN for non-RM cells). Set-up
-    /// and connect messages come first, at progress 0 of the port they will
-    /// leave by while a switch processes them, and carry the rate offered
-    /// so far as ER. At most `max` rows, cells taken evenly across the links
-    /// when there are more.
-    pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
-        let now = self.now();
-        let mut out = self.signals_in_flight(now, max);
-        let room = max - out.len() / 7;
-        let total: usize = self.ports.iter().map(|p| p.wire.len()).sum();
-        let stride = total.div_ceil(room.max(1)).max(1);
-        out.reserve(7 * total.min(room));
-        let mut k = 0usize;
-        for (pi, p) in self.ports.iter().enumerate() {
-            let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
-            let cells = p.wire.iter().map(|(arrive, c)| {
-                (SimTime(arrive.0.saturating_sub(p.delay.0 + p.cell_time.0)), c)
-            });
-            for (start, c) in cells {
-                k += 1;
-                if !k.is_multiple_of(stride) || out.len() >= 7 * max {
-                    continue;
-                }
-                let progress = ((now.0.saturating_sub(start.0)) as f64 / span).clamp(0.0, 1.0);
-                cell_row(&mut out, pi, progress, &c);
-            }
-        }
-        out
-    }
-
-    /// The set-up and connect messages on their way, as `cells_in_flight` rows.
-    fn signals_in_flight(&self, now: SimTime, max: usize) -> Vec<f64> {
-        let mut out = Vec::new();
-        for (i, v) in self.vcs.iter().enumerate() {
-            let Some(sig) = v.signal else { continue };
-            if out.len() >= 7 * max {
-                break;
-            }
-            let route = if sig.connect { &v.rev_ports } else { &v.fwd_ports };
-            let progress = if sig.on_wire {
-                let span = (sig.until.0 - sig.since.0).max(1) as f64;
-                (now.0.saturating_sub(sig.since.0) as f64 / span).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            out.extend_from_slice(&[
-                route[sig.hop as usize] as f64,
-                progress,
-                if sig.connect { 8.0 } else { 7.0 },
-                i as f64,
-                cells_per_s_to_mbps(sig.setup.er),
-                0.0,
-                f64::NAN,
-            ]);
-        }
-        out
-    }
-
-    /// One port's cells, every one up to `max` on its wire and `max` in its
-    /// queue, for the magnifier: rows of `cells_in_flight`, those on the wire
-    /// with their progress 0..1, the k-th waiting cell (0: next to be sent)
-    /// with progress `-(k + 1)`. Empty for a port that does not exist.
-    pub fn port_cells(&self, port: usize, max: usize) -> Vec<f64> {
-        let Some(p) = self.ports.get(port) else { return Vec::new() };
-        let now = self.now();
-        let span = (p.delay.0 + p.cell_time.0).max(1) as f64;
-        let mut out = Vec::new();
-        for (arrive, c) in p.wire.iter().take(max) {
-            let start = arrive.0.saturating_sub(p.delay.0 + p.cell_time.0);
-            let progress = (now.0.saturating_sub(start) as f64 / span).clamp(0.0, 1.0);
-            cell_row(&mut out, port, progress, &c);
-        }
-        for (k, c) in p.waiting().take(max).enumerate() {
-            cell_row(&mut out, port, -(k as f64 + 1.0), c);
-        }
-        out
-    }
-
-    /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
-    /// JSON this simulation was built from) and, when the model allows it, in
-    /// the running simulation. A VC parameter the model takes live is checked
-    /// as far as the change reaches (see [`Simulation::set_vc_param`]); any
-    /// other change is validated with the whole edited scenario.
-    pub fn set_param(
-        &mut self,
-        scenario: &mut Value,
-        path: &str,
-        raw: &str,
-    ) -> Result<Applied, ScenarioError> {
-        let segments: Vec<&str> = path.split('.').collect();
-        let live_vc_key = |key: &str| {
-            scenario::registry::all()
-                .any(|p| p.scope == scenario::registry::Scope::Vc && p.key == key && p.live)
-        };
-        match segments.as_slice() {
-            ["vcs", id, key] if live_vc_key(key) => {
-                return self.set_vc_param(scenario, path, raw, Some(id), key)
-            }
-            ["defaults", "vc", key] if live_vc_key(key) => {
-                return self.set_vc_param(scenario, path, raw, None, key)
-            }
-            _ => {}
-        }
-        let mut edited = scenario.clone();
-        scenario::apply_set(&mut edited, path, raw)?;
-        let parsed =
-            scenario::parse::scenario_from_value(&edited).map_err(|errors| first(errors, path))?;
-        *scenario = edited;
-        let applied = match segments.as_slice() {
-            [.., "algorithm", _] => {
-                // The algorithms as built from the edited scenario, port by
-                // port in the order `build` makes them.
-                let loops: usize = parsed.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
-                let fresh = parsed.links.iter().flat_map(|l| l.ports.iter());
-                let mut ok = self.ports.len() == 2 * parsed.links.len();
-                for (p, spec) in self.ports.iter_mut().zip(fresh) {
-                    ok &= p.algorithm.reconfigure_from(&spec.algorithm.build(loops));
-                }
-                if ok {
-                    Applied::Live
-                } else {
-                    Applied::Restart
-                }
-            }
-            _ => Applied::Restart,
-        };
-        Ok(applied)
-    }
-
-    /// A live VC parameter (`vcs.<id>.<key>`, or `defaults.vc.<key>` for
-    /// every VC): validates what the change reaches — the parameters of the
-    /// VCs it applies to, and the variants that set a parameter checked
-    /// together with `key` — rather than the whole scenario and each of its
-    /// variants, so that a slider stays quick with hundreds of VCs. Each
-    /// chosen loop then takes its new parameters, keeping its source's
-    /// state; ACR is re-clamped to the new [MCR, PCR] (rule 1).
-    fn set_vc_param(
-        &mut self,
-        scenario: &mut Value,
-        path: &str,
-        raw: &str,
-        only: Option<&str>,
-        key: &str,
-    ) -> Result<Applied, ScenarioError> {
-        let mut edited = scenario.clone();
-        scenario::apply_set(&mut edited, path, raw)?;
-        let params = scenario::parse::vc_params_after_edit(&edited, only)
-            .map_err(|errors| first(errors, path))?;
-        scenario::parse::variants_checked_with(&edited, scenario::parse::vc_keys_checked_with(key))
-            .map_err(|errors| first(errors, path))?;
-        *scenario = edited;
-        let now = self.queue.now();
-        for (id, q) in &params {
-            let reverse = format!("{id}:rev");
-            for i in 0..self.vcs.len() {
-                if self.vcs[i].id != *id && self.vcs[i].id != reverse {
-                    continue;
-                }
-                let fresh = abr_params(q, &self.vcs[i].fwd_ports, &self.ports);
-                let v = &mut self.vcs[i];
-                v.account_acr(now);
-                let (icr, frtt) = (v.source.params.icr, v.source.params.frtt);
-                v.source.params = fresh;
-                // ICR and FRTT are settled at set-up, which has happened: keep them.
-                if v.source.started {
-                    v.source.params.icr = icr;
-                    v.source.params.frtt = frtt;
-                }
-                v.source.acr = v.source.acr.min(v.source.params.pcr).max(v.source.params.mcr);
-            }
-        }
-        Ok(Applied::Live)
-    }
-
-    /// Cells in the network now: queued, being sent, or on a wire.
-    pub fn cells_in_network(&self) -> u64 {
-        self.ports.iter().map(Port::cells_held).sum()
-    }
-
-    /// Checks that every cell created is accounted for: received, in the
-    /// network, lost, waiting at a source or replaced there (an invariant).
-    pub fn conservation_gap(&self) -> i64 {
-        let created: u64 =
-            self.vcs.iter().map(|v| v.source.cells_sent() + v.brm_direct).sum::<u64>()
-                + self.background.iter().map(|b| b.sent).sum::<u64>();
-        let accounted: u64 = self
-            .vcs
-            .iter()
-            .map(|v| v.dest.data_received + v.dest.rm_received + v.source.brm_received)
-            .sum::<u64>()
-            + self.background.iter().map(|b| b.received).sum::<u64>()
-            + self.cells_in_network()
-            + self.ports.iter().map(|p| p.stats.lost_total).sum::<u64>();
-        // BRMs handed to a partner are created by its destination and either
-        // sent (counted in cells_sent), still waiting, or replaced.
-        let handed: u64 =
-            self.vcs.iter().filter(|v| v.partner.is_some()).map(|v| v.dest.rm_received).sum();
-        let settled: u64 = self
-            .vcs
-            .iter()
-            .map(|v| {
-                v.source.brm_sent + v.source.brm_replaced + v.source.waiting_brm.is_some() as u64
-            })
-            .sum();
-        (created + handed) as i64 - (accounted + settled) as i64
-    }
-
-    /// The topology, ids and sample columns, for the UI and the runner.
-    pub fn layout(&self) -> Value {
-        let node_id = |n: u32| self.nodes[n as usize].id.as_str();
-        json!({
-            "scenario": {
-                "id": self.meta.id, "title": self.meta.title, "paper": self.meta.paper,
-                "explanation": self.meta.explanation, "things_to_try": self.meta.things_to_try,
-                "variants": self.meta.variants.iter().map(|v| json!({"id": v.id, "label": v.label})).collect::<Vec<_>>(),
-            },
-            "until_ms": self.run.until_ms,
-            "seed": self.run.seed,
-            "sample_interval_ms": self.sample_interval_ms,
-            "nodes": self.nodes.iter().map(|n| json!({"id": n.id, "kind": n.kind.as_str(), "x": n.x, "y": n.y})).collect::<Vec<_>>(),
-            "links": self.links.iter().map(|l| json!({
-                "id": l.id, "a": node_id(l.a), "b": node_id(l.b),
-                "rate_mbps": l.rate_mbps, "delay_ms": l.delay.as_ms(),
-            })).collect::<Vec<_>>(),
-            "vcs": self.vcs.iter().map(|v| json!({
-                "id": v.id,
-                "reverse_of": v.reverse_of.map(|r| self.vcs[r as usize].id.clone()),
-                "source": node_id(v.nodes[0]),
-                "destination": node_id(*v.nodes.last().expect("path")),
-                "path": v.nodes.iter().map(|&n| node_id(n)).collect::<Vec<_>>(),
-                "pcr_mbps": cells_per_s_to_mbps(v.source.params.pcr),
-                "startup": v.startup.as_str(),
-            })).collect::<Vec<_>>(),
-            "background": self.background.iter().map(|b| json!({
-                "id": b.id, "kind": b.kind, "rate_mbps": cells_per_s_to_mbps(b.rate_cps),
-                "path": b.nodes.iter().map(|&n| node_id(n)).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "ports": self.ports.iter().map(|p| json!({
-                "id": p.id, "link": self.links[p.link as usize].id,
-                "from": node_id(p.from), "to": node_id(p.to),
-                "from_kind": self.nodes[p.from as usize].kind.as_str(),
-                "algorithm": p.algorithm.name(), "buffer_cells": p.buffer_cells,
-            })).collect::<Vec<_>>(),
-            "columns": self.columns,
-            "warnings": self.warnings.iter().map(|w| json!({"path": w.path, "message": w.message})).collect::<Vec<_>>(),
-        })
-    }
-}
-
-/// A loop's ABR parameters from its VC's scenario parameters and the ports
-/// of its forward path (PCR negotiated down to the slowest link, FRTT from
-/// the propagation both ways).
-fn abr_params(q: &scenario::VcParams, fwd_ports: &[u32], ports: &[Port]) -> AbrParams {
-    // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
-    let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
-    let slowest =
-        fwd_ports.iter().map(|&p| ports[p as usize].rate_cps).fold(f64::INFINITY, f64::min);
-    let pcr = mbps_to_cells_per_s(q.pcr_mbps).min(slowest);
-    AbrParams {
-        pcr,
-        mcr: mbps_to_cells_per_s(q.mcr_mbps).min(pcr),
-        icr: mbps_to_cells_per_s(q.icr_mbps).min(pcr),
-        tcr: q.tcr_cps,
-        nrm: q.nrm,
-        mrm: q.mrm,
-        trm: SimTime::from_ms(q.trm_ms),
-        rif: q.rif,
-        rdf: q.rdf,
-        adtf: SimTime::from_ms(q.adtf_s * 1000.0),
-        tbe: q.tbe_cells,
-        cdf: q.cdf,
-        crm: q.crm.map(|c| c as u64),
-        cdf_every_crm: q.cdf_every_crm,
-        frtt,
-    }
-}
-
-/// The first of a validation's errors (there is at least one).
-fn first(errors: Vec<ScenarioError>, path: &str) -> ScenarioError {
-    errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value"))
-}
-
-fn background_source(b: &BackgroundSpec, route: &dyn Fn(&[usize]) -> Vec<u32>) -> BackgroundSource {
-    let rate_cps = mbps_to_cells_per_s(b.rate_mbps);
-    let first_on = SimTime::from_ms(b.start_ms + b.phase_ms);
-    BackgroundSource {
-        id: b.id.clone(),
-        kind: b.kind.clone(),
-        nodes: b.path.iter().map(|&n| n as u32).collect(),
-        ports: route(&b.path),
-        rate_cps,
-        interval: cell_interval(rate_cps),
-        first_on,
-        on: b.on_ms.map(SimTime::from_ms),
-        off: SimTime::from_ms(b.off_ms),
-        stop: b.stop_ms.map(SimTime::from_ms),
-        is_on: false,
-        sent: 0,
-        received: 0,
-    }
-}
-
-/// One row of `cells_in_flight`: `[port index, progress, kind (0 data, 1 FRM,
-/// 2 BRM, 3 background), VC index, ER Mbit/s, CI, CCR Mbit/s]` (NaN fields for
-/// cells that are not RM cells).
-fn cell_row(out: &mut Vec<f64>, port: usize, progress: f64, c: &Cell) {
-    let (kind, rm) = match c.kind {
-        CellKind::Data => (0.0, false),
-        CellKind::Frm => (1.0, true),
-        CellKind::Brm => (2.0, true),
-        CellKind::Background => (3.0, false),
-    };
-    let nan = f64::NAN;
-    out.extend_from_slice(&[
-        port as f64,
-        progress,
-        kind,
-        c.vc as f64,
-        if rm { cells_per_s_to_mbps(c.rm.er) } else { nan },
-        c.rm.ci as u8 as f64,
-        if rm { cells_per_s_to_mbps(c.rm.ccr) } else { nan },
-    ]);
 }

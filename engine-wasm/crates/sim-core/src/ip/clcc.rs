@@ -32,8 +32,9 @@
 //! 100 Mbit/s link. The pletka-clcc-* scenarios show these values bring the
 //! long-run ratio to r_ref.
 
+use super::scenario::params::spec;
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, spec, Kind::*, ParamSpec, Scope::Clcc as S};
+use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Clcc as S};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
@@ -85,7 +86,8 @@ impl ClccConfig {
     /// Reads a `clcc` object; absent keys take their defaults.
     pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> ClccConfig {
         let d = |k| spec(S, k).default;
-        let mut num = |k: &'static str, obj: &mut Obj<'_>| obj.param(S, k, errors).unwrap_or(d(k));
+        let mut num =
+            |k: &'static str, obj: &mut Obj<'_>| obj.param(spec(S, k), errors).unwrap_or(d(k));
         let sample_ms = num("sample_ms", obj);
         let interval_ms = num("interval_ms", obj);
         let config = ClccConfig {

@@ -21,22 +21,6 @@ pub mod tcp;
 pub mod timer;
 pub mod udp;
 
+pub use scenario::params::registry_json;
 pub use scenario::{parse_ip_scenario, IpScenario};
 pub use sim::{IpEvent, IpSimulation};
-
-use crate::scenario::registry::ParamSpec;
-
-/// Every registry entry of the packet model, each list kept beside its code.
-pub static PARAMS: &[&[ParamSpec]] = &[
-    scenario::FLOW_PARAMS,
-    scenario::TCP_PARAMS,
-    scenario::PORT_PARAMS,
-    bat::PARAMS,
-    clcc::PARAMS,
-];
-
-/// The packet model's registry entries as JSON (scopes `ip_flow`, `tcp`,
-/// `ip_port`, `bat`, `clcc`; links and the run share the cell model's).
-pub fn registry_json() -> serde_json::Value {
-    serde_json::Value::Array(PARAMS.iter().flat_map(|p| p.iter()).map(ParamSpec::to_json).collect())
-}

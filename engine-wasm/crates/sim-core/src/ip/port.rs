@@ -7,6 +7,8 @@
 
 use super::bat::{Bat, BatConfig};
 use super::packet::Packet;
+use crate::scenario::reader::{Errors, Obj};
+use crate::scenario::registry::{ParamSpec, Registered, Registration};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -27,6 +29,23 @@ impl AqmConfig {
             AqmConfig::Bat(c) if c.clcc.is_some_and(|c| c.enabled) => "bat+clcc",
             AqmConfig::Bat(_) => "bat",
         }
+    }
+}
+
+/// Every AQM a port can run, one registration line each (the `kind` names,
+/// parameters and reader are in each AQM's own file).
+pub static AQMS: &[Registered<AqmConfig>] =
+    &[Registered::of::<DropTail>(), Registered::of::<BatConfig>()];
+
+/// The plain drop-tail queue, as a registration: no parameters.
+pub struct DropTail;
+
+impl Registration for DropTail {
+    type Config = AqmConfig;
+    const KINDS: &'static [&'static str] = &["drop_tail"];
+    const PARAMS: &'static [ParamSpec] = &[];
+    fn read(_kind: &str, _obj: &mut Obj<'_>, _errors: &mut Errors) -> AqmConfig {
+        AqmConfig::DropTail
     }
 }
 

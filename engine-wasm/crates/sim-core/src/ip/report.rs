@@ -9,17 +9,11 @@ use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
 use crate::kernel::RunOutcome;
 use crate::scenario::ScenarioError;
+use crate::session::report::{round, run_to_end, Sampled, Span, Tally};
 use crate::session::{check_windows, RowSource, RunOptions};
+use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
-
-/// Events handled per call into the engine, as the browser worker does.
-const CHUNK_EVENTS: u64 = 100_000;
-
-fn round(x: f64, digits: i32) -> f64 {
-    let f = 10f64.powi(digits);
-    (x * f).round() / f
-}
 
 /// A number for JSON: `null` when undefined.
 fn num(x: Option<f64>, digits: i32) -> Value {
@@ -132,35 +126,6 @@ impl Window {
         }
     }
 
-    fn covers(&self, start_ms: f64, end_ms: f64) -> bool {
-        const EPS: f64 = 1e-9;
-        start_ms >= self.from_ms - EPS && end_ms <= self.to_ms + EPS
-    }
-
-    fn add(&mut self, l: &Layout, row: &[f64], prev: &[f64]) {
-        self.rows += 1;
-        self.tcp += row[l.tcp];
-        self.udp += row[l.udp];
-        self.ratio.add(row[l.ratio]);
-        self.d_udp.add(row[l.d_udp]);
-        self.d_udp_last = row[l.d_udp];
-        self.fairness.add(row[l.fairness]);
-        for (acc, (_, c)) in self.aqm.iter_mut().zip(&l.aqm) {
-            for k in 0..4 {
-                acc[k] += row[c + k];
-            }
-        }
-        for (acc, (_, c)) in self.port.iter_mut().zip(&l.ports) {
-            acc[0] += row[c + 1];
-            acc[1] = acc[1].max(row[c + 2]);
-            acc[2] += row[c + 3];
-            acc[3] += row[c + 4] - prev[c + 4];
-        }
-        for (acc, (_, c)) in self.flow.iter_mut().zip(&l.flows) {
-            *acc += row[*c];
-        }
-    }
-
     fn to_json(&self, l: &Layout) -> Value {
         let n = self.rows.max(1) as f64;
         let (tcp, udp) = (self.tcp / n, self.udp / n);
@@ -219,6 +184,38 @@ impl Window {
     }
 }
 
+impl Tally for Window {
+    type Context = Layout;
+
+    fn span(&self) -> Span {
+        Span { from_ms: self.from_ms, to_ms: self.to_ms }
+    }
+
+    fn add(&mut self, l: &Layout, row: &[f64], prev: &[f64]) {
+        self.rows += 1;
+        self.tcp += row[l.tcp];
+        self.udp += row[l.udp];
+        self.ratio.add(row[l.ratio]);
+        self.d_udp.add(row[l.d_udp]);
+        self.d_udp_last = row[l.d_udp];
+        self.fairness.add(row[l.fairness]);
+        for (acc, (_, c)) in self.aqm.iter_mut().zip(&l.aqm) {
+            for k in 0..4 {
+                acc[k] += row[c + k];
+            }
+        }
+        for (acc, (_, c)) in self.port.iter_mut().zip(&l.ports) {
+            acc[0] += row[c + 1];
+            acc[1] = acc[1].max(row[c + 2]);
+            acc[2] += row[c + 3];
+            acc[3] += row[c + 4] - prev[c + 4];
+        }
+        for (acc, (_, c)) in self.flow.iter_mut().zip(&l.flows) {
+            *acc += row[*c];
+        }
+    }
+}
+
 /// Builds the packet-level simulation from a scenario value with the options'
 /// overrides already applied, runs it to its end and returns the report.
 pub fn run_report(
@@ -231,36 +228,13 @@ pub fn run_report(
     check_windows(opts, scenario.run.until_ms)?;
     let mut sim = IpSimulation::build(&scenario);
     let layout = Layout::new(&sim);
-    let width = sim.columns().len();
     let sample_ms = sim.run.sample_interval_ms;
     let until_ms = sim.run.until_ms;
     let mut windows: Vec<Window> =
         opts.windows.iter().map(|&(f, t)| Window::new(f, t, &layout)).collect();
     let mut totals = Window::new(0.0, until_ms, &layout);
-    let mut prev = vec![0.0; width];
-    let columns = sim.columns().to_vec();
-
     let started = clock_ms();
-    let mut consume = |sim: &mut IpSimulation, prev: &mut Vec<f64>| {
-        let rows = sim.take_samples();
-        on_rows(&RowSource::new(&columns), &rows);
-        for row in rows.chunks_exact(width) {
-            let end = row[0];
-            let start = end - sample_ms;
-            for w in windows.iter_mut().chain(std::iter::once(&mut totals)) {
-                if w.covers(start, end) {
-                    w.add(&layout, row, prev);
-                }
-            }
-            prev.copy_from_slice(row);
-        }
-    };
-    for deadline in crate::runner::drain_deadlines(until_ms, sample_ms, width) {
-        while sim.run_until(deadline, CHUNK_EVENTS) == RunOutcome::BudgetExhausted {
-            consume(&mut sim, &mut prev);
-        }
-        consume(&mut sim, &mut prev);
-    }
+    run_to_end(&mut sim, &layout, (until_ms, sample_ms), &mut windows, &mut totals, on_rows);
     let wall_ms = clock_ms() - started;
 
     let mut tcp =
@@ -306,4 +280,16 @@ pub fn run_report(
         "totals": totals_json,
         "warnings": sim.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     }))
+}
+
+impl Sampled for IpSimulation {
+    fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
+        IpSimulation::run_until(self, deadline, max_events)
+    }
+    fn take_samples(&mut self) -> Vec<f64> {
+        IpSimulation::take_samples(self)
+    }
+    fn columns(&self) -> &[String] {
+        IpSimulation::columns(self)
+    }
 }

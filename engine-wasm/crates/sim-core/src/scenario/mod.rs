@@ -1,17 +1,22 @@
-//! Scenarios: the JSON format (documented in `scenarios/README.md`), its
-//! validation into typed values with every error reported at once by path,
-//! `--set` overrides by dotted path, and the build into a [`Simulation`].
-//!
-//! [`Simulation`]: crate::cell::sim::Simulation
+//! The scenario file family, whichever model it describes: the document
+//! envelope (`format`, `version`, meta, `run`, variants, things to try —
+//! envelope.rs), the validating reader every model's walk uses (reader.rs,
+//! strict_json.rs), the shapes both models' topologies share (topology.rs),
+//! the parameter registry each model fills (registry.rs), `--set` overrides
+//! by dotted path (set.rs), the ceilings a run must stay under ([`Limits`])
+//! and the cost model's arithmetic (cost.rs). It imports no model: the cell
+//! model's scenarios are read in `crate::cell::scenario`, the packet model's in
+//! `crate::ip::scenario`.
 
+pub mod claims;
 pub mod cost;
-pub mod parse;
+pub mod envelope;
 pub mod reader;
 pub mod registry;
 pub mod set;
 pub mod strict_json;
+pub mod topology;
 
-pub use parse::{parse_scenario, parse_scenario_with};
 pub use set::{apply_set, apply_variant};
 
 use std::fmt;
@@ -154,7 +159,7 @@ impl Limits {
 
 /// A problem with a scenario, located by a dotted path such as `vcs.vc2.rif`.
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ScenarioError {
     pub path: String,
     pub message: String,
@@ -205,143 +210,4 @@ pub struct RunSpec {
     pub until_ms: f64,
     pub seed: u64,
     pub sample_interval_ms: f64,
-}
-
-/// A node.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NodeSpec {
-    pub id: String,
-    pub kind: crate::cell::net::NodeKind,
-    pub x: f64,
-    pub y: f64,
-}
-
-/// One output port's configuration.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PortSpec {
-    pub buffer_cells: u32,
-    /// Set-up / connect processing before a message leaves by this port, ms.
-    pub setup_ms: f64,
-    pub discipline: crate::cell::net::Discipline,
-    pub algorithm: crate::cell::switch_alg::AlgorithmConfig,
-}
-
-/// A full-duplex link.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkSpec {
-    pub id: String,
-    pub a: usize,
-    pub b: usize,
-    pub rate_mbps: f64,
-    pub delay_ms: f64,
-    /// Ports for a→b and b→a.
-    pub ports: [PortSpec; 2],
-}
-
-/// A VC's traffic (SPEC §3 ABR traffic models).
-#[derive(Clone, Debug, PartialEq)]
-pub enum TrafficSpec {
-    Persistent { start_ms: f64, stop_ms: Option<f64> },
-    Bottlenecked { start_ms: f64, stop_ms: Option<f64>, rate_mbps: f64, for_ms: f64 },
-    OnOff { start_ms: f64, stop_ms: Option<f64>, on_ms: f64, off_ms: f64 },
-    RequestResponse { start_ms: f64, stop_ms: Option<f64>, request_cells: u64, response_cells: u64 },
-}
-
-impl TrafficSpec {
-    /// When the traffic starts.
-    pub fn start_ms(&self) -> f64 {
-        match *self {
-            TrafficSpec::Persistent { start_ms, .. }
-            | TrafficSpec::Bottlenecked { start_ms, .. }
-            | TrafficSpec::OnOff { start_ms, .. }
-            | TrafficSpec::RequestResponse { start_ms, .. } => start_ms,
-        }
-    }
-}
-
-/// How a source picks its initial rate (Ma & Ramakrishnan §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Startup {
-    /// A statically chosen ICR.
-    AtmForum,
-    /// ICR = the max-min share computed as set-up crosses the switches; the
-    /// switches allocate on the first RM cell.
-    Rate,
-    /// As RATE, and the set-up is treated as an RM cell: switches allocate at
-    /// set-up ("early warning").
-    Rm,
-}
-
-impl Startup {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Startup::AtmForum => "atm_forum",
-            Startup::Rate => "rate",
-            Startup::Rm => "rm",
-        }
-    }
-}
-
-/// A CBR or VBR source: constant, or a square wave; strict priority, no feedback.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BackgroundSpec {
-    pub id: String,
-    /// "cbr" or "vbr": a label; both are square waves (constant without on/off).
-    pub kind: String,
-    pub path: Vec<usize>,
-    pub rate_mbps: f64,
-    pub on_ms: Option<f64>,
-    pub off_ms: f64,
-    pub phase_ms: f64,
-    pub start_ms: f64,
-    pub stop_ms: Option<f64>,
-}
-
-/// A VC's ABR parameters in scenario units (see the registry).
-#[derive(Clone, Debug, PartialEq)]
-pub struct VcParams {
-    pub pcr_mbps: f64,
-    pub mcr_mbps: f64,
-    pub icr_mbps: f64,
-    pub tcr_cps: f64,
-    pub nrm: u32,
-    pub mrm: u32,
-    pub trm_ms: f64,
-    pub rif: f64,
-    pub rdf: f64,
-    pub adtf_s: f64,
-    pub tbe_cells: f64,
-    pub cdf: f64,
-    /// Rule 6's count when set directly; None means ⌈TBE/Nrm⌉.
-    pub crm: Option<f64>,
-    /// Rule 6 cuts once per CRM FRMs (pre-TM 4.0) instead of at every FRM.
-    pub cdf_every_crm: bool,
-    /// Set up by signalling when its traffic starts (else a permanent VC).
-    pub switched: bool,
-}
-
-/// A virtual circuit from the first node of its path to the last.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VcSpec {
-    pub id: String,
-    pub path: Vec<usize>,
-    pub params: VcParams,
-    pub traffic: TrafficSpec,
-    pub startup: Startup,
-    /// The destination also sends, with its own RM loop, `reverse_traffic`.
-    pub bidirectional: bool,
-    pub reverse_traffic: Option<TrafficSpec>,
-}
-
-/// A validated scenario.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Scenario {
-    pub meta: Meta,
-    pub run: RunSpec,
-    pub nodes: Vec<NodeSpec>,
-    pub links: Vec<LinkSpec>,
-    pub vcs: Vec<VcSpec>,
-    pub background: Vec<BackgroundSpec>,
-    /// Legal but suspicious settings, each with a suggested fix.
-    pub warnings: Vec<ScenarioError>,
 }

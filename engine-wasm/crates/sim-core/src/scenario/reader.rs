@@ -3,7 +3,7 @@
 //! reports every key nobody asked for as unknown. Algorithms use it to read
 //! their own configuration.
 
-use super::registry::{self, Scope};
+use super::registry::ParamSpec;
 use super::ScenarioError;
 use serde_json::{Map, Value};
 
@@ -115,12 +115,12 @@ impl<'a> Obj<'a> {
     }
 
     /// A registry parameter: checked against its range and kind.
-    pub fn param(&mut self, scope: Scope, key: &'static str, errors: &mut Errors) -> Option<f64> {
-        let x = self.plain_number(key, errors)?;
-        match registry::spec(scope, key).check(x) {
+    pub fn param(&mut self, spec: &ParamSpec, errors: &mut Errors) -> Option<f64> {
+        let x = self.plain_number(spec.key, errors)?;
+        match spec.check(x) {
             Ok(x) => Some(x),
             Err(msg) => {
-                errors.push(ScenarioError::new(self.at(key), msg));
+                errors.push(ScenarioError::new(self.at(spec.key), msg));
                 None
             }
         }

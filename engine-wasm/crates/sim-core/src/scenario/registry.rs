@@ -3,6 +3,8 @@
 //! sliders from it (exported as JSON through the wasm layer). Ranges follow
 //! Fahmy et al. Table 1 where the parameter is an ABR one.
 
+use super::reader::{describe, Errors, Obj};
+use super::ScenarioError;
 use serde_json::{json, Value};
 
 /// Where a parameter lives in a scenario.
@@ -114,7 +116,7 @@ pub struct ParamSpec {
 }
 
 /// 16,777,215 cells/s, Table 1's ceiling for rates, in Mbit/s.
-const MAX_RATE_MBPS: f64 = 16_777_215.0 * 424.0 / 1e6;
+pub const MAX_RATE_MBPS: f64 = 16_777_215.0 * 424.0 / 1e6;
 
 #[allow(
     clippy::too_many_arguments,
@@ -138,103 +140,171 @@ pub const fn p(
 use Kind::*;
 use Scope::*;
 
-/// The parameters of the model itself; each switch algorithm lists its own
-/// beside its code (see [`all`]).
-pub static CORE_PARAMS: &[ParamSpec] = &[
-    p("pcr_mbps", Vc, "PCR", "Mbit/s", 155.52, 0.001, MAX_RATE_MBPS, Real, true,
-      "Peak cell rate: ACR never exceeds it (rule 1). Negotiated down to the slowest link on the path (Fahmy et al. §3.2)."),
-    p("mcr_mbps", Vc, "MCR", "Mbit/s", 0.0, 0.0, MAX_RATE_MBPS, Real, true,
-      "Minimum cell rate: ACR never falls below it (rule 1)."),
-    p("icr_mbps", Vc, "ICR", "Mbit/s", f64::NAN, 0.001, MAX_RATE_MBPS, Real, false,
-      "Initial cell rate; defaults to PCR (Table 1). Rule 2 starts at min(ICR, TBE/FRTT)."),
-    p("tcr_cps", Vc, "TCR", "cells/s", 10.0, 1.0, 1000.0, Real, true,
-      "Tagged cell rate, the ceiling for out-of-rate RM cells (rule 11); 10 cells/s in TM 4.0."),
-    p("nrm", Vc, "Nrm", "cells", 32.0, 2.0, 256.0, PowerOfTwo, true,
-      "One cell in Nrm is a forward RM cell (rule 3). Power of two, 2..256, default 32."),
-    p("mrm", Vc, "Mrm", "cells", 2.0, 1.0, 256.0, Integer, true,
-      "At least Mrm other cells between FRMs triggered by Trm (rule 3); a constant 2 in TM 4.0."),
-    p("trm_ms", Vc, "Trm", "ms", 100.0, 0.78125, 100.0, Real, true,
-      "Upper bound on the time between FRMs (rule 3). TM 4.0 allows 100·2^k ms, k = −7..0; Fahmy et al. §4.2.2's experiment also uses 1 and 10 ms, so any value in the range is accepted."),
-    p("rif", Vc, "RIF", "", 1.0 / 16.0, 1.0 / 32768.0, 1.0, PowerOfTwo, true,
-      "Rate increase factor: at most RIF·PCR more per BRM (rule 9). Power of two, 1/32768..1; 1/16 as in Fahmy et al.'s experiments."),
-    p("rdf", Vc, "RDF", "", 1.0 / 16.0, 1.0 / 32768.0, 1.0, PowerOfTwo, true,
-      "Rate decrease factor: ACR·RDF less per BRM with CI = 1 (rule 8). Power of two, 1/32768..1."),
-    p("adtf_s", Vc, "ADTF", "s", 0.5, 0.01, 10.23, Real, true,
-      "ACR decrease time factor: after ADTF without an FRM, ACR falls back to ICR (rule 5)."),
-    p("tbe_cells", Vc, "TBE", "cells", 16_777_215.0, 0.0, 16_777_215.0, Integer, false,
-      "Transient buffer exposure: bounds ICR by TBE/FRTT (rule 2) and sets CRM = ⌈TBE/Nrm⌉ (rule 6)."),
-    p("cdf", Vc, "CDF", "", 1.0 / 16.0, 1.0 / 64.0, 1.0, ZeroOrPowerOfTwo, true,
-      "Cutoff decrease factor of rule 6; 0 disables the rule. Zero or a power of two, 1/64..1."),
-    p("crm", Vc, "CRM", "FRMs", f64::NAN, 1.0, 16_777_215.0, Integer, true,
-      "Missing-RM count of rule 6; absent means ⌈TBE/Nrm⌉ (Table 1). Set directly only to reproduce pre-TM 4.0 sources (Fahmy et al. §6.2.1 sets CRM = 32 with ICR = 140 Mbit/s)."),
-    p("switched", Vc, "Switched VC", "", 0.0, 0.0, 1.0, Bool, false,
-      "Set up by signalling when its traffic starts: the set-up crosses the path hop by hop, the connect comes back, and data waits for it (SPEC §3; Ma & Ramakrishnan §3). The RATE and RM start-ups always are. Off: a permanent VC, in place before the run, as in the other papers' experiments."),
-    p("cdf_every_crm", Vc, "Rule 6 once per CRM", "", 0.0, 0.0, 1.0, Bool, true,
-      "Cut ACR by CDF once per CRM FRMs without a BRM, instead of at every FRM after the CRM-th as TM 4.0 says. Off by default; on reproduces Fahmy et al. Figure 10's source."),
-    p("start_ms", Traffic, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
-      "When the source starts sending."),
-    p("stop_ms", Traffic, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
-      "When the source stops sending; absent means never."),
-    p("rate_mbps", Traffic, "Source bottleneck", "Mbit/s", 10.0, 0.001, 10_000.0, Real, false,
-      "Bottlenecked traffic: the application supplies at most this rate (Jain et al. ACR retention)."),
-    p("for_ms", Traffic, "Bottleneck lasts", "ms", 100.0, 0.0, 36_000_000.0, Real, false,
-      "Bottlenecked traffic: how long after start the cap holds."),
-    p("on_ms", Traffic, "On", "ms", 10.0, 0.001, 36_000_000.0, Real, false,
-      "On/off traffic: length of each burst."),
-    p("off_ms", Traffic, "Off", "ms", 10.0, 0.0, 36_000_000.0, Real, false,
-      "On/off traffic: silence between bursts."),
-    p("request_cells", Traffic, "Request", "cells", 16.0, 1.0, 100_000_000.0, Integer, false,
-      "Request–response traffic: cells in each request (Jain et al. bursty test: 16)."),
-    p("response_cells", Traffic, "Response", "cells", 1024.0, 1.0, 100_000_000.0, Integer, false,
-      "Request–response traffic: cells in each response (Jain et al.: 128, 1024 or 6144)."),
-    p("rate_mbps", Background, "Rate", "Mbit/s", 10.0, 0.001, 10_000.0, Real, false,
-      "CBR rate, or the VBR square wave's amplitude."),
-    p("on_ms", Background, "On", "ms", f64::INFINITY, 0.001, 36_000_000.0, Real, false,
-      "Square wave: how long the source sends; absent means always (constant CBR)."),
-    p("off_ms", Background, "Off", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
-      "Square wave: how long it is silent."),
-    p("phase_ms", Background, "Phase", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
-      "When the first pulse starts, after start_ms (Fahmy et al. §6.2.1: the VBR pulse starts at 2 ms)."),
-    p("start_ms", Background, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
-      "When the background source starts."),
-    p("stop_ms", Background, "Stop", "ms", f64::INFINITY, 0.0, 36_000_000.0, Real, false,
-      "When it stops; absent means never."),
-    p("buffer_cells", Port, "Buffer", "cells", 100_000.0, 1.0, 4_000_000.0, Integer, false,
-      "Queue limit of the port; cells beyond it are lost and counted."),
-    p("setup_ms", Port, "Set-up processing", "ms", 1.0, 0.0, 1000.0, Real, false,
-      "Time the switch takes to process a connection set-up or connect message of a switched VC before sending it on through this port (SPEC §3). Ma & Ramakrishnan, \"Queue Management for Explicit Rate Based Congestion Control\" §3 give none; with 1 ms the RM start-up's early warning brings their two-switch queue to the paper's 'nearly 4K' cells. Host ports: 0 unless told."),
-    p("rate_mbps", Link, "Rate", "Mbit/s", 155.52, 0.001, 10_000.0, Real, false,
-      "Link bandwidth; a cell occupies the link for 424 bits / rate."),
-    p("length_km", Link, "Length", "km", 1000.0, 0.0, 1_000_000.0, Real, false,
-      "Link length; propagation takes 5 µs per km (SPEC §2)."),
-    p("delay_ms", Link, "Delay", "ms", 5.0, 0.0, 10_000.0, Real, false,
-      "Propagation delay, given instead of a length."),
-    p("until_ms", Run, "Run length", "ms", 300.0, 0.001, 36_000_000.0, Real, false,
-      "Simulated time the run covers."),
-    p("seed", Run, "Seed", "", 1.0, 0.0, 9_007_199_254_740_991.0, Integer, false,
-      "Seed of the run's random streams: the same seed gives the same run."),
-    p("sample_interval_ms", Run, "Sample interval", "ms", 0.5, 0.01, 1000.0, Real, false,
-      "How often the probe records a row of samples."),
+/// The parameters every model shares: a link's and the run's. Each model
+/// lists its own beside its code and registers them (see [`Registration`]).
+pub static SHARED_PARAMS: &[ParamSpec] = &[
+    p(
+        "rate_mbps",
+        Link,
+        "Rate",
+        "Mbit/s",
+        155.52,
+        0.001,
+        10_000.0,
+        Real,
+        false,
+        "Link bandwidth; a cell occupies the link for 424 bits / rate.",
+    ),
+    p(
+        "length_km",
+        Link,
+        "Length",
+        "km",
+        1000.0,
+        0.0,
+        1_000_000.0,
+        Real,
+        false,
+        "Link length; propagation takes 5 µs per km (SPEC §2).",
+    ),
+    p(
+        "delay_ms",
+        Link,
+        "Delay",
+        "ms",
+        5.0,
+        0.0,
+        10_000.0,
+        Real,
+        false,
+        "Propagation delay, given instead of a length.",
+    ),
+    p(
+        "until_ms",
+        Run,
+        "Run length",
+        "ms",
+        300.0,
+        0.001,
+        36_000_000.0,
+        Real,
+        false,
+        "Simulated time the run covers.",
+    ),
+    p(
+        "seed",
+        Run,
+        "Seed",
+        "",
+        1.0,
+        0.0,
+        9_007_199_254_740_991.0,
+        Integer,
+        false,
+        "Seed of the run's random streams: the same seed gives the same run.",
+    ),
+    p(
+        "sample_interval_ms",
+        Run,
+        "Sample interval",
+        "ms",
+        0.5,
+        0.01,
+        1000.0,
+        Real,
+        false,
+        "How often the probe records a row of samples.",
+    ),
 ];
 
-/// Every parameter: the model's, every switch algorithm's and the packet model's.
-pub fn all() -> impl Iterator<Item = &'static ParamSpec> {
-    CORE_PARAMS
-        .iter()
-        .chain(crate::cell::switch_alg::ALGORITHM_PARAMS.iter().flat_map(|p| p.iter()))
-        .chain(crate::ip::PARAMS.iter().flat_map(|p| p.iter()))
-}
-
-/// The spec of `key` in `scope`.
-pub fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
-    all()
+/// The spec of `key` in `scope` among `params` (a model's registry).
+pub fn find<'a>(
+    params: impl IntoIterator<Item = &'a ParamSpec>,
+    scope: Scope,
+    key: &str,
+) -> &'a ParamSpec {
+    params
+        .into_iter()
         .find(|p| p.scope == scope && p.key == key)
         .unwrap_or_else(|| panic!("no parameter {key} in scope {}", scope.as_str()))
 }
 
-/// The keys of a scope, for "expected one of" messages.
-pub fn keys(scope: Scope) -> impl Iterator<Item = &'static str> {
-    all().filter(move |p| p.scope == scope).map(|p| p.key)
+/// The spec of a shared parameter (`Link`, `Run`).
+pub fn shared(scope: Scope, key: &str) -> &'static ParamSpec {
+    find(SHARED_PARAMS, scope, key)
+}
+
+/// A part a model plugs in by name — a switch algorithm of the cell model,
+/// an AQM of the packet model — as its own file declares it: the `kind`
+/// names it answers to, its parameters, and how it reads its keys. The model
+/// lists each in one registration line ([`Registered::of`]); the registry,
+/// the `kind` menu and the reader all follow from that list.
+pub trait Registration {
+    /// What reading produces: the model's configuration of the part.
+    type Config;
+    /// The names `kind` may take for it.
+    const KINDS: &'static [&'static str];
+    /// Its registry entries.
+    const PARAMS: &'static [ParamSpec];
+    /// Reads its keys from `obj` (the `kind` key is already read; `kind` is
+    /// one of [`Registration::KINDS`]).
+    fn read(kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> Self::Config;
+}
+
+/// One registration line: a [`Registration`] as data.
+pub struct Registered<C: 'static> {
+    pub kinds: &'static [&'static str],
+    pub params: &'static [ParamSpec],
+    pub read: fn(&str, &mut Obj<'_>, &mut Errors) -> C,
+}
+
+impl<C> Registered<C> {
+    pub const fn of<R: Registration<Config = C>>() -> Registered<C> {
+        Registered { kinds: R::KINDS, params: R::PARAMS, read: R::read }
+    }
+}
+
+/// Every `kind` name the registrations answer to, in order.
+pub fn kinds<C>(parts: &[Registered<C>]) -> Vec<&'static str> {
+    parts.iter().flat_map(|r| r.kinds.iter().copied()).collect()
+}
+
+/// Reads an object `{"kind": …, …}` with the registration its kind names;
+/// `what` names the part in messages ("algorithm", "AQM").
+pub fn read_kind<C>(
+    value: &Value,
+    path: &str,
+    what: &str,
+    parts: &[Registered<C>],
+    errors: &mut Errors,
+) -> Option<C> {
+    let mut obj = Obj::new(value, path, errors)?;
+    let config = match obj.get("kind").map(|v| v.as_str()) {
+        Some(Some(kind)) if parts.iter().any(|r| r.kinds.contains(&kind)) => {
+            parts.iter().find(|r| r.kinds.contains(&kind)).map(|r| (r.read)(kind, &mut obj, errors))
+        }
+        Some(other) => {
+            let given = other.map_or_else(
+                || describe(obj.map.get("kind").unwrap_or(&Value::Null)),
+                |s| format!("\"{s}\""),
+            );
+            let expected: Vec<String> = kinds(parts).iter().map(|k| format!("\"{k}\"")).collect();
+            errors.push(ScenarioError::new(
+                obj.at("kind"),
+                format!("unknown {what} {given} (expected one of: {})", expected.join(", ")),
+            ));
+            None
+        }
+        None => {
+            errors.push(ScenarioError::new(
+                obj.at("kind"),
+                format!("is required (one of: {})", kinds(parts).join(", ")),
+            ));
+            None
+        }
+    };
+    obj.finish(errors);
+    config
 }
 
 fn fraction(x: f64) -> String {
@@ -282,48 +352,5 @@ impl ParamSpec {
             "default": num(self.default), "min": self.min, "max": self.max,
             "kind": self.kind.as_str(), "live": self.live, "doc": self.doc,
         })
-    }
-}
-
-/// The cell model's registry as JSON, for the UI (the packet model's is
-/// [`crate::ip::registry_json`]).
-pub fn registry_json() -> Value {
-    Value::Array(all().filter(|p| !p.scope.is_packet_model()).map(ParamSpec::to_json).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn powers_of_two_are_checked_with_a_clear_message() {
-        let rif = spec(Vc, "rif");
-        assert_eq!(rif.check(0.0625), Ok(0.0625));
-        assert_eq!(rif.check(1.0 / 32768.0), Ok(1.0 / 32768.0));
-        assert_eq!(rif.check(0.3).unwrap_err(), "0.3 is not a power of two between 1/32768 and 1");
-        assert!(rif.check(2.0).is_err());
-        assert!(spec(Vc, "nrm").check(48.0).is_err());
-    }
-
-    #[test]
-    fn cdf_takes_zero_or_a_power_of_two() {
-        let cdf = spec(Vc, "cdf");
-        assert!(cdf.check(0.0).is_ok());
-        assert!(cdf.check(1.0 / 64.0).is_ok());
-        assert!(cdf.check(1.0 / 128.0).is_err());
-    }
-
-    #[test]
-    fn ranges_and_integers() {
-        assert!(spec(Link, "rate_mbps").check(0.0).unwrap_err().contains("out of range"));
-        assert!(spec(Vc, "tbe_cells").check(12.5).unwrap_err().contains("whole number"));
-        assert!(spec(Vc, "adtf_s").check(f64::NAN).is_err());
-    }
-
-    #[test]
-    fn every_default_passes_its_own_check() {
-        for p in all().filter(|p| p.default.is_finite()) {
-            assert!(p.check(p.default).is_ok(), "{} default {}", p.key, p.default);
-        }
     }
 }

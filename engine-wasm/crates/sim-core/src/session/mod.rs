@@ -1,10 +1,14 @@
 //! What a run of either model shares, whichever model runs: how a parameter change took effect
-//! ([`Applied`]), the hash of the sample series ([`SeriesHash`]), and what a run is asked to do
-//! ([`RunOptions`], run.rs). Both models use these; neither model imports the other.
+//! ([`Applied`]), the hash of the sample series ([`SeriesHash`]), what a run is asked to do
+//! ([`RunOptions`], run.rs) and the description of a built scenario the page reads (layout.rs). Both models use these; neither model imports the other.
 
+pub mod layout;
+mod recorder;
+pub mod report;
 mod run;
 
-pub use run::{check_windows, RowSource, RunOptions};
+pub use recorder::Recorder;
+pub use run::{check_windows, drain_deadlines, RowSource, RunOptions};
 
 /// How a parameter change took effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 //! both use these; neither imports the other for them.
 
 use crate::scenario::{self, ScenarioError};
+use crate::time::SimTime;
 
 /// What to run and what to report.
 #[derive(Clone, Debug, Default)]
@@ -56,4 +57,21 @@ pub fn check_windows(opts: &RunOptions, until: f64) -> Result<(), Vec<ScenarioEr
     } else {
         Err(errors)
     }
+}
+
+/// Sample values the runner lets pile up between drains (32 MB of f64).
+const DRAIN_VALUES: f64 = 4e6;
+
+/// The deadlines a run stops at to drain its sample rows: the end alone when
+/// the whole run's rows fit [`DRAIN_VALUES`], else steps of as many sample
+/// intervals as fit, so that 10,000 links sampled every 0.01 ms never hold
+/// more than one step's rows (SPEC §12).
+pub fn drain_deadlines(until_ms: f64, sample_ms: f64, width: usize) -> Vec<SimTime> {
+    let rows = (until_ms / sample_ms).ceil();
+    if rows * width as f64 <= DRAIN_VALUES {
+        return vec![SimTime::from_ms(until_ms)];
+    }
+    let step = (DRAIN_VALUES / width as f64).floor().max(1.0) * sample_ms;
+    let steps = (until_ms / step).ceil() as usize;
+    (1..=steps).map(|k| SimTime::from_ms((k as f64 * step).min(until_ms))).collect()
 }

@@ -191,6 +191,6 @@ mod tests {
         }
         assert_eq!(Discipline::from_name("wfq"), None);
         let names: Vec<&str> = Discipline::ALL.iter().map(|d| d.as_str()).collect();
-        assert_eq!(names, crate::scenario::parse::QUEUE_DISCIPLINES);
+        assert_eq!(names, crate::cell::scenario::QUEUE_DISCIPLINES);
     }
 }

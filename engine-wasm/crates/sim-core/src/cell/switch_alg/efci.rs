@@ -24,10 +24,12 @@
 //! the rates). The source then reacts one queueing delay and one
 //! destination-to-switch trip sooner.
 
+use super::AlgorithmConfig;
 use super::{PortView, SwitchAlgorithm};
 use crate::cell::net::{Cell, CellKind};
+use crate::cell::scenario::params::spec;
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Efci as S};
+use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::Efci as S};
 use crate::scenario::ScenarioError;
 
 /// The binary switch's knobs in the parameter registry.
@@ -51,11 +53,20 @@ pub struct EfciConfig {
     pub relative_rate: bool,
 }
 
+impl Registration for EfciConfig {
+    type Config = AlgorithmConfig;
+    const KINDS: &'static [&'static str] = &["efci"];
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    fn read(_kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AlgorithmConfig {
+        AlgorithmConfig::Efci(EfciConfig::read(obj, errors))
+    }
+}
+
 impl EfciConfig {
     /// Reads the binary switch's keys from an `algorithm` object.
     pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors) -> EfciConfig {
-        let q_high = obj.param(S, "q_high_cells", errors).map(|x| x as u32);
-        let q_low = obj.param(S, "q_low_cells", errors).map(|x| x as u32);
+        let q_high = obj.param(spec(S, "q_high_cells"), errors).map(|x| x as u32);
+        let q_low = obj.param(spec(S, "q_low_cells"), errors).map(|x| x as u32);
         if let (Some(h), Some(l)) = (q_high, q_low) {
             if l > h {
                 errors.push(ScenarioError::new(

@@ -6,24 +6,31 @@
 pub mod efci;
 pub mod erica;
 pub mod explicit_maxmin;
+pub mod maxmin_table;
 
 pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
 pub use explicit_maxmin::{ExplicitMaxMin, ExplicitMaxMinConfig};
 
 use crate::cell::net::Cell;
-use crate::scenario::reader::{describe, Errors, Obj};
-use crate::scenario::registry::ParamSpec;
-use crate::scenario::ScenarioError;
+use crate::scenario::reader::{Errors, Obj};
+use crate::scenario::registry::{self, ParamSpec, Registered, Registration};
 use crate::time::SimTime;
 use serde_json::Value;
 
-/// Every algorithm's registry entries, each list kept beside its algorithm.
-pub static ALGORITHM_PARAMS: &[&[ParamSpec]] =
-    &[erica::PARAMS, efci::PARAMS, explicit_maxmin::PARAMS];
+/// Every algorithm a port can run, one registration line each: the `kind`
+/// names, parameters and reader are in each algorithm's own file.
+pub static ALGORITHMS: &[Registered<AlgorithmConfig>] = &[
+    Registered::of::<NoAlgorithm>(),
+    Registered::of::<EricaConfig>(),
+    Registered::of::<EfciConfig>(),
+    Registered::of::<ExplicitMaxMinConfig>(),
+];
 
 /// The names a scenario may give in `algorithm.kind`.
-pub const ALGORITHM_KINDS: &[&str] = &["none", "erica", "erica_plus", "efci", "explicit_maxmin"];
+pub fn algorithm_kinds() -> Vec<&'static str> {
+    registry::kinds(ALGORITHMS)
+}
 
 /// A port's algorithm as a scenario configures it.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,45 +42,22 @@ pub enum AlgorithmConfig {
     ExplicitMaxMin(ExplicitMaxMinConfig),
 }
 
+/// No feedback, as a registration: the port only queues and forwards.
+pub struct NoAlgorithm;
+
+impl Registration for NoAlgorithm {
+    type Config = AlgorithmConfig;
+    const KINDS: &'static [&'static str] = &["none"];
+    const PARAMS: &'static [ParamSpec] = &[];
+    fn read(_kind: &str, _obj: &mut Obj<'_>, _errors: &mut Errors) -> AlgorithmConfig {
+        AlgorithmConfig::None
+    }
+}
+
 impl AlgorithmConfig {
     /// Reads an `algorithm` object (`{"kind": "erica", …}`).
     pub(crate) fn read(value: &Value, path: &str, errors: &mut Errors) -> Option<AlgorithmConfig> {
-        let mut obj = Obj::new(value, path, errors)?;
-        let config = match obj.get("kind").map(|v| v.as_str()) {
-            Some(Some("none")) => Some(AlgorithmConfig::None),
-            Some(Some("erica")) => {
-                Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, false)))
-            }
-            Some(Some("erica_plus")) => {
-                Some(AlgorithmConfig::Erica(EricaConfig::read(&mut obj, errors, true)))
-            }
-            Some(Some("efci")) => Some(AlgorithmConfig::Efci(EfciConfig::read(&mut obj, errors))),
-            Some(Some("explicit_maxmin")) => {
-                Some(AlgorithmConfig::ExplicitMaxMin(ExplicitMaxMinConfig::read(&mut obj, errors)))
-            }
-            Some(other) => {
-                let given = other.map_or_else(
-                    || describe(obj.map.get("kind").unwrap_or(&Value::Null)),
-                    |s| format!("\"{s}\""),
-                );
-                let expected: Vec<String> =
-                    ALGORITHM_KINDS.iter().map(|k| format!("\"{k}\"")).collect();
-                errors.push(ScenarioError::new(
-                    obj.at("kind"),
-                    format!("unknown algorithm {given} (expected one of: {})", expected.join(", ")),
-                ));
-                None
-            }
-            None => {
-                errors.push(ScenarioError::new(
-                    obj.at("kind"),
-                    format!("is required (one of: {})", ALGORITHM_KINDS.join(", ")),
-                ));
-                None
-            }
-        };
-        obj.finish(errors);
-        config
+        registry::read_kind(value, path, "algorithm", ALGORITHMS, errors)
     }
 
     /// The algorithm instance for a port that up to `vc_count` VCs may cross.

@@ -1,0 +1,215 @@
+//! The walk over a cell-model scenario: the envelope (shared with the
+//! packet model, `crate::scenario::envelope`), then the defaults, nodes,
+//! links, VCs and background sources, the claims, and the whole-run checks.
+
+use super::background::read_background;
+use super::links::read_links;
+use super::vcs::read_vcs;
+use super::{LinkSpec, NodeSpec, Scenario, VcSpec};
+use crate::cell::net::NodeKind;
+use crate::cell::switch_alg::ALGORITHMS;
+use crate::scenario::envelope::{
+    array, check_run_limits, finish, read_format, read_meta, read_things_to_try,
+    read_variants_checked, refuse_long_paths, refuse_oversized, validate_things_to_try,
+    validate_variants,
+};
+use crate::scenario::reader::{Errors, Obj};
+use crate::scenario::registry;
+use crate::scenario::topology::read_node_entries;
+use crate::scenario::{strict_json, Limits, ScenarioError};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Parses and validates scenario text within the default [`Limits`].
+pub fn parse_scenario(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
+    parse_scenario_with(text, &Limits::default())
+}
+
+/// Parses and validates scenario text within `limits`.
+pub fn parse_scenario_with(text: &str, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
+    let value = strict_json::parse(text, limits.max_input_bytes)?;
+    scenario_from_value_with(&value, limits)
+}
+
+/// Validates an already-parsed JSON value within the default limits.
+pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>> {
+    scenario_from_value_with(value, &Limits::default())
+}
+
+/// Validates an already-parsed JSON value within `limits`.
+pub fn scenario_from_value_with(
+    value: &Value,
+    limits: &Limits,
+) -> Result<Scenario, Vec<ScenarioError>> {
+    let mut errors = Errors::new();
+    let lists = [
+        ("nodes", limits.max_nodes),
+        ("links", limits.max_links),
+        ("vcs", limits.max_vcs),
+        ("background", limits.max_background),
+        ("variants", limits.max_variants),
+    ];
+    refuse_oversized(value, &lists, &mut errors);
+    refuse_long_paths(value, &["vcs", "background"], limits, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let scenario = read_scenario(value, &mut errors);
+    if let Some(s) = &scenario {
+        check_limits(s, limits, &mut errors);
+        if errors.is_empty() {
+            super::cost::cell_cost(s).check(s.run.until_ms, limits, &mut errors);
+        }
+        // The base is sound: each variant is applied and validated in turn (a
+        // broken base is reported once, not once more under every variant).
+        // A mistake in a thing to try itself does not stop the others being checked.
+        if errors.iter().all(|e| e.path.starts_with("things_to_try")) {
+            let check = |v: &Value| scenario_from_value_with(v, limits).map(|_| ());
+            validate_variants(value, &mut errors, &check);
+            validate_things_to_try(value, &mut errors, &check);
+        }
+    }
+    finish(scenario, errors)
+}
+
+fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
+    let mut root = Obj::new(value, "", errors)?;
+    read_format(&mut root, errors);
+    let (mut meta, run) = read_meta(&mut root, errors);
+
+    let defaults = read_defaults(root.get("defaults"), errors);
+    let nodes = read_nodes(array(&mut root, "nodes", errors), errors);
+    let node_index: HashMap<&str, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let links =
+        read_links(array(&mut root, "links", errors), &node_index, &defaults, &nodes, errors);
+    let vcs =
+        read_vcs(array(&mut root, "vcs", errors), &node_index, &nodes, &links, &defaults, errors);
+    let mut warnings = Vec::new();
+    let background = match root.get("background") {
+        None => Vec::new(),
+        Some(_) => read_background(
+            array(&mut root, "background", errors),
+            &node_index,
+            &nodes,
+            &links,
+            errors,
+            &mut warnings,
+        ),
+    };
+    // Scenarios may carry view state for the UI; the engine ignores it.
+    root.get("view");
+    // Things to try are read here and checked with their change applied once the
+    // whole base is sound (see `validate_things_to_try`), like the variants.
+    meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
+    meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
+    crate::scenario::claims::read_root_claims(&mut root, &meta.variants, errors);
+    root.finish(errors);
+
+    check_vcs(&vcs, &links, &nodes, &mut warnings);
+    Some(Scenario { meta, run: run?, nodes, links, vcs, background, warnings })
+}
+
+/// Defaults that VCs and ports inherit, already validated.
+pub(super) struct Defaults<'a> {
+    pub vc: Option<&'a Value>,
+    pub switch_port: Option<&'a Value>,
+    pub host_port: Option<&'a Value>,
+}
+
+fn read_defaults<'a>(value: Option<&'a Value>, errors: &mut Errors) -> Defaults<'a> {
+    let mut d = Defaults { vc: None, switch_port: None, host_port: None };
+    if let Some(v) = value {
+        if let Some(mut obj) = Obj::new(v, "defaults", errors) {
+            d.vc = obj.get("vc");
+            d.switch_port = obj.get("switch_port");
+            d.host_port = obj.get("host_port");
+            obj.finish(errors);
+        }
+    }
+    d
+}
+
+fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<NodeSpec> {
+    read_node_entries(items, [("host", NodeKind::Host), ("switch", NodeKind::Switch)], errors)
+        .into_iter()
+        .map(|(id, kind, x, y)| NodeSpec { id, kind, x, y })
+        .collect()
+}
+
+/// The traffic models a scenario may name, with the keys each reads.
+pub const TRAFFIC_MODELS: &[(&str, &[&str])] = &[
+    ("persistent", &["start_ms", "stop_ms"]),
+    ("bottlenecked", &["start_ms", "stop_ms", "rate_mbps", "for_ms"]),
+    ("on_off", &["start_ms", "stop_ms", "on_ms", "off_ms"]),
+    ("request_response", &["start_ms", "stop_ms", "request_cells", "response_cells"]),
+];
+
+/// The start-up options a VC may name (Ma & Ramakrishnan §3).
+pub const STARTUP_OPTIONS: &[&str] = &["atm_forum", "rate", "rm"];
+
+/// The queue disciplines a port may name (the names of `Discipline::ALL`).
+pub const QUEUE_DISCIPLINES: &[&str] = &["fifo", "per_vc"];
+
+/// The kinds a background source may name.
+pub const BACKGROUND_KINDS: &[&str] = &["cbr", "vbr"];
+
+/// Every enumerated choice a scenario can make, for the UI's menus.
+pub fn choices_json() -> Value {
+    serde_json::json!({
+        "algorithms": registry::kinds(ALGORITHMS),
+        "queues": QUEUE_DISCIPLINES,
+        "traffic": TRAFFIC_MODELS.iter().map(|(m, _)| *m).collect::<Vec<_>>(),
+        "traffic_keys": TRAFFIC_MODELS.iter().map(|(m, keys)| (m.to_string(), serde_json::json!(keys))).collect::<serde_json::Map<_, _>>(),
+        "startup": STARTUP_OPTIONS,
+        "background": BACKGROUND_KINDS,
+    })
+}
+
+/// The whole-run ceilings: VC loops, run length, and the cell slots the
+/// network offers over the run.
+fn check_limits(s: &Scenario, limits: &Limits, errors: &mut Errors) {
+    let loops: usize = s.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
+    if loops > limits.max_vcs {
+        errors.push(ScenarioError::new("vcs", format!("{loops} VC loops (bidirectional VCs count twice) exceed the limit of {} (limits.max_vcs)", limits.max_vcs)));
+    }
+    check_run_limits(s.run.until_ms, s.links.iter().map(|l| l.rate_mbps), limits, errors);
+}
+
+/// Legal but suspicious settings: warn and suggest a fix (Observable Plot warnings).
+fn check_vcs(
+    vcs: &[VcSpec],
+    links: &[LinkSpec],
+    nodes: &[NodeSpec],
+    warnings: &mut Vec<ScenarioError>,
+) {
+    for vc in vcs {
+        let slowest = vc
+            .path
+            .windows(2)
+            .filter_map(|w| {
+                links.iter().find(|l| (l.a == w[0] && l.b == w[1]) || (l.a == w[1] && l.b == w[0]))
+            })
+            .map(|l| l.rate_mbps)
+            .fold(f64::INFINITY, f64::min);
+        if vc.params.pcr_mbps > slowest * (1.0 + 1e-9) {
+            warnings.push(ScenarioError::new(
+                format!("vcs.{}.pcr_mbps", vc.id),
+                format!(
+                    "PCR {} Mbit/s exceeds the slowest link on the path ({slowest} Mbit/s); it is negotiated down to {slowest} (Fahmy et al. §3.2)",
+                    vc.params.pcr_mbps
+                ),
+            ));
+        }
+        if vc.params.icr_mbps > vc.params.pcr_mbps {
+            warnings.push(ScenarioError::new(
+                format!("vcs.{}.icr_mbps", vc.id),
+                format!(
+                    "ICR {} Mbit/s exceeds PCR; ICR is negotiated down to PCR",
+                    vc.params.icr_mbps
+                ),
+            ));
+        }
+        let _ = nodes;
+    }
+}

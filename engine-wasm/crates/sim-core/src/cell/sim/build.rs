@@ -1,0 +1,278 @@
+//! Building a cell-model simulation from a validated scenario: nodes, links
+//! and their ports, the VCs' loops with their negotiated ABR parameters
+//! (Fahmy et al. §3.2), background sources, and the first events.
+
+use super::*;
+
+impl Simulation {
+    /// Builds a validated scenario (scenario → simulation in one step).
+    pub fn build(s: &Scenario) -> Simulation {
+        let nodes: Vec<Node> = s
+            .nodes
+            .iter()
+            .map(|n| Node { id: n.id.clone(), kind: n.kind, x: n.x, y: n.y })
+            .collect();
+        let loop_count: usize = s.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
+        let mut links = Vec::with_capacity(s.links.len());
+        let mut ports = Vec::with_capacity(2 * s.links.len());
+        for (li, l) in s.links.iter().enumerate() {
+            let rate_cps = mbps_to_cells_per_s(l.rate_mbps);
+            let delay = SimTime::from_ms(l.delay_ms);
+            let first = ports.len() as u32;
+            for (dir, (from, to)) in [(l.a, l.b), (l.b, l.a)].into_iter().enumerate() {
+                let spec = &l.ports[dir];
+                let id = if dir == 0 { l.id.clone() } else { format!("{}:rev", l.id) };
+                let setup_delay = SimTime::from_ms(spec.setup_ms);
+                ports.push(Port::new(
+                    id,
+                    li as u32,
+                    from as u32,
+                    to as u32,
+                    nodes[from].kind == NodeKind::Switch,
+                    rate_cps,
+                    delay,
+                    spec.buffer_cells,
+                    spec.discipline,
+                    spec.algorithm.build(loop_count),
+                ));
+                ports.last_mut().expect("just pushed").setup_delay = setup_delay;
+            }
+            links.push(Link {
+                id: l.id.clone(),
+                a: l.a as u32,
+                b: l.b as u32,
+                rate_mbps: l.rate_mbps,
+                delay,
+                ports: [first, first + 1],
+            });
+        }
+        let route = |path: &[usize]| -> Vec<u32> {
+            path.windows(2)
+                .map(|w| {
+                    let link = links
+                        .iter()
+                        .find(|l| {
+                            (l.a as usize, l.b as usize) == (w[0], w[1])
+                                || (l.b as usize, l.a as usize) == (w[0], w[1])
+                        })
+                        .expect("validated path has a link between consecutive nodes");
+                    if link.a as usize == w[0] {
+                        link.ports[0]
+                    } else {
+                        link.ports[1]
+                    }
+                })
+                .collect()
+        };
+
+        let mut warnings = s.warnings.clone();
+        let mut vcs: Vec<Vc> = Vec::with_capacity(loop_count);
+        for v in &s.vcs {
+            let forward_index = vcs.len() as u32;
+            let mut directions = vec![(v.path.clone(), v.traffic.clone(), false)];
+            if v.bidirectional {
+                let reverse: Vec<usize> = v.path.iter().rev().copied().collect();
+                let traffic = v.reverse_traffic.clone().unwrap_or_else(|| v.traffic.clone());
+                directions.push((reverse, traffic, true));
+            }
+            for (path, traffic, reverse) in directions {
+                let fwd_ports = route(&path);
+                let rev_ports: Vec<u32> = route(&path.iter().rev().copied().collect::<Vec<_>>());
+                // FRTT is accumulated at set-up (Fahmy et al. Table 1); a switched
+                // VC's set-up and connect accumulate it again as they cross the path.
+                let params = abr_params(&v.params, &fwd_ports, &ports);
+                let message_cells = match v.traffic {
+                    TrafficSpec::RequestResponse { request_cells, response_cells, .. } => {
+                        Some(if reverse { response_cells } else { request_cells })
+                    }
+                    _ => None,
+                };
+                let mut source = AbrSource::new(params, traffic_of(&traffic, reverse));
+                if message_cells.is_some() && !reverse {
+                    source.backlog = message_cells.unwrap_or(0);
+                }
+                vcs.push(Vc {
+                    id: if reverse { format!("{}:rev", v.id) } else { v.id.clone() },
+                    reverse_of: reverse.then_some(forward_index),
+                    partner: v.bidirectional.then_some(if reverse {
+                        forward_index
+                    } else {
+                        forward_index + 1
+                    }),
+                    nodes: path.iter().map(|&n| n as u32).collect(),
+                    fwd_ports,
+                    rev_ports,
+                    source,
+                    dest: Destination::default(),
+                    startup: v.startup,
+                    switched: v.params.switched || v.startup != Startup::AtmForum,
+                    message_cells,
+                    message_progress: 0,
+                    messages_done: 0,
+                    brm_direct: 0,
+                    acr_area: 0.0,
+                    acr_since: SimTime::ZERO,
+                    signal: None,
+                    setup_sent: None,
+                    connected_at: None,
+                });
+            }
+            if v.startup != Startup::AtmForum {
+                let supported = vcs[forward_index as usize]
+                    .fwd_ports
+                    .iter()
+                    .any(|&p| ports[p as usize].algorithm.supports_setup());
+                if !supported {
+                    warnings.push(ScenarioError::new(
+                        format!("vcs.{}.startup", v.id),
+                        format!(
+                            "\"{}\" needs a switch algorithm that allocates at set-up; none on this path does, so the VC starts at PCR",
+                            v.startup.as_str()
+                        ),
+                    ));
+                }
+            }
+        }
+
+        // Each port's algorithm keeps per-VC state only for the loops whose
+        // forward cells leave by it.
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
+        for (i, v) in vcs.iter().enumerate() {
+            for &p in &v.fwd_ports {
+                members[p as usize].push(i as u32);
+            }
+        }
+        for (port, m) in ports.iter_mut().zip(members) {
+            port.algorithm.restrict_to(m);
+        }
+        // Links into a host: data and background cells only count there
+        // (issue 18: one event per cell saved), unless a loop's data makes a
+        // message whose last cell has the other end reply (request–response).
+        let mut lazy: Vec<bool> =
+            ports.iter().map(|p| nodes[p.to as usize].kind == NodeKind::Host).collect();
+        for v in vcs.iter().filter(|v| v.message_cells.is_some() && v.partner.is_some()) {
+            if let Some(&last) = v.fwd_ports.last() {
+                lazy[last as usize] = false;
+            }
+        }
+        for (port, lazy) in ports.iter_mut().zip(lazy) {
+            port.wire.set_lazy(lazy);
+        }
+        let background = s.background.iter().map(|b| background_source(b, &route)).collect();
+        let columns = probe::column_names(
+            vcs.iter().map(|v| v.id.as_str()),
+            ports.iter().map(|p| p.id.as_str()),
+        );
+        let mut sim = Simulation {
+            meta: s.meta.clone(),
+            run: s.run.clone(),
+            warnings,
+            // The heap holds about one event per loop (its next cell); the
+            // ports' arrivals and timers can have slots.
+            queue: EventQueue::for_load(loop_count, 2 * ports.len()),
+            nodes,
+            links,
+            ports,
+            maxmin_cps: vec![0.0; vcs.len()],
+            vcs,
+            background,
+            rec: Recorder::new(columns, s.run.sample_interval_ms),
+            source_cells: 0,
+        };
+        for vc in 0..sim.vcs.len() {
+            let start = sim.vcs[vc].source.traffic.start();
+            sim.queue.schedule(start, Event::TrafficChange { vc: vc as u32 });
+        }
+        for b in 0..sim.background.len() {
+            if let Some(t) = sim.background[b].next_edge(SimTime::ZERO).or(Some(SimTime::ZERO)) {
+                sim.queue.schedule(t, Event::BackgroundEdge { source: b as u32 });
+            }
+        }
+        for p in 0..sim.ports.len() {
+            if let Some(t) = sim.ports[p].algorithm.first_tick(SimTime::ZERO) {
+                sim.queue.schedule(t, Event::AlgorithmTick { port: p as u32 });
+            }
+        }
+        sim.queue.schedule(sim.rec.due(), Event::Sample);
+        sim
+    }
+}
+
+pub(super) fn traffic_of(spec: &TrafficSpec, reverse_role: bool) -> Traffic {
+    let t = |ms: f64| SimTime::from_ms(ms);
+    match *spec {
+        TrafficSpec::Persistent { start_ms, stop_ms } => {
+            Traffic::Persistent { start: t(start_ms), stop: stop_ms.map(t) }
+        }
+        TrafficSpec::Bottlenecked { start_ms, stop_ms, rate_mbps, for_ms } => {
+            Traffic::Bottlenecked {
+                start: t(start_ms),
+                stop: stop_ms.map(t),
+                rate_cps: mbps_to_cells_per_s(rate_mbps),
+                until: t(start_ms + for_ms),
+            }
+        }
+        TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => Traffic::OnOff {
+            start: t(start_ms),
+            stop: stop_ms.map(t),
+            on: t(on_ms),
+            off: t(off_ms),
+        },
+        // The server answers for as long as the client may ask.
+        TrafficSpec::RequestResponse { start_ms, stop_ms, .. } => Traffic::Messages {
+            start: t(start_ms),
+            stop: if reverse_role { None } else { stop_ms.map(t) },
+        },
+    }
+}
+
+/// A loop's ABR parameters from its VC's scenario parameters and the ports
+/// of its forward path (PCR negotiated down to the slowest link, FRTT from
+/// the propagation both ways).
+pub(super) fn abr_params(q: &VcParams, fwd_ports: &[u32], ports: &[Port]) -> AbrParams {
+    // FRTT: the fixed round trip accumulated at set-up (propagation both ways).
+    let frtt = SimTime(fwd_ports.iter().map(|&p| 2 * ports[p as usize].delay.0).sum());
+    let slowest =
+        fwd_ports.iter().map(|&p| ports[p as usize].rate_cps).fold(f64::INFINITY, f64::min);
+    let pcr = mbps_to_cells_per_s(q.pcr_mbps).min(slowest);
+    AbrParams {
+        pcr,
+        mcr: mbps_to_cells_per_s(q.mcr_mbps).min(pcr),
+        icr: mbps_to_cells_per_s(q.icr_mbps).min(pcr),
+        tcr: q.tcr_cps,
+        nrm: q.nrm,
+        mrm: q.mrm,
+        trm: SimTime::from_ms(q.trm_ms),
+        rif: q.rif,
+        rdf: q.rdf,
+        adtf: SimTime::from_ms(q.adtf_s * 1000.0),
+        tbe: q.tbe_cells,
+        cdf: q.cdf,
+        crm: q.crm.map(|c| c as u64),
+        cdf_every_crm: q.cdf_every_crm,
+        frtt,
+    }
+}
+
+pub(super) fn background_source(
+    b: &BackgroundSpec,
+    route: &dyn Fn(&[usize]) -> Vec<u32>,
+) -> BackgroundSource {
+    let rate_cps = mbps_to_cells_per_s(b.rate_mbps);
+    let first_on = SimTime::from_ms(b.start_ms + b.phase_ms);
+    BackgroundSource {
+        id: b.id.clone(),
+        kind: b.kind.clone(),
+        nodes: b.path.iter().map(|&n| n as u32).collect(),
+        ports: route(&b.path),
+        rate_cps,
+        interval: cell_interval(rate_cps),
+        first_on,
+        on: b.on_ms.map(SimTime::from_ms),
+        off: SimTime::from_ms(b.off_ms),
+        stop: b.stop_ms.map(SimTime::from_ms),
+        is_on: false,
+        sent: 0,
+        received: 0,
+    }
+}

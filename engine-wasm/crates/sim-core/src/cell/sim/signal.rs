@@ -1,0 +1,122 @@
+//! Switched VCs (SPEC §3; Ma & Ramakrishnan §3): the set-up crossing the
+//! path hop by hop, each switch's processing and its algorithm's offer
+//! (RATE and RM start-up), and the connect coming back.
+
+use super::*;
+
+impl Simulation {
+    /// The set-up offer a loop starts from: its PCR; with the RM option the
+    /// switches also allocate as it passes (Ma & Ramakrishnan §3).
+    pub(super) fn setup_offer(&self, vc: usize) -> Setup {
+        let v = &self.vcs[vc];
+        let p = v.source.params;
+        Setup { er: p.pcr, ccr: p.pcr, pcr: p.pcr, mcr: p.mcr, allocate: v.startup == Startup::Rm }
+    }
+
+    /// Connection set-up (SPEC §3, rule 2): the set-up message leaves the
+    /// source of forward loop `vc` now and crosses the path hop by hop; data
+    /// waits for the connect (see [`Simulation::on_signal`]). Once per loop.
+    pub(super) fn set_up(&mut self, now: SimTime, vc: u32) {
+        let i = vc as usize;
+        if self.vcs[i].setup_sent.is_some() {
+            return;
+        }
+        let setup = self.setup_offer(i);
+        let reverse_setup = self.vcs[i].partner.map(|p| self.setup_offer(p as usize));
+        let first = self.vcs[i].fwd_ports[0] as usize;
+        let until = now + self.ports[first].setup_delay;
+        let v = &mut self.vcs[i];
+        v.setup_sent = Some(now);
+        v.signal = Some(Signal {
+            connect: false,
+            hop: 0,
+            on_wire: false,
+            since: now,
+            until,
+            setup,
+            reverse_setup,
+            frtt: SimTime::ZERO,
+        });
+        self.queue.schedule(until, Event::Signal { vc });
+    }
+
+    /// The set-up or connect of forward loop `vc` ends a step. Processed at a
+    /// node, it leaves by the route's next port: the set-up passes that
+    /// port's switch algorithm as it goes — RATE computes the loop's share
+    /// there, RM also allocates it, the "early warning" to the VCs already
+    /// there (Ma & Ramakrishnan §3) — and then crosses the link. Arrived at a
+    /// node, it is processed there, turned round at the destination as the
+    /// connect, or, back at the source, starts the loop (and its reverse).
+    pub(super) fn on_signal(&mut self, now: SimTime, vc: u32) {
+        let i = vc as usize;
+        let Some(mut sig) = self.vcs[i].signal else { return };
+        let route = if sig.connect { &self.vcs[i].rev_ports } else { &self.vcs[i].fwd_ports };
+        let port = route[sig.hop as usize] as usize;
+        let hops = route.len() as u32;
+        if !sig.on_wire {
+            // Processing done: the switch acts as the message leaves by `port`.
+            let (loop_index, offer) = if sig.connect {
+                (self.vcs[i].partner, sig.reverse_setup.as_mut())
+            } else {
+                (Some(vc), Some(&mut sig.setup))
+            };
+            if let (Some(l), Some(offer)) = (loop_index, offer) {
+                if self.vcs[l as usize].startup != Startup::AtmForum {
+                    let p = &mut self.ports[port];
+                    let view = p.view(now);
+                    p.algorithm.on_setup(&view, l, offer);
+                }
+            }
+            let delay = self.ports[port].delay;
+            sig.on_wire = true;
+            sig.since = now;
+            sig.until = now + delay;
+            sig.frtt = sig.frtt + delay;
+        } else if sig.hop + 1 < hops || !sig.connect {
+            // At the next node: the next switch, or the destination, which
+            // answers with the connect along the reverse ports.
+            let (hop, route) = if sig.hop + 1 < hops {
+                (sig.hop + 1, route)
+            } else {
+                sig.connect = true;
+                (0, &self.vcs[i].rev_ports)
+            };
+            let next = route[hop as usize] as usize;
+            sig.hop = hop;
+            sig.on_wire = false;
+            sig.since = now;
+            sig.until = now + self.ports[next].setup_delay;
+        } else {
+            self.vcs[i].signal = None;
+            self.connect(now, vc, &sig);
+            return;
+        }
+        self.vcs[i].signal = Some(sig);
+        self.queue.schedule(sig.until, Event::Signal { vc });
+    }
+
+    /// The connect reaches the source: rule 2 runs (ACR = ICR; with RATE and
+    /// RM the ICR is the share the set-up brought back) and data may flow,
+    /// in both directions of a bidirectional VC.
+    pub(super) fn connect(&mut self, now: SimTime, vc: u32, sig: &Signal) {
+        let loops =
+            [(Some(vc), Some(sig.setup)), (self.vcs[vc as usize].partner, sig.reverse_setup)];
+        for (l, offer) in loops {
+            let (Some(l), Some(offer)) = (l, offer) else { continue };
+            let v = &mut self.vcs[l as usize];
+            v.account_acr(now);
+            let p = v.source.params;
+            if v.startup != Startup::AtmForum {
+                v.source.params.icr = offer.er.min(p.pcr).max(p.mcr);
+            }
+            v.source.params.frtt = sig.frtt;
+            v.source.start();
+            v.connected_at = Some(now);
+        }
+        self.update_maxmin(now);
+        self.wake_source(now, vc);
+        if let Some(partner) = self.vcs[vc as usize].partner {
+            self.wake_source(now, partner);
+        }
+    }
+}

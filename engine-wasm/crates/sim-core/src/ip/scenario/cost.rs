@@ -1,0 +1,82 @@
+//! The packet model's cost estimate (SPEC §12; the arithmetic is
+//! `crate::scenario::cost`'s).
+
+use super::{FlowKindSpec, IpScenario};
+use crate::scenario::cost::{link_pairs, on_ms, ports_on, Cost, Tally};
+use std::collections::HashMap;
+
+/// The packet model's estimate: UDP at its rate (capped by its access link),
+/// TCP at most its path's slowest link, each packet with its ACK back.
+pub fn ip_cost(s: &IpScenario) -> Cost {
+    let until = s.run.until_ms;
+    let pairs = link_pairs(s.links.iter().map(|l| (l.a, l.b)));
+    let mut t = Tally { offered: HashMap::new(), cost: Cost::default() };
+    // TCP is held near its max-min share by its congestion control (a margin
+    // for slow start and the sawtooth); UDP sends its rate, capped at its access link.
+    struct Source {
+        path: String,
+        ports: Vec<(usize, usize)>,
+        bps: f64,
+        bits: f64,
+        tcp: bool,
+        secs: f64,
+    }
+    let sources: Vec<Source> = s
+        .flows
+        .iter()
+        .map(|f| {
+            let ports = ports_on(&f.path, &pairs);
+            let slowest =
+                ports.iter().map(|&(l, _)| s.links[l].rate_mbps).fold(f64::INFINITY, f64::min);
+            let first = ports.first().map_or(f64::INFINITY, |&(l, _)| s.links[l].rate_mbps);
+            let bits = 8.0 * f.packet_bytes.max(1) as f64;
+            let (mbps, tcp) = match f.kind {
+                FlowKindSpec::Tcp(_) => (slowest, true),
+                FlowKindSpec::Udp { rate_mbps, alt_rate_mbps, .. } => {
+                    (alt_rate_mbps.map_or(rate_mbps, |a| a.max(rate_mbps)).min(first), false)
+                }
+            };
+            Source {
+                path: format!("flows.{}", f.group),
+                ports,
+                bps: mbps * 1e6,
+                bits,
+                tcp,
+                secs: on_ms(f.start_ms, f.stop_ms, until) / 1000.0,
+            }
+        })
+        .collect();
+    let capacity: Vec<f64> =
+        s.links.iter().flat_map(|l| [l.rate_mbps * 1e6, l.rate_mbps * 1e6]).collect();
+    let flows: Vec<crate::probe::Flow> = sources
+        .iter()
+        .map(|x| crate::probe::Flow {
+            resources: x.ports.iter().map(|&(k, d)| (2 * k + d) as u32).collect(),
+            demand: x.bps,
+        })
+        .collect();
+    let shares = crate::probe::max_min_fair(&capacity, &flows);
+    for (x, share) in sources.iter().zip(shares) {
+        let bps = if x.tcp { x.bps.min(1.5 * share) } else { x.bps };
+        // At least a segment every 200 ms (a retransmission timer's floor).
+        let per_s = (bps / x.bits).max(5.0);
+        for &p in &x.ports {
+            *t.offered.entry(p).or_insert(0.0) += per_s;
+        }
+        // A TCP segment's ACK comes back over as many hops.
+        let per_hop = if x.tcp { 4.0 } else { 2.0 };
+        t.source(x.path.clone(), per_s, x.secs, x.ports.len(), per_hop, "packets");
+    }
+    let columns = 6 + 6 * 2 * s.links.len() + 6 * s.flows.len();
+    t.samples(until, s.run.sample_interval_ms, columns);
+    let ports = s.links.iter().enumerate().flat_map(|(i, l)| {
+        (0..2).map(move |d| {
+            let path =
+                format!("links.{}.{}.buffer_pkts", l.id, if d == 0 { "a_to_b" } else { "b_to_a" });
+            // In full-size (1500-byte) packets, as the flows offer them.
+            ((i, d), path, l.rate_mbps * 1e6 / 12_000.0, l.ports[d].buffer_pkts as f64)
+        })
+    });
+    t.queues(ports, until / 1000.0);
+    t.cost
+}

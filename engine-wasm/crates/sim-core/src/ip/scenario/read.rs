@@ -1,0 +1,320 @@
+//! The walk over a packet-model scenario: the envelope (shared with the cell
+//! model, `crate::scenario::envelope`), then the defaults, nodes, links and
+//! their ports, flows (flows.rs), the claims, and the whole-run checks.
+
+use super::flows::read_flows;
+use super::params::spec;
+use super::{
+    FlowKindSpec, IpFlowSpec, IpLinkSpec, IpNodeKind, IpNodeSpec, IpPortSpec, IpScenario, MODEL,
+};
+use crate::ip::bat::Grouping;
+use crate::ip::port::{AqmConfig, AQMS};
+use crate::scenario::envelope::{
+    array, check_run_limits, element_path, finish, read_format, read_id, read_meta,
+    read_things_to_try, read_variants_checked, refuse_long_paths, refuse_oversized,
+    validate_things_to_try, validate_variants,
+};
+use crate::scenario::reader::{Errors, Obj};
+use crate::scenario::registry::{self, Scope::IpPort as P};
+use crate::scenario::topology::{read_link_basics, read_node_entries, LinkBasics};
+use crate::scenario::{strict_json, Limits, ScenarioError};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Parses and validates packet-level scenario text.
+pub fn parse_ip_scenario(text: &str) -> Result<IpScenario, Vec<ScenarioError>> {
+    let value = strict_json::parse(text, Limits::default().max_input_bytes)?;
+    ip_scenario_from_value(&value)
+}
+
+/// Validates an already-parsed JSON value within the default limits.
+pub fn ip_scenario_from_value(value: &Value) -> Result<IpScenario, Vec<ScenarioError>> {
+    ip_scenario_from_value_with(value, &Limits::default())
+}
+
+/// Validates an already-parsed JSON value within `limits` (the cell model's
+/// ceilings; flows count against `max_vcs`, packets against the cell slots
+/// a link could carry, which bounds them from above).
+pub fn ip_scenario_from_value_with(
+    value: &Value,
+    limits: &Limits,
+) -> Result<IpScenario, Vec<ScenarioError>> {
+    let mut errors = Errors::new();
+    refuse_oversized(
+        value,
+        &[
+            ("nodes", limits.max_nodes),
+            ("links", limits.max_links),
+            ("variants", limits.max_variants),
+        ],
+        &mut errors,
+    );
+    refuse_long_paths(value, &["flows"], limits, &mut errors);
+    if let Some(items) = value.get("flows").and_then(Value::as_array) {
+        let flows: u64 =
+            items.iter().map(|f| f.get("count").and_then(Value::as_u64).unwrap_or(1).max(1)).sum();
+        if flows > limits.max_vcs as u64 {
+            errors.push(ScenarioError::new(
+                "flows",
+                format!("{flows} flows exceed the limit of {} (limits.max_vcs)", limits.max_vcs),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let scenario = read_scenario(value, &mut errors);
+    if let Some(s) = &scenario {
+        check_limits(s, limits, &mut errors);
+        if errors.is_empty() {
+            super::ip_cost(s).check(s.run.until_ms, limits, &mut errors);
+        }
+        // Variants last, and only checked when the scenario itself is sound: a
+        // broken base would otherwise be reported once more under every variant.
+        if errors.is_empty() {
+            let check = |v: &Value| ip_scenario_from_value_with(v, limits).map(|_| ());
+            validate_variants(value, &mut errors, &check);
+            validate_things_to_try(value, &mut errors, &check);
+        }
+    }
+    finish(scenario, errors)
+}
+
+pub(super) struct Defaults<'a> {
+    pub tcp: Option<&'a Value>,
+    pub udp: Option<&'a Value>,
+    pub router_port: Option<&'a Value>,
+    pub host_port: Option<&'a Value>,
+}
+
+fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
+    let mut root = Obj::new(value, "", errors)?;
+    read_format(&mut root, errors);
+    if root.get("model").and_then(Value::as_str) != Some(MODEL) {
+        errors.push(ScenarioError::new(
+            "model",
+            format!("must be \"{MODEL}\" for a packet-level scenario"),
+        ));
+    }
+    let (meta, run) = read_meta(&mut root, errors);
+    let mut defaults = Defaults { tcp: None, udp: None, router_port: None, host_port: None };
+    if let Some(v) = root.get("defaults") {
+        if let Some(mut obj) = Obj::new(v, "defaults", errors) {
+            defaults.tcp = obj.get("tcp");
+            defaults.udp = obj.get("udp");
+            defaults.router_port = obj.get("router_port");
+            defaults.host_port = obj.get("host_port");
+            obj.finish(errors);
+        }
+    }
+    let nodes = read_nodes(array(&mut root, "nodes", errors), errors);
+    let node_index: HashMap<&str, usize> =
+        nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let links =
+        read_links(array(&mut root, "links", errors), &node_index, &nodes, &defaults, errors);
+    let seed = run.as_ref().map_or(1, |r| r.seed);
+    let flows = read_flows(
+        array(&mut root, "flows", errors),
+        &node_index,
+        &nodes,
+        &links,
+        &defaults,
+        seed,
+        errors,
+    );
+    root.get("view");
+    check_bat_overrides(&links, &flows, errors);
+    // Each variant is validated once the whole base is (ip_scenario_from_value_with).
+    let mut meta = meta;
+    meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
+    meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
+    crate::scenario::claims::read_root_claims(&mut root, &meta.variants, errors);
+    root.finish(errors);
+    let mut warnings = Vec::new();
+    let mut flows = flows;
+    check_flows(&flows, &links, &nodes, &mut warnings);
+    cap_udp_at_access_link(&mut flows, &links);
+    Some(IpScenario { meta, run: run?, nodes, links, flows, warnings })
+}
+
+fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<IpNodeSpec> {
+    read_node_entries(items, [("host", IpNodeKind::Host), ("router", IpNodeKind::Router)], errors)
+        .into_iter()
+        .map(|(id, kind, x, y)| IpNodeSpec { id, kind, x, y })
+        .collect()
+}
+
+/// Reads a port object over `base`; keys present win.
+fn read_port(
+    value: Option<&Value>,
+    path: &str,
+    base: &IpPortSpec,
+    errors: &mut Errors,
+) -> IpPortSpec {
+    let mut port = base.clone();
+    let Some(v) = value else { return port };
+    let Some(mut obj) = Obj::new(v, path, errors) else { return port };
+    if let Some(x) = obj.param(spec(P, "buffer_pkts"), errors) {
+        port.buffer_pkts = x as u32;
+    }
+    if let Some(a) = obj.get("aqm") {
+        if let Some(aqm) = registry::read_kind(a, &obj.at("aqm"), "AQM", AQMS, errors) {
+            port.aqm = aqm;
+        }
+    }
+    obj.finish(errors);
+    port
+}
+
+fn read_links(
+    items: &[Value],
+    node_index: &HashMap<&str, usize>,
+    nodes: &[IpNodeSpec],
+    defaults: &Defaults<'_>,
+    errors: &mut Errors,
+) -> Vec<IpLinkSpec> {
+    let builtin =
+        IpPortSpec { buffer_pkts: spec(P, "buffer_pkts").default as u32, aqm: AqmConfig::DropTail };
+    let router_port = read_port(defaults.router_port, "defaults.router_port", &builtin, errors);
+    let host_base = IpPortSpec { buffer_pkts: 10_000, aqm: AqmConfig::DropTail };
+    let host_port = read_port(defaults.host_port, "defaults.host_port", &host_base, errors);
+    let mut seen = HashMap::new();
+    let mut links = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = element_path("links", i, item);
+        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let LinkBasics { a, b, rate_mbps: rate, delay_ms } =
+            read_link_basics(&mut obj, node_index, errors);
+        let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
+            Some(IpNodeKind::Host) => &host_port,
+            _ => &router_port,
+        };
+        let ab = read_port(obj.get("a_to_b"), &obj.at("a_to_b"), base_for(a), errors);
+        let ba = read_port(obj.get("b_to_a"), &obj.at("b_to_a"), base_for(b), errors);
+        obj.get("label");
+        obj.finish(errors);
+        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) =
+            (id, a, b, rate, delay_ms)
+        {
+            links.push(IpLinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
+        }
+    }
+    links
+}
+
+/// The link joining `from` and `to` and the direction (0: a→b, 1: b→a).
+pub fn link_between(links: &[IpLinkSpec], from: usize, to: usize) -> Option<(usize, usize)> {
+    links.iter().enumerate().find_map(|(i, l)| {
+        if l.a == from && l.b == to {
+            Some((i, 0))
+        } else if l.b == from && l.a == to {
+            Some((i, 1))
+        } else {
+            None
+        }
+    })
+}
+
+/// The links' propagation delay along `path` and back, ms.
+pub fn path_round_trip_ms(links: &[IpLinkSpec], path: &[usize]) -> f64 {
+    path.windows(2)
+        .filter_map(|w| link_between(links, w[0], w[1]))
+        .map(|(l, _)| 2.0 * links[l].delay_ms)
+        .sum()
+}
+
+/// The whole-run ceilings: run length and the transmissions the links allow.
+fn check_limits(s: &IpScenario, limits: &Limits, errors: &mut Errors) {
+    check_run_limits(s.run.until_ms, s.links.iter().map(|l| l.rate_mbps), limits, errors);
+}
+
+/// Every enumerated choice a packet-level scenario can make, for the UI's menus.
+pub fn choices_json() -> Value {
+    serde_json::json!({
+        "nodes": ["host", "router"],
+        "flows": ["tcp", "udp"],
+        "aqm": ["drop_tail", "bat"],
+        "grouping": ["class", "flow"],
+        "rtt_spread": ["even", "random"],
+    })
+}
+
+/// BAT's per-flow settings must name a flow (or flow entry) crossing the port.
+fn check_bat_overrides(links: &[IpLinkSpec], flows: &[IpFlowSpec], errors: &mut Errors) {
+    for (li, link) in links.iter().enumerate() {
+        for (dir, port) in link.ports.iter().enumerate() {
+            let AqmConfig::Bat(bat) = &port.aqm else { continue };
+            let crossing: Vec<&IpFlowSpec> = flows
+                .iter()
+                .filter(|f| {
+                    f.path.windows(2).any(|w| link_between(links, w[0], w[1]) == Some((li, dir)))
+                })
+                .collect();
+            for o in &bat.overrides {
+                if !crossing.iter().any(|f| f.id == o.key || f.group == o.key) {
+                    errors.push(ScenarioError::new(
+                        o.path.clone(),
+                        format!("no flow or flow entry '{}' crosses this port", o.key),
+                    ));
+                    continue;
+                }
+                if bat.grouping == Grouping::Flow {
+                    // Validate the values now, so that building never meets a bad one.
+                    crate::ip::bat::validate_override(o, errors);
+                }
+            }
+        }
+    }
+}
+
+/// A UDP source cannot send faster than its access link: the host's
+/// interface serialises at the link rate (SPEC §12), so both its rates are
+/// capped there (`check_flows` has warned) rather than simulated packet by
+/// packet into a host queue that overflows for the whole run.
+fn cap_udp_at_access_link(flows: &mut [IpFlowSpec], links: &[IpLinkSpec]) {
+    for f in flows {
+        let Some((l, _)) = link_between(links, f.path[0], f.path[1]) else { continue };
+        let cap = links[l].rate_mbps;
+        if let FlowKindSpec::Udp { rate_mbps, alt_rate_mbps, .. } = &mut f.kind {
+            *rate_mbps = rate_mbps.min(cap);
+            if let Some(alt) = alt_rate_mbps {
+                *alt = alt.min(cap);
+            }
+        }
+    }
+}
+
+/// Legal but suspicious settings: warn and suggest a fix.
+fn check_flows(
+    flows: &[IpFlowSpec],
+    links: &[IpLinkSpec],
+    nodes: &[IpNodeSpec],
+    warnings: &mut Vec<ScenarioError>,
+) {
+    for f in flows {
+        let base = path_round_trip_ms(links, &f.path);
+        if let Some(rtt) = f.rtt_ms {
+            if rtt + 1e-9 < base {
+                warnings.push(ScenarioError::new(
+                    format!("flows.{}.rtt_ms", f.group),
+                    format!("flow {}: RTT {rtt} ms is below the links' own round trip {base} ms; it gets {base} ms", f.id),
+                ));
+            }
+        }
+        if let FlowKindSpec::Udp { rate_mbps, alt_rate_mbps, .. } = f.kind {
+            let peak = alt_rate_mbps.map_or(rate_mbps, |a| a.max(rate_mbps));
+            if let Some((l, _)) = link_between(links, f.path[0], f.path[1]) {
+                if peak > links[l].rate_mbps * (1.0 + 1e-9) {
+                    warnings.push(ScenarioError::new(
+                        format!("flows.{}.rate_mbps", f.group),
+                        format!(
+                            "flow {}: {peak} Mbit/s exceeds its access link {} from {} ({} Mbit/s); it is capped at the link rate",
+                            f.id, links[l].id, nodes[f.path[0]].id, links[l].rate_mbps
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! What the page and the runner see of a packet-model run besides the sample
+//! rows: the live frame, the packets on the wires and in one port for the
+//! animation and the magnifier, and the layout.
+
+use super::IpSimulation;
+use crate::ip::bat::Bat;
+use crate::ip::packet::{Packet, PacketKind};
+use crate::ip::port::{Aqm, IpPort};
+use crate::ip::scenario::IpNodeKind;
+use crate::session::layout::{
+    Layout, LayoutFlow, LayoutLink, LayoutNode, LayoutPort, ModelName, NodeKind, ScenarioInfo,
+};
+use serde_json::Value;
+
+impl IpSimulation {
+    /// Names of the frame's entries, in order.
+    pub fn frame_columns(&self) -> Vec<String> {
+        let mut names = vec!["t_ms".to_string()];
+        names.extend(self.ports.iter().map(|p| format!("port.{}.queue", p.id)));
+        names
+    }
+
+    /// The live state for drawing: `[now_ms, queue packets per port…]` — the
+    /// cell model's frame with no VCs, so a reader of either model splits it
+    /// the same way. Per-flow and per-class rates, D_UDP and the fairness
+    /// index come with the sample rows.
+    pub fn frame(&self) -> Vec<f64> {
+        let mut f = Vec::with_capacity(1 + self.ports.len());
+        f.push(self.now().as_ms());
+        f.extend(self.ports.iter().map(|p| p.queue_len() as f64));
+        f
+    }
+
+    /// D_UDP at the first BAT port.
+    pub fn d_udp(&self) -> Option<f64> {
+        self.bat_port.and_then(|p| self.ports[p].aqm.bat()).and_then(Bat::d_udp)
+    }
+
+    /// Packets in the network now: queued, being sent, on a wire or in a receiver delay.
+    pub fn packets_in_network(&self) -> u64 {
+        self.ports.iter().map(IpPort::packets_held).sum::<u64>() + self.packets_in_delay
+    }
+
+    /// Packets on the links now, for animation, in the rows of the cell
+    /// model's `cells_in_flight`: `[port index, progress 0..1 from leaving the
+    /// transmitter to arriving, kind (4 TCP segment, 5 TCP ACK, 6 UDP
+    /// datagram), flow index, packet bytes, 0, NaN]`. At most `max` rows,
+    /// taken evenly across the links when there are more.
+    pub fn packets_in_flight(&self, max: usize) -> Vec<f64> {
+        let now = self.now();
+        let total: usize = self.ports.iter().map(|p| p.wire.len()).sum();
+        let stride = total.div_ceil(max.max(1)).max(1);
+        let mut out = Vec::with_capacity(7 * total.min(max));
+        let mut k = 0usize;
+        for (pi, p) in self.ports.iter().enumerate() {
+            for &(arrive, packet) in &p.wire {
+                k += 1;
+                if !k.is_multiple_of(stride) || out.len() >= 7 * max {
+                    continue;
+                }
+                let span = p.delay.0 + p.tx_time(packet.bytes).0;
+                let start = arrive.0.saturating_sub(span);
+                let progress =
+                    (now.0.saturating_sub(start) as f64 / span.max(1) as f64).clamp(0.0, 1.0);
+                let kind = match packet.kind {
+                    PacketKind::TcpData => 4.0,
+                    PacketKind::TcpAck => 5.0,
+                    PacketKind::Udp => 6.0,
+                };
+                out.extend_from_slice(&[
+                    pi as f64,
+                    progress,
+                    kind,
+                    packet.flow as f64,
+                    packet.bytes as f64,
+                    0.0,
+                    f64::NAN,
+                ]);
+            }
+        }
+        out
+    }
+
+    /// One port's packets for the magnifier, in the rows of
+    /// `packets_in_flight`: up to `max` on the wire (progress 0..1) and up to
+    /// `max` waiting (the k-th, 0 next to be sent, with progress `-(k + 1)`).
+    pub fn port_packets(&self, port: usize, max: usize) -> Vec<f64> {
+        let Some(p) = self.ports.get(port) else { return Vec::new() };
+        let now = self.now();
+        let kind = |packet: &Packet| match packet.kind {
+            PacketKind::TcpData => 4.0,
+            PacketKind::TcpAck => 5.0,
+            PacketKind::Udp => 6.0,
+        };
+        let mut out = Vec::new();
+        for &(arrive, packet) in p.wire.iter().take(max) {
+            let span = p.delay.0 + p.tx_time(packet.bytes).0;
+            let start = arrive.0.saturating_sub(span);
+            let progress =
+                (now.0.saturating_sub(start) as f64 / span.max(1) as f64).clamp(0.0, 1.0);
+            out.extend_from_slice(&[
+                port as f64,
+                progress,
+                kind(&packet),
+                packet.flow as f64,
+                packet.bytes as f64,
+                0.0,
+                f64::NAN,
+            ]);
+        }
+        for (k, packet) in p.waiting().take(max).enumerate() {
+            out.extend_from_slice(&[
+                port as f64,
+                -(k as f64 + 1.0),
+                kind(packet),
+                packet.flow as f64,
+                packet.bytes as f64,
+                0.0,
+                f64::NAN,
+            ]);
+        }
+        out
+    }
+
+    /// The topology, ids and sample columns, for the UI and the runner.
+    pub fn layout(&self) -> Value {
+        let node = |n: u32| self.nodes[n as usize].id.clone();
+        let kind = |n: u32| match self.nodes[n as usize].kind {
+            IpNodeKind::Host => NodeKind::Host,
+            IpNodeKind::Router => NodeKind::Router,
+        };
+        Layout {
+            model: Some(ModelName::Ip),
+            scenario: ScenarioInfo::of(&self.meta),
+            until_ms: self.run.until_ms,
+            seed: self.run.seed,
+            sample_interval_ms: self.rec.interval_ms(),
+            nodes: (0..self.nodes.len() as u32)
+                .map(|n| {
+                    let spec = &self.nodes[n as usize];
+                    LayoutNode { id: spec.id.clone(), kind: kind(n), x: spec.x, y: spec.y }
+                })
+                .collect(),
+            links: self
+                .links
+                .iter()
+                .map(|l| LayoutLink {
+                    id: l.id.clone(),
+                    a: node(l.a),
+                    b: node(l.b),
+                    rate_mbps: l.rate_mbps,
+                    delay_ms: l.delay.as_ms(),
+                })
+                .collect(),
+            // The packet model has flows, not VCs; the empty lists keep cell-model readers working.
+            vcs: Vec::new(),
+            background: Vec::new(),
+            ports: self
+                .ports
+                .iter()
+                .map(|p| LayoutPort {
+                    id: p.id.clone(),
+                    link: self.links[p.link as usize].id.clone(),
+                    from: node(p.from),
+                    to: node(p.to),
+                    from_kind: kind(p.from),
+                    algorithm: None,
+                    buffer_cells: None,
+                    aqm: Some(
+                        match &p.aqm {
+                            Aqm::DropTail => "drop_tail",
+                            Aqm::Bat(b) if b.clcc.as_ref().is_some_and(|c| c.config.enabled) => {
+                                "bat+clcc"
+                            }
+                            Aqm::Bat(_) => "bat",
+                        }
+                        .to_string(),
+                    ),
+                    buffer_pkts: Some(p.buffer_pkts),
+                })
+                .collect(),
+            flows: Some(
+                self.flows
+                    .iter()
+                    .map(|f| LayoutFlow {
+                        id: f.id.clone(),
+                        group: f.group.clone(),
+                        kind: f.class.as_str().to_string(),
+                        source: node(f.nodes[0]),
+                        destination: node(*f.nodes.last().expect("path")),
+                        path: f.nodes.iter().map(|&n| node(n)).collect(),
+                        rtt_ms: f.rtt.as_ms(),
+                        packet_bytes: f.packet_bytes,
+                        start_ms: f.start.as_ms(),
+                    })
+                    .collect(),
+            ),
+            bat_port: Some(self.bat_port.map(|p| self.ports[p].id.clone())),
+            classes: Some(vec!["tcp".to_string(), "udp".to_string()]),
+            columns: self.rec.columns().to_vec(),
+            frame_columns: Some(self.frame_columns()),
+            warnings: self.warnings.clone(),
+        }
+        .to_json()
+    }
+}
