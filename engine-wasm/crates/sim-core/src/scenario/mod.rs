@@ -69,7 +69,7 @@ impl Default for Limits {
             max_background: 1000,
             max_until_ms: 600_000.0,
             max_cell_slots: 2e10,
-            max_events: 8e7,
+            max_events: 1.5e8,
             max_memory_mb: 800.0,
             max_variants: 64,
             max_path_nodes: 50_000,
