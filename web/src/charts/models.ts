@@ -246,7 +246,7 @@ export function fairnessChartModel(ctx: ChartContext): ChartModel {
       ]
     : []
   const explained = ip
-    ? 'weighted fairness index (Pletka et al. eq. 2), serviced rate ÷ reference'
+    ? 'weighted fairness index (Pletka et al. eq. 2)'
     : 'Jain’s index of ACR ÷ max-min share, active VCs'
   const legend = series.length ? [{ label: explained, color: '#009E73' }] : []
   const model = lineModel(
@@ -307,7 +307,7 @@ export function classesChartModel(ctx: ChartContext): ChartModel {
     ctx,
     series,
     legend,
-    'throughput (Mbit/s)',
+    'Mbit/s',
     'Mbit/s',
     fastest,
     `Throughput of ${(ctx.layout.classes ?? []).join(' and ')} in Mbit/s`,
