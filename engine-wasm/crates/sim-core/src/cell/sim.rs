@@ -392,15 +392,14 @@ impl Simulation {
         }
     }
 
-    /// The arrival of the head of `port`'s wire: one pending at a time per
-    /// port, so it has a slot of its own in the event queue.
+    /// The arrival of the head of `port`'s wire: one pending at a time per port.
     fn schedule_arrival(&mut self, at: SimTime, port: u32) {
-        self.queue.schedule_in_slot(2 * port as usize, at, Event::LinkArrive { port });
+        self.queue.schedule(at, Event::LinkArrive { port });
     }
 
     /// `port`'s transmitter timer: also one at a time per port.
     fn schedule_timer(&mut self, at: SimTime, port: u32) {
-        self.queue.schedule_in_slot(2 * port as usize + 1, at, Event::PortTxDone { port });
+        self.queue.schedule(at, Event::PortTxDone { port });
     }
 
     fn on_tx_done(&mut self, now: SimTime, port: u32) {

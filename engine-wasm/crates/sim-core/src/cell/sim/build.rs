@@ -167,9 +167,9 @@ impl Simulation {
             meta: s.meta.clone(),
             run: s.run.clone(),
             warnings,
-            // The heap holds about one event per loop (its next cell); the
-            // ports' arrivals and timers can have slots.
-            queue: EventQueue::for_load(loop_count, 2 * ports.len()),
+            // About one pending event per loop (its next cell) and two per
+            // busy port (its wire's head, its transmitter).
+            queue: EventQueue::for_sources(loop_count),
             nodes,
             links,
             ports,
