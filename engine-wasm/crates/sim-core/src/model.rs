@@ -162,15 +162,7 @@ impl Model {
         raw: &str,
     ) -> Result<Applied, ScenarioError> {
         match self {
-            Model::Cell(s) => {
-                // The cell parser does not know the `model` tag: set it aside meanwhile.
-                let tag = scenario.as_object_mut().and_then(|m| m.remove("model"));
-                let result = s.set_param(scenario, path, raw);
-                if let (Some(tag), Some(map)) = (tag, scenario.as_object_mut()) {
-                    map.insert("model".into(), tag);
-                }
-                result
-            }
+            Model::Cell(s) => s.set_param(scenario, path, raw),
             Model::Packet(s) => s.set_param(scenario, path, raw),
         }
     }

@@ -19,7 +19,7 @@ use crate::cell::scenario::{
 use crate::cell::switch_alg::{Setup, SwitchAlgorithm};
 use crate::kernel::{self, EventQueue, Handler, RunOutcome};
 use crate::probe::{self, max_min_fair, Flow};
-use crate::scenario::{apply_set, registry::Scope, Meta, RunSpec, ScenarioError};
+use crate::scenario::{registry::Scope, Meta, RunSpec, ScenarioError};
 use crate::session::{Applied, Recorder};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::Value;
