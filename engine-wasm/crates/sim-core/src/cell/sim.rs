@@ -174,7 +174,7 @@ pub struct Simulation {
     /// The max-min fair rate of each loop for the loops active now, cells/s.
     pub maxmin_cps: Vec<f64>,
     /// The sample rows, their columns and series hash, and the events handled.
-    rec: Recorder,
+    pub(super) rec: Recorder,
     /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
 }

@@ -143,7 +143,7 @@ pub struct IpSimulation {
     /// The first port running BAT: the one the class columns describe.
     pub bat_port: Option<usize>,
     /// The sample rows, their columns and series hash, and the events handled.
-    rec: Recorder,
+    pub(super) rec: Recorder,
     /// Data packets the sources have emitted.
     pub packets_sent: u64,
     /// Data packets inside a receiver-side delay now.

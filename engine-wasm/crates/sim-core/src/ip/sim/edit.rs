@@ -8,7 +8,7 @@ use super::{FlowEnds, IpSimulation};
 use crate::ip::port::Aqm;
 use crate::ip::scenario::{self as ip_scenario, IpScenario};
 use crate::scenario::ScenarioError;
-use crate::session::edit::{self, Editable};
+use crate::session::edit::Editable;
 use crate::session::Applied;
 use serde_json::Value;
 
@@ -51,19 +51,5 @@ impl Editable for IpSimulation {
         } else {
             Applied::Restart
         }
-    }
-}
-
-impl IpSimulation {
-    /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
-    /// JSON this simulation was built from) and, where the model allows it, in
-    /// the running simulation (see [`crate::session::edit::set_param`]).
-    pub fn set_param(
-        &mut self,
-        scenario: &mut Value,
-        path: &str,
-        raw: &str,
-    ) -> Result<Applied, ScenarioError> {
-        edit::set_param(self, scenario, path, raw)
     }
 }
