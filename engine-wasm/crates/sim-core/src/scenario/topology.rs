@@ -1,13 +1,41 @@
 //! What both models' topologies share: nodes of two kinds (a host and its
-//! forwarding node), links with two ends, a rate and a delay, and paths of
-//! node ids from host to host.
+//! forwarding node), links with two ends, a rate and a delay (read here and
+//! built as a [`Link`]), and paths of node ids from host to host.
 
 use super::envelope::{element_path, read_id};
 use super::reader::{clip, describe, Errors, Obj};
 use super::registry::{self, Scope};
 use super::ScenarioError;
+use crate::time::SimTime;
 use serde_json::Value;
 use std::collections::HashMap;
+
+/// A full-duplex link as built, in either model; each direction is served
+/// by its own port.
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub id: String,
+    /// Node indices of its ends.
+    pub a: u32,
+    pub b: u32,
+    pub rate_mbps: f64,
+    pub delay: SimTime,
+    /// Port indices: a→b, then b→a.
+    pub ports: [u32; 2],
+}
+
+impl Link {
+    /// The link `id` between the nodes `(a, b)`, served by `ports` (a→b, b→a).
+    pub fn new(
+        id: &str,
+        (a, b): (usize, usize),
+        rate_mbps: f64,
+        delay: SimTime,
+        ports: [u32; 2],
+    ) -> Link {
+        Link { id: id.to_string(), a: a as u32, b: b as u32, rate_mbps, delay, ports }
+    }
+}
 
 /// Reads `nodes` for either model: each an `id`, one of the model's two
 /// `kinds` (a host and its forwarding node), a position and an optional

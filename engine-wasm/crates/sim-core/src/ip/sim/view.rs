@@ -7,9 +7,7 @@ use crate::ip::bat::Bat;
 use crate::ip::packet::{Packet, PacketKind};
 use crate::ip::port::{Aqm, IpPort};
 use crate::ip::scenario::IpNodeKind;
-use crate::session::layout::{
-    Layout, LayoutFlow, LayoutLink, LayoutNode, LayoutPort, ModelName, NodeKind, ScenarioInfo,
-};
+use crate::session::layout::{Layout, LayoutFlow, LayoutNode, LayoutPort, ModelName, NodeKind};
 use serde_json::Value;
 
 impl IpSimulation {
@@ -125,36 +123,14 @@ impl IpSimulation {
     /// The topology, ids and sample columns, for the UI and the runner.
     pub fn layout(&self) -> Value {
         let node = |n: u32| self.nodes[n as usize].id.clone();
-        let kind = |n: u32| match self.nodes[n as usize].kind {
-            IpNodeKind::Host => NodeKind::Host,
-            IpNodeKind::Router => NodeKind::Router,
-        };
+        let of = |k| if k == IpNodeKind::Host { NodeKind::Host } else { NodeKind::Router };
+        let kind = |n: u32| of(self.nodes[n as usize].kind);
+        let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, of(n.kind), n.x, n.y));
+        let base = (&self.meta, &self.run, &self.warnings[..]);
         Layout {
             model: Some(ModelName::Ip),
-            scenario: ScenarioInfo::of(&self.meta),
-            until_ms: self.run.until_ms,
-            seed: self.run.seed,
-            sample_interval_ms: self.rec.interval_ms(),
-            nodes: (0..self.nodes.len() as u32)
-                .map(|n| {
-                    let spec = &self.nodes[n as usize];
-                    LayoutNode { id: spec.id.clone(), kind: kind(n), x: spec.x, y: spec.y }
-                })
-                .collect(),
-            links: self
-                .links
-                .iter()
-                .map(|l| LayoutLink {
-                    id: l.id.clone(),
-                    a: node(l.a),
-                    b: node(l.b),
-                    rate_mbps: l.rate_mbps,
-                    delay_ms: l.delay.as_ms(),
-                })
-                .collect(),
-            // The packet model has flows, not VCs; the empty lists keep cell-model readers working.
-            vcs: Vec::new(),
-            background: Vec::new(),
+            // The packet model has flows, not VCs: the empty lists (the base's) keep
+            // cell-model readers working.
             ports: self
                 .ports
                 .iter()
@@ -197,9 +173,8 @@ impl IpSimulation {
             ),
             bat_port: Some(self.bat_port.map(|p| self.ports[p].id.clone())),
             classes: Some(vec!["tcp".to_string(), "udp".to_string()]),
-            columns: self.rec.columns().to_vec(),
             frame_columns: Some(self.frame_columns()),
-            warnings: self.warnings.clone(),
+            ..Layout::base(base, &self.rec, nodes.collect(), &self.links)
         }
         .to_json()
     }
