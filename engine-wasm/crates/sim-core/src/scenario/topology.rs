@@ -76,6 +76,54 @@ pub(crate) fn read_node_entries<K: Copy>(
     nodes
 }
 
+/// A full-duplex link as a scenario states it, in either model: its ends
+/// (node indices), rate and delay, and a port `P` of the model's for a→b and
+/// for b→a.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec<P> {
+    pub id: String,
+    pub a: usize,
+    pub b: usize,
+    pub rate_mbps: f64,
+    pub delay_ms: f64,
+    /// Ports for a→b and b→a.
+    pub ports: [P; 2],
+}
+
+/// Reads `links` for either model: each an `id`, its [`LinkBasics`] and a
+/// port object per direction (`a_to_b`, `b_to_a`), which `port` reads with
+/// the index of the node that sends on it; `extra` names the other keys the
+/// model allows on a link. Returns each link that reads whole.
+pub(crate) fn read_link_entries<P>(
+    items: &[Value],
+    node_index: &HashMap<&str, usize>,
+    extra: &[&'static str],
+    port: impl Fn(Option<&Value>, &str, Option<usize>, &mut Errors) -> P,
+    errors: &mut Errors,
+) -> Vec<LinkSpec<P>> {
+    let mut seen = HashMap::new();
+    let mut links = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = element_path("links", i, item);
+        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let LinkBasics { a, b, rate_mbps: rate, delay_ms } =
+            read_link_basics(&mut obj, node_index, errors);
+        let ab = port(obj.get("a_to_b"), &obj.at("a_to_b"), a, errors);
+        let ba = port(obj.get("b_to_a"), &obj.at("b_to_a"), b, errors);
+        for &key in extra {
+            obj.get(key);
+        }
+        obj.finish(errors);
+        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) =
+            (id, a, b, rate, delay_ms)
+        {
+            links.push(LinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
+        }
+    }
+    links
+}
+
 /// The fields every link has in either model: its two ends (node ids that
 /// must exist and differ), its rate and its propagation delay (given as
 /// length_km or delay_ms, not both). Each is None when missing or invalid.

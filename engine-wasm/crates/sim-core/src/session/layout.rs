@@ -207,15 +207,30 @@ pub struct Layout {
 
 impl Layout {
     /// What both models' layouts hold: the scenario and its run, the nodes,
-    /// the links between them, the sample columns and the warnings; the
+    /// the links between them, the ports (from each one's id, link, and
+    /// sending and receiving nodes), the sample columns and the warnings; the
     /// model's own parts start empty, for it to fill.
-    pub fn base(
+    pub fn base<'a>(
         (meta, run, warnings): (&Meta, &RunSpec, &[ScenarioError]),
         rec: &Recorder,
         nodes: Vec<LayoutNode>,
         links: &[Link],
+        ports: impl Iterator<Item = (&'a str, u32, u32, u32)>,
     ) -> Layout {
         let node = |n: u32| nodes[n as usize].id.clone();
+        let ports = ports
+            .map(|(id, link, from, to)| LayoutPort {
+                id: id.to_string(),
+                link: links[link as usize].id.clone(),
+                from: node(from),
+                to: node(to),
+                from_kind: nodes[from as usize].kind,
+                algorithm: None,
+                buffer_cells: None,
+                aqm: None,
+                buffer_pkts: None,
+            })
+            .collect();
         let links = links
             .iter()
             .map(|l| LayoutLink {
@@ -236,7 +251,7 @@ impl Layout {
             links,
             vcs: Vec::new(),
             background: Vec::new(),
-            ports: Vec::new(),
+            ports,
             flows: None,
             bat_port: None,
             classes: None,

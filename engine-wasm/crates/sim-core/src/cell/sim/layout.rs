@@ -4,9 +4,7 @@
 
 use super::Simulation;
 use crate::cell::net::NodeKind as CellNodeKind;
-use crate::session::layout::{
-    Layout, LayoutBackground, LayoutNode, LayoutPort, LayoutVc, NodeKind,
-};
+use crate::session::layout::{Layout, LayoutBackground, LayoutNode, LayoutVc, NodeKind};
 use crate::time::cells_per_s_to_mbps;
 use serde_json::Value;
 
@@ -15,10 +13,10 @@ impl Simulation {
     pub fn layout(&self) -> Value {
         let node_id = |n: u32| self.nodes[n as usize].id.clone();
         let of = |k| if k == CellNodeKind::Host { NodeKind::Host } else { NodeKind::Switch };
-        let kind = |n: u32| of(self.nodes[n as usize].kind);
         let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, of(n.kind), n.x, n.y));
         let base = (&self.meta, &self.run, &self.warnings[..]);
-        Layout {
+        let ports = self.ports.iter().map(|p| (p.id.as_str(), p.link, p.from, p.to));
+        let mut layout = Layout {
             vcs: self
                 .vcs
                 .iter()
@@ -42,23 +40,12 @@ impl Simulation {
                     path: b.nodes.iter().map(|&n| node_id(n)).collect(),
                 })
                 .collect(),
-            ports: self
-                .ports
-                .iter()
-                .map(|p| LayoutPort {
-                    id: p.id.clone(),
-                    link: self.links[p.link as usize].id.clone(),
-                    from: node_id(p.from),
-                    to: node_id(p.to),
-                    from_kind: kind(p.from),
-                    algorithm: Some(p.algorithm.name().to_string()),
-                    buffer_cells: Some(p.buffer_cells),
-                    aqm: None,
-                    buffer_pkts: None,
-                })
-                .collect(),
-            ..Layout::base(base, &self.rec, nodes.collect(), &self.links)
+            ..Layout::base(base, &self.rec, nodes.collect(), &self.links, ports)
+        };
+        for (lp, p) in layout.ports.iter_mut().zip(&self.ports) {
+            lp.algorithm = Some(p.algorithm.name().to_string());
+            lp.buffer_cells = Some(p.buffer_cells);
         }
-        .to_json()
+        layout.to_json()
     }
 }

@@ -7,7 +7,7 @@ use crate::ip::bat::Bat;
 use crate::ip::packet::{Packet, PacketKind};
 use crate::ip::port::{Aqm, IpPort};
 use crate::ip::scenario::IpNodeKind;
-use crate::session::layout::{Layout, LayoutFlow, LayoutNode, LayoutPort, ModelName, NodeKind};
+use crate::session::layout::{Layout, LayoutFlow, LayoutNode, ModelName, NodeKind};
 use serde_json::Value;
 
 impl IpSimulation {
@@ -124,37 +124,13 @@ impl IpSimulation {
     pub fn layout(&self) -> Value {
         let node = |n: u32| self.nodes[n as usize].id.clone();
         let of = |k| if k == IpNodeKind::Host { NodeKind::Host } else { NodeKind::Router };
-        let kind = |n: u32| of(self.nodes[n as usize].kind);
         let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, of(n.kind), n.x, n.y));
         let base = (&self.meta, &self.run, &self.warnings[..]);
-        Layout {
+        let ports = self.ports.iter().map(|p| (p.id.as_str(), p.link, p.from, p.to));
+        let mut layout = Layout {
             model: Some(ModelName::Ip),
             // The packet model has flows, not VCs: the empty lists (the base's) keep
             // cell-model readers working.
-            ports: self
-                .ports
-                .iter()
-                .map(|p| LayoutPort {
-                    id: p.id.clone(),
-                    link: self.links[p.link as usize].id.clone(),
-                    from: node(p.from),
-                    to: node(p.to),
-                    from_kind: kind(p.from),
-                    algorithm: None,
-                    buffer_cells: None,
-                    aqm: Some(
-                        match &p.aqm {
-                            Aqm::DropTail => "drop_tail",
-                            Aqm::Bat(b) if b.clcc.as_ref().is_some_and(|c| c.config.enabled) => {
-                                "bat+clcc"
-                            }
-                            Aqm::Bat(_) => "bat",
-                        }
-                        .to_string(),
-                    ),
-                    buffer_pkts: Some(p.buffer_pkts),
-                })
-                .collect(),
             flows: Some(
                 self.flows
                     .iter()
@@ -174,8 +150,18 @@ impl IpSimulation {
             bat_port: Some(self.bat_port.map(|p| self.ports[p].id.clone())),
             classes: Some(vec!["tcp".to_string(), "udp".to_string()]),
             frame_columns: Some(self.frame_columns()),
-            ..Layout::base(base, &self.rec, nodes.collect(), &self.links)
+            ..Layout::base(base, &self.rec, nodes.collect(), &self.links, ports)
+        };
+        for (lp, p) in layout.ports.iter_mut().zip(&self.ports) {
+            let clcc = |b: &Bat| b.clcc.as_ref().is_some_and(|c| c.config.enabled);
+            let aqm = match &p.aqm {
+                Aqm::DropTail => "drop_tail",
+                Aqm::Bat(b) if clcc(b) => "bat+clcc",
+                Aqm::Bat(_) => "bat",
+            };
+            lp.aqm = Some(aqm.to_string());
+            lp.buffer_pkts = Some(p.buffer_pkts);
         }
-        .to_json()
+        layout.to_json()
     }
 }
