@@ -63,7 +63,7 @@
 //! All rates are in cells per second and include RM cells, as the source's
 //! ACR does.
 
-use super::AlgorithmConfig;
+use super::{Algorithm, AlgorithmConfig};
 use super::{PortView, SwitchAlgorithm};
 use crate::cell::net::{Cell, CellKind};
 use crate::cell::scenario::params::spec;
@@ -200,6 +200,26 @@ impl Registration for EricaConfig {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     fn read(kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AlgorithmConfig {
         AlgorithmConfig::Erica(EricaConfig::read(obj, errors, kind == "erica_plus"))
+    }
+}
+
+impl Algorithm for Erica {
+    type Config = EricaConfig;
+    fn build(config: &EricaConfig, vc_count: usize) -> Erica {
+        Erica::new(*config, vc_count)
+    }
+    fn name(&self) -> &'static str {
+        if self.config.erica_plus {
+            "erica_plus"
+        } else {
+            "erica"
+        }
+    }
+    fn reconfigure(&mut self, other: &Erica) {
+        self.config = other.config;
+    }
+    fn restrict_to(&mut self, members: Vec<u32>) {
+        Erica::restrict_to(self, members);
     }
 }
 
