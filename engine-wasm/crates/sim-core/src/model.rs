@@ -7,7 +7,7 @@ use crate::cell::sim::Simulation;
 use crate::ip::IpSimulation;
 use crate::kernel::RunOutcome;
 use crate::scenario::{self, ScenarioError};
-use crate::session::Applied;
+use crate::session::{edit, Applied};
 use crate::time::SimTime;
 use serde_json::Value;
 
@@ -154,24 +154,16 @@ impl Model {
     }
 
     /// Changes one parameter by path in `scenario` and, where the model
-    /// allows, in the running simulation.
+    /// allows, in the running simulation (see [`edit::set_param`]).
     pub fn set_param(
         &mut self,
         scenario: &mut Value,
-        path: &str,
+        at: &str,
         raw: &str,
     ) -> Result<Applied, ScenarioError> {
         match self {
-            Model::Cell(s) => {
-                // The cell parser does not know the `model` tag: set it aside meanwhile.
-                let tag = scenario.as_object_mut().and_then(|m| m.remove("model"));
-                let result = s.set_param(scenario, path, raw);
-                if let (Some(tag), Some(map)) = (tag, scenario.as_object_mut()) {
-                    map.insert("model".into(), tag);
-                }
-                result
-            }
-            Model::Packet(s) => s.set_param(scenario, path, raw),
+            Model::Cell(s) => edit::set_param(s, scenario, at, raw),
+            Model::Packet(s) => edit::set_param(s, scenario, at, raw),
         }
     }
 

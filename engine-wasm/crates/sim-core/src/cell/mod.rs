@@ -7,6 +7,7 @@
 pub mod endsystem;
 pub mod event;
 pub mod net;
+pub mod report;
 pub mod scenario;
 pub mod sim;
 pub mod switch_alg;

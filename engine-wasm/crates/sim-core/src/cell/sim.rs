@@ -19,7 +19,7 @@ use crate::cell::scenario::{
 use crate::cell::switch_alg::{Setup, SwitchAlgorithm};
 use crate::kernel::{self, EventQueue, Handler, RunOutcome};
 use crate::probe::{self, max_min_fair, Flow};
-use crate::scenario::{apply_set, registry::Scope, Meta, RunSpec, ScenarioError};
+use crate::scenario::{registry::Scope, Meta, RunSpec, ScenarioError};
 use crate::session::{Applied, Recorder};
 use crate::time::{cell_interval, cells_per_s_to_mbps, mbps_to_cells_per_s, SimTime};
 use serde_json::Value;
@@ -174,7 +174,7 @@ pub struct Simulation {
     /// The max-min fair rate of each loop for the loops active now, cells/s.
     pub maxmin_cps: Vec<f64>,
     /// The sample rows, their columns and series hash, and the events handled.
-    rec: Recorder,
+    pub(super) rec: Recorder,
     /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
 }

@@ -97,12 +97,7 @@ impl IpPortStats {
 }
 
 /// The interval statistics handed to the probe.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct IpIntervalStats {
-    pub queue_mean: f64,
-    pub queue_max: u32,
-    pub utilization: f64,
-}
+pub use crate::probe::IntervalStats as IpIntervalStats;
 
 /// One direction of a link, seen from the node that transmits on it.
 #[derive(Debug)]

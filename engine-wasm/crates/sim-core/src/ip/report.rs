@@ -1,16 +1,14 @@
-//! The headless run of a packet-level scenario: SPEC §10's report shape with
-//! `classes`, `flows` and `aqm` in place of the cell model's `vcs`, plus the
-//! measures of Pletka et al.: per-class throughput, the UDP/TCP ratio, D_UDP and
-//! the weighted fairness index (issue 6 item 6). Like the cell runner, it
-//! aggregates the sample rows — what is reported is what is plotted.
+//! What the packet model adds to the headless report (written by
+//! [`crate::session::report`]): SPEC §10's report shape with `classes`,
+//! `flows` and `aqm` in place of the cell model's `vcs`, plus the measures of
+//! Pletka et al.: per-class throughput, the UDP/TCP ratio, D_UDP and the
+//! weighted fairness index. Like the cell model's, its windows aggregate the
+//! sample rows — what is reported is what is plotted.
 
 use super::fairness::weighted_fairness_index;
-use super::scenario::ip_scenario_from_value_with;
 use super::sim::{FlowEnds, IpSimulation, AQM_COLUMNS, FLOW_COLUMNS, PORT_COLUMNS};
 use crate::kernel::RunOutcome;
-use crate::scenario::ScenarioError;
-use crate::session::report::{round, run_to_end, Sampled, Span, Tally};
-use crate::session::{check_windows, RowSource, RunOptions};
+use crate::session::report::{round, Parts, PortSums, Reported, Tally};
 use crate::time::SimTime;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -43,7 +41,7 @@ impl Mean {
 }
 
 /// Where each column sits in a row.
-struct Layout {
+pub struct Layout {
     tcp: usize,
     udp: usize,
     ratio: usize,
@@ -93,10 +91,7 @@ impl Layout {
 
 /// Sums over the sample rows that fall in one window.
 #[derive(Clone, Debug)]
-struct Window {
-    from_ms: f64,
-    to_ms: f64,
-    rows: u64,
+pub struct IpSums {
     tcp: f64,
     udp: f64,
     ratio: Mean,
@@ -104,16 +99,13 @@ struct Window {
     d_udp_last: f64,
     fairness: Mean,
     aqm: Vec<[f64; 4]>,
-    port: Vec<[f64; 4]>, // queue_mean sum, queue_max max, util sum, lost delta
+    port: Vec<PortSums>,
     flow: Vec<f64>,
 }
 
-impl Window {
-    fn new(from_ms: f64, to_ms: f64, l: &Layout) -> Window {
-        Window {
-            from_ms,
-            to_ms,
-            rows: 0,
+impl IpSums {
+    fn new(l: &Layout) -> IpSums {
+        IpSums {
             tcp: 0.0,
             udp: 0.0,
             ratio: Mean::default(),
@@ -121,13 +113,13 @@ impl Window {
             d_udp_last: f64::NAN,
             fairness: Mean::default(),
             aqm: vec![[0.0; 4]; l.aqm.len()],
-            port: vec![[0.0; 4]; l.ports.len()],
+            port: vec![PortSums::default(); l.ports.len()],
             flow: vec![0.0; l.flows.len()],
         }
     }
 
-    fn to_json(&self, l: &Layout) -> Value {
-        let n = self.rows.max(1) as f64;
+    fn figures(&self, l: &Layout, rows: u64) -> Map<String, Value> {
+        let n = rows.max(1) as f64;
         let (tcp, udp) = (self.tcp / n, self.udp / n);
         let mut aqm = Map::new();
         let (mut serviced, mut reference) = (Vec::new(), Vec::new());
@@ -146,24 +138,13 @@ impl Window {
         }
         let mut ports = Map::new();
         for (acc, (id, _)) in self.port.iter().zip(&l.ports) {
-            ports.insert(
-                id.clone(),
-                json!({
-                    "queue_mean": round(acc[0] / n, 3),
-                    "queue_max": acc[1] as u64,
-                    "utilization": round(acc[2] / n, 5),
-                    "packets_lost": acc[3] as u64,
-                }),
-            );
+            ports.insert(id.clone(), acc.figures(n, "packets_lost"));
         }
         let mut flows = Map::new();
         for (acc, (id, _)) in self.flow.iter().zip(&l.flows) {
             flows.insert(id.clone(), json!({ "throughput_mbps": round(acc / n, 4) }));
         }
-        json!({
-            "from_ms": self.from_ms,
-            "to_ms": self.to_ms,
-            "samples": self.rows,
+        let figures = json!({
             "classes": {
                 "tcp": { "throughput_mbps": round(tcp, 4) },
                 "udp": { "throughput_mbps": round(udp, 4) },
@@ -180,19 +161,22 @@ impl Window {
             "aqm": aqm,
             "flows": flows,
             "ports": ports,
-        })
+        });
+        match figures {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
     }
 }
 
-impl Tally for Window {
+impl Tally for IpSums {
     type Context = Layout;
 
-    fn span(&self) -> Span {
-        Span { from_ms: self.from_ms, to_ms: self.to_ms }
+    fn figures(&self, l: &Layout, rows: u64, _sample_ms: f64) -> Map<String, Value> {
+        IpSums::figures(self, l, rows)
     }
 
     fn add(&mut self, l: &Layout, row: &[f64], prev: &[f64]) {
-        self.rows += 1;
         self.tcp += row[l.tcp];
         self.udp += row[l.udp];
         self.ratio.add(row[l.ratio]);
@@ -205,10 +189,7 @@ impl Tally for Window {
             }
         }
         for (acc, (_, c)) in self.port.iter_mut().zip(&l.ports) {
-            acc[0] += row[c + 1];
-            acc[1] = acc[1].max(row[c + 2]);
-            acc[2] += row[c + 3];
-            acc[3] += row[c + 4] - prev[c + 4];
+            acc.add(row, prev, *c);
         }
         for (acc, (_, c)) in self.flow.iter_mut().zip(&l.flows) {
             *acc += row[*c];
@@ -216,80 +197,50 @@ impl Tally for Window {
     }
 }
 
-/// Builds the packet-level simulation from a scenario value with the options'
-/// overrides already applied, runs it to its end and returns the report.
-pub fn run_report(
-    value: &Value,
-    opts: &RunOptions,
-    clock_ms: &dyn Fn() -> f64,
-    on_rows: &mut dyn FnMut(&RowSource<'_>, &[f64]),
-) -> Result<Value, Vec<ScenarioError>> {
-    let scenario = ip_scenario_from_value_with(value, &opts.limits)?;
-    check_windows(opts, scenario.run.until_ms)?;
-    let mut sim = IpSimulation::build(&scenario);
-    let layout = Layout::new(&sim);
-    let sample_ms = sim.run.sample_interval_ms;
-    let until_ms = sim.run.until_ms;
-    let mut windows: Vec<Window> =
-        opts.windows.iter().map(|&(f, t)| Window::new(f, t, &layout)).collect();
-    let mut totals = Window::new(0.0, until_ms, &layout);
-    let started = clock_ms();
-    run_to_end(&mut sim, &layout, (until_ms, sample_ms), &mut windows, &mut totals, on_rows);
-    let wall_ms = clock_ms() - started;
+impl Reported for IpSimulation {
+    type Sums = IpSums;
+    const MODEL: Option<&'static str> = Some(super::scenario::MODEL);
+    const SENT: [&'static str; 2] = ["packets_sent", "packets_per_s"];
 
-    let mut tcp =
-        json!({ "segments_sent": 0, "retransmits": 0, "fast_retransmits": 0, "timeouts": 0 });
-    for f in &sim.flows {
-        if let FlowEnds::Tcp { sender, .. } = &f.ends {
-            for (key, v) in [
-                ("segments_sent", sender.stats.segments_sent),
-                ("retransmits", sender.stats.retransmits),
-                ("fast_retransmits", sender.stats.fast_retransmits),
-                ("timeouts", sender.stats.timeouts),
-            ] {
-                tcp[key] = json!(tcp[key].as_u64().unwrap_or(0) + v);
-            }
-        }
-    }
-    let totals_json = totals.to_json(&layout);
-    let reference: Map<String, Value> = totals_json["aqm"]
-        .as_object()
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), v["reference_mbps"].clone())).collect())
-        .unwrap_or_default();
-    let events = sim.events();
-    let per_s = |x: f64| if wall_ms > 0.0 { (x / wall_ms * 1000.0).round() } else { 0.0 };
-    Ok(json!({
-        "scenario": sim.meta.id,
-        "variant": opts.variant,
-        "model": "ip",
-        "until_ms": until_ms,
-        "seed": sim.run.seed,
-        "stats": {
-            "events": events,
-            "wall_ms": round(wall_ms, 3),
-            "packets_sent": sim.packets_sent,
-            "events_per_s": per_s(events as f64),
-            "packets_per_s": per_s(sim.packets_sent as f64),
-            "realtime_factor": if wall_ms > 0.0 { round(until_ms / wall_ms, 3) } else { 0.0 },
-            "series_hash": sim.series_hash(),
-        },
-        "bat_port": sim.bat_port.map(|p| sim.ports[p].id.clone()),
-        "reference_mbps": reference,
-        "tcp": tcp,
-        "windows": windows.iter().map(|w| w.to_json(&layout)).collect::<Vec<_>>(),
-        "totals": totals_json,
-        "warnings": sim.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
-    }))
-}
-
-impl Sampled for IpSimulation {
     fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
         IpSimulation::run_until(self, deadline, max_events)
     }
-    fn take_samples(&mut self) -> Vec<f64> {
-        IpSimulation::take_samples(self)
+    fn parts(&mut self) -> Parts<'_> {
+        let (meta, run, warnings) = (&self.meta, &self.run, &self.warnings);
+        Parts { meta, run, warnings, rec: &mut self.rec, sent: self.packets_sent }
     }
-    fn columns(&self) -> &[String] {
-        IpSimulation::columns(self)
+    fn context(&self) -> Layout {
+        Layout::new(self)
+    }
+    fn sums(&self, l: &Layout) -> IpSums {
+        IpSums::new(l)
+    }
+
+    /// The BAT port the class columns describe, each BAT flow's mean
+    /// reference rate over the run, and the TCP senders' counters.
+    fn extras(&self, _l: &Layout, totals: &mut Value) -> Map<String, Value> {
+        let mut tcp =
+            json!({ "segments_sent": 0, "retransmits": 0, "fast_retransmits": 0, "timeouts": 0 });
+        for f in &self.flows {
+            if let FlowEnds::Tcp { sender, .. } = &f.ends {
+                for (key, v) in [
+                    ("segments_sent", sender.stats.segments_sent),
+                    ("retransmits", sender.stats.retransmits),
+                    ("fast_retransmits", sender.stats.fast_retransmits),
+                    ("timeouts", sender.stats.timeouts),
+                ] {
+                    tcp[key] = json!(tcp[key].as_u64().unwrap_or(0) + v);
+                }
+            }
+        }
+        let reference: Map<String, Value> = totals["aqm"]
+            .as_object()
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), v["reference_mbps"].clone())).collect())
+            .unwrap_or_default();
+        let mut out = Map::new();
+        out.insert("bat_port".into(), json!(self.bat_port.map(|p| self.ports[p].id.clone())));
+        out.insert("reference_mbps".into(), Value::Object(reference));
+        out.insert("tcp".into(), tcp);
+        out
     }
 }

@@ -118,17 +118,8 @@ impl IpFlow {
     }
 }
 
-/// A link as built.
-#[derive(Clone, Debug)]
-pub struct IpLink {
-    pub id: String,
-    pub a: u32,
-    pub b: u32,
-    pub rate_mbps: f64,
-    pub delay: SimTime,
-    /// Port indices: a→b, then b→a.
-    pub ports: [u32; 2],
-}
+/// A link as built (the shape both models share).
+pub use crate::scenario::topology::Link as IpLink;
 
 /// A packet-level simulation ready to run.
 pub struct IpSimulation {
@@ -143,7 +134,7 @@ pub struct IpSimulation {
     /// The first port running BAT: the one the class columns describe.
     pub bat_port: Option<usize>,
     /// The sample rows, their columns and series hash, and the events handled.
-    rec: Recorder,
+    pub(super) rec: Recorder,
     /// Data packets the sources have emitted.
     pub packets_sent: u64,
     /// Data packets inside a receiver-side delay now.
@@ -234,14 +225,8 @@ impl IpSimulation {
                     aqm,
                 ));
             }
-            links.push(IpLink {
-                id: l.id.clone(),
-                a: l.a as u32,
-                b: l.b as u32,
-                rate_mbps: l.rate_mbps,
-                delay,
-                ports: [port_of(li, 0), port_of(li, 1)],
-            });
+            let ports = [port_of(li, 0), port_of(li, 1)];
+            links.push(IpLink::new(&l.id, (l.a, l.b), l.rate_mbps, delay, ports));
         }
 
         let flows: Vec<IpFlow> = s

@@ -8,8 +8,24 @@ pub use maxmin::{jain_index, max_min_fair, Flow};
 /// Columns recorded per VC, in order, after the time column. `active` is 1
 /// while the source has data to send.
 pub const VC_COLUMNS: [&str; 6] = ["acr", "acr_mean", "maxmin", "received", "sent", "active"];
-/// Columns recorded per port, in order, after the VC columns.
+/// Columns recorded per port, in order, after the VC columns (either model).
 pub const PORT_COLUMNS: [&str; 5] = ["queue", "queue_mean", "queue_max", "util", "lost"];
+
+/// A port's statistics over one sample interval, in either model.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntervalStats {
+    pub queue_mean: f64,
+    pub queue_max: u32,
+    pub utilization: f64,
+}
+
+impl IntervalStats {
+    /// The port's [`PORT_COLUMNS`]: the queue now, this interval's mean and
+    /// peak queue and utilisation, and the units (cells, packets) lost so far.
+    pub fn row(&self, queue_len: f64, lost_total: f64) -> [f64; 5] {
+        [queue_len, self.queue_mean, self.queue_max as f64, self.utilization, lost_total]
+    }
+}
 
 /// Columns recorded once per row, after the port columns: Jain's fairness
 /// index of the active VCs' mean ACR over their max-min shares.

@@ -1,13 +1,41 @@
 //! What both models' topologies share: nodes of two kinds (a host and its
-//! forwarding node), links with two ends, a rate and a delay, and paths of
-//! node ids from host to host.
+//! forwarding node), links with two ends, a rate and a delay (read here and
+//! built as a [`Link`]), and paths of node ids from host to host.
 
 use super::envelope::{element_path, read_id};
 use super::reader::{clip, describe, Errors, Obj};
 use super::registry::{self, Scope};
 use super::ScenarioError;
+use crate::time::SimTime;
 use serde_json::Value;
 use std::collections::HashMap;
+
+/// A full-duplex link as built, in either model; each direction is served
+/// by its own port.
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub id: String,
+    /// Node indices of its ends.
+    pub a: u32,
+    pub b: u32,
+    pub rate_mbps: f64,
+    pub delay: SimTime,
+    /// Port indices: a→b, then b→a.
+    pub ports: [u32; 2],
+}
+
+impl Link {
+    /// The link `id` between the nodes `(a, b)`, served by `ports` (a→b, b→a).
+    pub fn new(
+        id: &str,
+        (a, b): (usize, usize),
+        rate_mbps: f64,
+        delay: SimTime,
+        ports: [u32; 2],
+    ) -> Link {
+        Link { id: id.to_string(), a: a as u32, b: b as u32, rate_mbps, delay, ports }
+    }
+}
 
 /// Reads `nodes` for either model: each an `id`, one of the model's two
 /// `kinds` (a host and its forwarding node), a position and an optional
@@ -46,6 +74,54 @@ pub(crate) fn read_node_entries<K: Copy>(
         }
     }
     nodes
+}
+
+/// A full-duplex link as a scenario states it, in either model: its ends
+/// (node indices), rate and delay, and a port `P` of the model's for a→b and
+/// for b→a.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec<P> {
+    pub id: String,
+    pub a: usize,
+    pub b: usize,
+    pub rate_mbps: f64,
+    pub delay_ms: f64,
+    /// Ports for a→b and b→a.
+    pub ports: [P; 2],
+}
+
+/// Reads `links` for either model: each an `id`, its [`LinkBasics`] and a
+/// port object per direction (`a_to_b`, `b_to_a`), which `port` reads with
+/// the index of the node that sends on it; `extra` names the other keys the
+/// model allows on a link. Returns each link that reads whole.
+pub(crate) fn read_link_entries<P>(
+    items: &[Value],
+    node_index: &HashMap<&str, usize>,
+    extra: &[&'static str],
+    port: impl Fn(Option<&Value>, &str, Option<usize>, &mut Errors) -> P,
+    errors: &mut Errors,
+) -> Vec<LinkSpec<P>> {
+    let mut seen = HashMap::new();
+    let mut links = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = element_path("links", i, item);
+        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
+        let id = read_id(&mut obj, &mut seen, i, errors);
+        let LinkBasics { a, b, rate_mbps: rate, delay_ms } =
+            read_link_basics(&mut obj, node_index, errors);
+        let ab = port(obj.get("a_to_b"), &obj.at("a_to_b"), a, errors);
+        let ba = port(obj.get("b_to_a"), &obj.at("b_to_a"), b, errors);
+        for &key in extra {
+            obj.get(key);
+        }
+        obj.finish(errors);
+        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) =
+            (id, a, b, rate, delay_ms)
+        {
+            links.push(LinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
+        }
+    }
+    links
 }
 
 /// The fields every link has in either model: its two ends (node ids that

@@ -4,7 +4,9 @@
 //! page's `Layout` is generated from these structs, not mirrored by hand.
 //! Fields only one model has are optional and left out by the other.
 
-use crate::scenario::{Meta, ScenarioError};
+use super::Recorder;
+use crate::scenario::topology::Link;
+use crate::scenario::{Meta, RunSpec, ScenarioError};
 use serde::Serialize;
 
 /// Scenario metadata shown beside the charts.
@@ -63,6 +65,12 @@ pub struct LayoutNode {
     pub kind: NodeKind,
     pub x: f64,
     pub y: f64,
+}
+
+impl LayoutNode {
+    pub fn new(id: &str, kind: NodeKind, x: f64, y: f64) -> LayoutNode {
+        LayoutNode { id: id.to_string(), kind, x, y }
+    }
 }
 
 /// A full-duplex link between nodes `a` and `b`.
@@ -198,6 +206,61 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// What both models' layouts hold: the scenario and its run, the nodes,
+    /// the links between them, the ports (from each one's id, link, and
+    /// sending and receiving nodes), the sample columns and the warnings; the
+    /// model's own parts start empty, for it to fill.
+    pub fn base<'a>(
+        (meta, run, warnings): (&Meta, &RunSpec, &[ScenarioError]),
+        rec: &Recorder,
+        nodes: Vec<LayoutNode>,
+        links: &[Link],
+        ports: impl Iterator<Item = (&'a str, u32, u32, u32)>,
+    ) -> Layout {
+        let node = |n: u32| nodes[n as usize].id.clone();
+        let ports = ports
+            .map(|(id, link, from, to)| LayoutPort {
+                id: id.to_string(),
+                link: links[link as usize].id.clone(),
+                from: node(from),
+                to: node(to),
+                from_kind: nodes[from as usize].kind,
+                algorithm: None,
+                buffer_cells: None,
+                aqm: None,
+                buffer_pkts: None,
+            })
+            .collect();
+        let links = links
+            .iter()
+            .map(|l| LayoutLink {
+                id: l.id.clone(),
+                a: node(l.a),
+                b: node(l.b),
+                rate_mbps: l.rate_mbps,
+                delay_ms: l.delay.as_ms(),
+            })
+            .collect();
+        Layout {
+            model: None,
+            scenario: ScenarioInfo::of(meta),
+            until_ms: run.until_ms,
+            seed: run.seed,
+            sample_interval_ms: rec.interval_ms(),
+            nodes,
+            links,
+            vcs: Vec::new(),
+            background: Vec::new(),
+            ports,
+            flows: None,
+            bat_port: None,
+            classes: None,
+            columns: rec.columns().to_vec(),
+            frame_columns: None,
+            warnings: warnings.to_vec(),
+        }
+    }
+
     /// As JSON, for the wasm layer and the runner.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).expect("a layout is plain data")

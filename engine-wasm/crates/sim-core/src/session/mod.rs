@@ -1,7 +1,10 @@
 //! What a run of either model shares, whichever model runs: how a parameter change took effect
-//! ([`Applied`]), the hash of the sample series ([`SeriesHash`]), what a run is asked to do
-//! ([`RunOptions`], run.rs) and the description of a built scenario the page reads (layout.rs). Both models use these; neither model imports the other.
+//! ([`Applied`]) and the `set_param` pipeline that decides it (edit.rs), the hash of the sample
+//! series ([`SeriesHash`]), the sampling recorder (recorder.rs), what a run is asked to do
+//! ([`RunOptions`], run.rs), the headless report (report.rs) and the description of a built
+//! scenario the page reads (layout.rs). Both models use these; neither model imports the other.
 
+pub mod edit;
 pub mod layout;
 mod recorder;
 pub mod report;

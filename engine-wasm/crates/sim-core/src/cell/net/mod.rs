@@ -37,13 +37,4 @@ pub struct Node {
 }
 
 /// A full-duplex link; each direction is served by its own [`Port`].
-#[derive(Clone, Debug)]
-pub struct Link {
-    pub id: String,
-    pub a: u32,
-    pub b: u32,
-    pub rate_mbps: f64,
-    pub delay: crate::time::SimTime,
-    /// Port indices: a→b, then b→a.
-    pub ports: [u32; 2],
-}
+pub use crate::scenario::topology::Link;

@@ -166,12 +166,7 @@ pub enum Offer {
 }
 
 /// The interval statistics handed to the probe.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct IntervalStats {
-    pub queue_mean: f64,
-    pub queue_max: u32,
-    pub utilization: f64,
-}
+pub use crate::probe::IntervalStats;
 
 /// One direction of a link, seen from the node that transmits on it.
 #[derive(Debug)]

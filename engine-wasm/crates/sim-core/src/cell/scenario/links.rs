@@ -6,10 +6,9 @@ use super::read::Defaults;
 use super::{LinkSpec, NodeSpec, PortSpec};
 use crate::cell::net::{Discipline, NodeKind};
 use crate::cell::switch_alg::AlgorithmConfig;
-use crate::scenario::envelope::{element_path, read_id};
 use crate::scenario::reader::{describe, Errors, Obj};
 use crate::scenario::registry::Scope;
-use crate::scenario::topology::{read_link_basics, LinkBasics};
+use crate::scenario::topology::read_link_entries;
 use crate::scenario::ScenarioError;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -68,26 +67,12 @@ pub(super) fn read_links(
     let host_base = PortSpec { buffer_cells: 4_000_000, setup_ms: 0.0, ..builtin };
     let host_port = read_port(defaults.host_port, "defaults.host_port", &host_base, errors);
 
-    let mut seen = HashMap::new();
-    let mut links = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let path = element_path("links", i, item);
-        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
-        let id = read_id(&mut obj, &mut seen, i, errors);
-        let LinkBasics { a, b, rate_mbps: rate, delay_ms } =
-            read_link_basics(&mut obj, node_index, errors);
-        let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
-            Some(NodeKind::Host) => &host_port,
-            _ => &switch_port,
-        };
-        let ab = read_port(obj.get("a_to_b"), &obj.at("a_to_b"), base_for(a), errors);
-        let ba = read_port(obj.get("b_to_a"), &obj.at("b_to_a"), base_for(b), errors);
-        obj.finish(errors);
-        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) =
-            (id, a, b, rate, delay_ms)
-        {
-            links.push(LinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
-        }
-    }
-    links
+    let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
+        Some(NodeKind::Host) => &host_port,
+        _ => &switch_port,
+    };
+    let port = |v: Option<&Value>, path: &str, n, errors: &mut Errors| {
+        read_port(v, path, base_for(n), errors)
+    };
+    read_link_entries(items, node_index, &[], port, errors)
 }

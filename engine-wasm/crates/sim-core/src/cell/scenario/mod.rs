@@ -45,16 +45,7 @@ pub struct PortSpec {
 }
 
 /// A full-duplex link.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkSpec {
-    pub id: String,
-    pub a: usize,
-    pub b: usize,
-    pub rate_mbps: f64,
-    pub delay_ms: f64,
-    /// Ports for a→b and b→a.
-    pub ports: [PortSpec; 2],
-}
+pub type LinkSpec = crate::scenario::topology::LinkSpec<PortSpec>;
 
 /// A VC's traffic (SPEC §3 ABR traffic models).
 #[derive(Clone, Debug, PartialEq)]

@@ -37,14 +37,7 @@ impl Simulation {
                 ));
                 ports.last_mut().expect("just pushed").setup_delay = setup_delay;
             }
-            links.push(Link {
-                id: l.id.clone(),
-                a: l.a as u32,
-                b: l.b as u32,
-                rate_mbps: l.rate_mbps,
-                delay,
-                ports: [first, first + 1],
-            });
+            links.push(Link::new(&l.id, (l.a, l.b), l.rate_mbps, delay, [first, first + 1]));
         }
         let route = |path: &[usize]| -> Vec<u32> {
             path.windows(2)

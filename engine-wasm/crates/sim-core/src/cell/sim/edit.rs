@@ -1,41 +1,59 @@
-//! A parameter change during a cell-model run (`set_param`): a VC parameter
-//! the model takes live, checked as far as the change reaches, or any other
-//! change validated with the whole edited scenario.
+//! What the cell model decides in a parameter change (`set_param`, run by
+//! [`crate::session::edit`]): a VC parameter it takes live is checked only as
+//! far as the change reaches, so that a slider stays quick with hundreds of
+//! VCs; a switch algorithm's knobs are taken live where the algorithm can;
+//! any other change is validated with the whole edited scenario and asks for
+//! a restart.
 
 use super::build::abr_params;
 use super::*;
+use crate::session::edit::{self, Editable};
 
-impl Simulation {
-    /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
-    /// JSON this simulation was built from) and, when the model allows it, in
-    /// the running simulation. A VC parameter the model takes live is checked
-    /// as far as the change reaches (see [`Simulation::set_vc_param`]); any
-    /// other change is validated with the whole edited scenario.
-    pub fn set_param(
-        &mut self,
-        scenario: &mut Value,
-        path: &str,
-        raw: &str,
-    ) -> Result<Applied, ScenarioError> {
-        let segments: Vec<&str> = path.split('.').collect();
-        let live_vc_key =
-            |key: &str| params::all().any(|p| p.scope == Scope::Vc && p.key == key && p.live);
-        match segments.as_slice() {
-            ["vcs", id, key] if live_vc_key(key) => {
-                return self.set_vc_param(scenario, path, raw, Some(id), key)
+/// What a cell-model edit was validated as.
+pub enum CellCheck {
+    /// A live VC parameter: the new parameters of each VC the change reaches.
+    Vcs(Vec<(String, VcParams)>),
+    /// Any other change: the whole edited scenario.
+    Whole(Box<Scenario>),
+}
+
+/// A live VC parameter's path: `vcs.<id>.<key>` (`Some(id)`) or
+/// `defaults.vc.<key>` (`None`, every VC), with its key.
+fn live_vc_path<'a>(segments: &[&'a str]) -> Option<(Option<&'a str>, &'a str)> {
+    let live = |key: &str| params::all().any(|p| p.scope == Scope::Vc && p.key == key && p.live);
+    match *segments {
+        ["vcs", id, key] if live(key) => Some((Some(id), key)),
+        ["defaults", "vc", key] if live(key) => Some((None, key)),
+        _ => None,
+    }
+}
+
+impl Editable for Simulation {
+    type Checked = CellCheck;
+    const READS_MODEL_KEY: bool = false;
+
+    /// A live VC parameter validates what the change reaches — the
+    /// parameters of the VCs it applies to, and the variants that set a
+    /// parameter checked together with its key — rather than the whole
+    /// scenario and each of its variants.
+    fn check(&self, edited: &Value, segments: &[&str]) -> Result<CellCheck, Vec<ScenarioError>> {
+        match live_vc_path(segments) {
+            Some((only, key)) => {
+                let params = scenario::vc_params_after_edit(edited, only)?;
+                scenario::variants_checked_with(edited, scenario::vc_keys_checked_with(key))?;
+                Ok(CellCheck::Vcs(params))
             }
-            ["defaults", "vc", key] if live_vc_key(key) => {
-                return self.set_vc_param(scenario, path, raw, None, key)
-            }
-            _ => {}
+            None => Ok(CellCheck::Whole(Box::new(scenario::scenario_from_value(edited)?))),
         }
-        let mut edited = scenario.clone();
-        apply_set(&mut edited, path, raw)?;
-        let parsed =
-            scenario::scenario_from_value(&edited).map_err(|errors| first(errors, path))?;
-        *scenario = edited;
-        let applied = match segments.as_slice() {
-            [.., "algorithm", _] => {
+    }
+
+    fn take(&mut self, segments: &[&str], checked: CellCheck) -> Applied {
+        match (checked, segments) {
+            (CellCheck::Vcs(params), _) => {
+                self.take_vc_params(&params);
+                Applied::Live
+            }
+            (CellCheck::Whole(parsed), [.., "algorithm", _]) => {
                 // The algorithms as built from the edited scenario, port by
                 // port in the order `build` makes them.
                 let loops: usize = parsed.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
@@ -50,35 +68,29 @@ impl Simulation {
                     Applied::Restart
                 }
             }
-            _ => Applied::Restart,
-        };
-        Ok(applied)
+            (CellCheck::Whole(_), _) => Applied::Restart,
+        }
     }
+}
 
-    /// A live VC parameter (`vcs.<id>.<key>`, or `defaults.vc.<key>` for
-    /// every VC): validates what the change reaches — the parameters of the
-    /// VCs it applies to, and the variants that set a parameter checked
-    /// together with `key` — rather than the whole scenario and each of its
-    /// variants, so that a slider stays quick with hundreds of VCs. Each
-    /// chosen loop then takes its new parameters, keeping its source's
-    /// state; ACR is re-clamped to the new [MCR, PCR] (rule 1).
-    pub(super) fn set_vc_param(
+impl Simulation {
+    /// Changes one parameter, by the `--set` path grammar, in `scenario` (the
+    /// JSON this simulation was built from) and, when the model allows it, in
+    /// the running simulation (see [`crate::session::edit::set_param`]).
+    pub fn set_param(
         &mut self,
         scenario: &mut Value,
         path: &str,
         raw: &str,
-        only: Option<&str>,
-        key: &str,
     ) -> Result<Applied, ScenarioError> {
-        let mut edited = scenario.clone();
-        apply_set(&mut edited, path, raw)?;
-        let params =
-            scenario::vc_params_after_edit(&edited, only).map_err(|errors| first(errors, path))?;
-        scenario::variants_checked_with(&edited, scenario::vc_keys_checked_with(key))
-            .map_err(|errors| first(errors, path))?;
-        *scenario = edited;
+        edit::set_param(self, scenario, path, raw)
+    }
+
+    /// Each loop of the VCs in `params` takes its new parameters, keeping its
+    /// source's state; ACR is re-clamped to the new [MCR, PCR] (rule 1).
+    fn take_vc_params(&mut self, params: &[(String, VcParams)]) {
         let now = self.queue.now();
-        for (id, q) in &params {
+        for (id, q) in params {
             let reverse = format!("{id}:rev");
             for i in 0..self.vcs.len() {
                 if self.vcs[i].id != *id && self.vcs[i].id != reverse {
@@ -97,11 +109,5 @@ impl Simulation {
                 v.source.acr = v.source.acr.min(v.source.params.pcr).max(v.source.params.mcr);
             }
         }
-        Ok(Applied::Live)
     }
-}
-
-/// The first of a validation's errors (there is at least one).
-pub(super) fn first(errors: Vec<ScenarioError>, path: &str) -> ScenarioError {
-    errors.into_iter().next().unwrap_or_else(|| ScenarioError::new(path, "invalid value"))
 }

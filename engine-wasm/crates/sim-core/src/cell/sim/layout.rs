@@ -4,9 +4,7 @@
 
 use super::Simulation;
 use crate::cell::net::NodeKind as CellNodeKind;
-use crate::session::layout::{
-    Layout, LayoutBackground, LayoutLink, LayoutNode, LayoutPort, LayoutVc, NodeKind, ScenarioInfo,
-};
+use crate::session::layout::{Layout, LayoutBackground, LayoutNode, LayoutVc, NodeKind};
 use crate::time::cells_per_s_to_mbps;
 use serde_json::Value;
 
@@ -14,33 +12,11 @@ impl Simulation {
     /// The topology, ids and sample columns, for the UI and the runner.
     pub fn layout(&self) -> Value {
         let node_id = |n: u32| self.nodes[n as usize].id.clone();
-        let kind = |n: u32| match self.nodes[n as usize].kind {
-            CellNodeKind::Host => NodeKind::Host,
-            CellNodeKind::Switch => NodeKind::Switch,
-        };
-        Layout {
-            model: None,
-            scenario: ScenarioInfo::of(&self.meta),
-            until_ms: self.run.until_ms,
-            seed: self.run.seed,
-            sample_interval_ms: self.rec.interval_ms(),
-            nodes: (0..self.nodes.len() as u32)
-                .map(|n| {
-                    let node = &self.nodes[n as usize];
-                    LayoutNode { id: node.id.clone(), kind: kind(n), x: node.x, y: node.y }
-                })
-                .collect(),
-            links: self
-                .links
-                .iter()
-                .map(|l| LayoutLink {
-                    id: l.id.clone(),
-                    a: node_id(l.a),
-                    b: node_id(l.b),
-                    rate_mbps: l.rate_mbps,
-                    delay_ms: l.delay.as_ms(),
-                })
-                .collect(),
+        let of = |k| if k == CellNodeKind::Host { NodeKind::Host } else { NodeKind::Switch };
+        let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, of(n.kind), n.x, n.y));
+        let base = (&self.meta, &self.run, &self.warnings[..]);
+        let ports = self.ports.iter().map(|p| (p.id.as_str(), p.link, p.from, p.to));
+        let mut layout = Layout {
             vcs: self
                 .vcs
                 .iter()
@@ -64,28 +40,12 @@ impl Simulation {
                     path: b.nodes.iter().map(|&n| node_id(n)).collect(),
                 })
                 .collect(),
-            ports: self
-                .ports
-                .iter()
-                .map(|p| LayoutPort {
-                    id: p.id.clone(),
-                    link: self.links[p.link as usize].id.clone(),
-                    from: node_id(p.from),
-                    to: node_id(p.to),
-                    from_kind: kind(p.from),
-                    algorithm: Some(p.algorithm.name().to_string()),
-                    buffer_cells: Some(p.buffer_cells),
-                    aqm: None,
-                    buffer_pkts: None,
-                })
-                .collect(),
-            flows: None,
-            bat_port: None,
-            classes: None,
-            columns: self.rec.columns().to_vec(),
-            frame_columns: None,
-            warnings: self.warnings.clone(),
+            ..Layout::base(base, &self.rec, nodes.collect(), &self.links, ports)
+        };
+        for (lp, p) in layout.ports.iter_mut().zip(&self.ports) {
+            lp.algorithm = Some(p.algorithm.name().to_string());
+            lp.buffer_cells = Some(p.buffer_cells);
         }
-        .to_json()
+        layout.to_json()
     }
 }

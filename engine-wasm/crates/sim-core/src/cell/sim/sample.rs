@@ -32,13 +32,7 @@ impl Simulation {
         }
         for p in &mut self.ports {
             let s = p.take_interval(now);
-            rows.extend_from_slice(&[
-                p.queue_len() as f64,
-                s.queue_mean,
-                s.queue_max as f64,
-                s.utilization,
-                p.stats.lost_total as f64,
-            ]);
+            rows.extend_from_slice(&s.row(p.queue_len() as f64, p.stats.lost_total as f64));
         }
         rows.push(probe::jain_index(&means, &shares));
         let next = self.rec.end_row(now);

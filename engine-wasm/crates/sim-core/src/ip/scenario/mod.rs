@@ -80,16 +80,7 @@ pub struct IpPortSpec {
 }
 
 /// A full-duplex link.
-#[derive(Clone, Debug, PartialEq)]
-pub struct IpLinkSpec {
-    pub id: String,
-    pub a: usize,
-    pub b: usize,
-    pub rate_mbps: f64,
-    pub delay_ms: f64,
-    /// Ports for a→b and b→a.
-    pub ports: [IpPortSpec; 2],
-}
+pub type IpLinkSpec = crate::scenario::topology::LinkSpec<IpPortSpec>;
 
 /// What a flow sends.
 #[derive(Clone, Debug, PartialEq)]

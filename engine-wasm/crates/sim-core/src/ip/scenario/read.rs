@@ -10,13 +10,13 @@ use super::{
 use crate::ip::bat::Grouping;
 use crate::ip::port::{AqmConfig, AQMS};
 use crate::scenario::envelope::{
-    array, check_run_limits, element_path, finish, read_format, read_id, read_meta,
-    read_things_to_try, read_variants_checked, refuse_long_paths, refuse_oversized,
-    validate_things_to_try, validate_variants,
+    array, check_run_limits, finish, read_format, read_meta, read_things_to_try,
+    read_variants_checked, refuse_long_paths, refuse_oversized, validate_things_to_try,
+    validate_variants,
 };
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{self, Scope::IpPort as P};
-use crate::scenario::topology::{read_link_basics, read_node_entries, LinkBasics};
+use crate::scenario::topology::{read_link_entries, read_node_entries};
 use crate::scenario::{strict_json, Limits, ScenarioError};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -178,29 +178,14 @@ fn read_links(
     let router_port = read_port(defaults.router_port, "defaults.router_port", &builtin, errors);
     let host_base = IpPortSpec { buffer_pkts: 10_000, aqm: AqmConfig::DropTail };
     let host_port = read_port(defaults.host_port, "defaults.host_port", &host_base, errors);
-    let mut seen = HashMap::new();
-    let mut links = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let path = element_path("links", i, item);
-        let Some(mut obj) = Obj::new(item, &path, errors) else { continue };
-        let id = read_id(&mut obj, &mut seen, i, errors);
-        let LinkBasics { a, b, rate_mbps: rate, delay_ms } =
-            read_link_basics(&mut obj, node_index, errors);
-        let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
-            Some(IpNodeKind::Host) => &host_port,
-            _ => &router_port,
-        };
-        let ab = read_port(obj.get("a_to_b"), &obj.at("a_to_b"), base_for(a), errors);
-        let ba = read_port(obj.get("b_to_a"), &obj.at("b_to_a"), base_for(b), errors);
-        obj.get("label");
-        obj.finish(errors);
-        if let (Some(id), Some(a), Some(b), Some(rate_mbps), Some(delay_ms)) =
-            (id, a, b, rate, delay_ms)
-        {
-            links.push(IpLinkSpec { id, a, b, rate_mbps, delay_ms, ports: [ab, ba] });
-        }
-    }
-    links
+    let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
+        Some(IpNodeKind::Host) => &host_port,
+        _ => &router_port,
+    };
+    let port = |v: Option<&Value>, path: &str, n, errors: &mut Errors| {
+        read_port(v, path, base_for(n), errors)
+    };
+    read_link_entries(items, node_index, &["label"], port, errors)
 }
 
 /// The link joining `from` and `to` and the direction (0: a→b, 1: b→a).

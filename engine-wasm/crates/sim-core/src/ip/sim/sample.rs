@@ -10,8 +10,8 @@ use crate::time::SimTime;
 
 /// Columns recorded per BAT flow of the first BAT port, after `aqm.<id>.`.
 pub const AQM_COLUMNS: [&str; 4] = ["t", "offered_mbps", "serviced_mbps", "reference_mbps"];
-/// Columns recorded per port, after `port.<id>.`.
-pub const PORT_COLUMNS: [&str; 5] = ["queue", "queue_mean", "queue_max", "util", "lost"];
+/// Columns recorded per port, after `port.<id>.` (the cell model's).
+pub use crate::probe::PORT_COLUMNS;
 /// Columns recorded per flow, after `flow.<id>.`.
 pub const FLOW_COLUMNS: [&str; 2] = ["throughput_mbps", "cwnd"];
 
@@ -133,13 +133,7 @@ impl IpSimulation {
         rows.extend_from_slice(&aqm_values);
         for p in &mut self.ports {
             let s = p.take_interval(now);
-            rows.extend_from_slice(&[
-                p.queue_len() as f64,
-                s.queue_mean,
-                s.queue_max as f64,
-                s.utilization,
-                p.stats.lost_total() as f64,
-            ]);
+            rows.extend_from_slice(&s.row(p.queue_len() as f64, p.stats.lost_total() as f64));
         }
         for f in &mut self.flows {
             rows.push(f.interval_bytes as f64 * 8.0 / span_s / 1e6);

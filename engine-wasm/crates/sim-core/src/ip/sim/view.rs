@@ -7,9 +7,7 @@ use crate::ip::bat::Bat;
 use crate::ip::packet::{Packet, PacketKind};
 use crate::ip::port::{Aqm, IpPort};
 use crate::ip::scenario::IpNodeKind;
-use crate::session::layout::{
-    Layout, LayoutFlow, LayoutLink, LayoutNode, LayoutPort, ModelName, NodeKind, ScenarioInfo,
-};
+use crate::session::layout::{Layout, LayoutFlow, LayoutNode, ModelName, NodeKind};
 use serde_json::Value;
 
 impl IpSimulation {
@@ -125,60 +123,14 @@ impl IpSimulation {
     /// The topology, ids and sample columns, for the UI and the runner.
     pub fn layout(&self) -> Value {
         let node = |n: u32| self.nodes[n as usize].id.clone();
-        let kind = |n: u32| match self.nodes[n as usize].kind {
-            IpNodeKind::Host => NodeKind::Host,
-            IpNodeKind::Router => NodeKind::Router,
-        };
-        Layout {
+        let of = |k| if k == IpNodeKind::Host { NodeKind::Host } else { NodeKind::Router };
+        let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, of(n.kind), n.x, n.y));
+        let base = (&self.meta, &self.run, &self.warnings[..]);
+        let ports = self.ports.iter().map(|p| (p.id.as_str(), p.link, p.from, p.to));
+        let mut layout = Layout {
             model: Some(ModelName::Ip),
-            scenario: ScenarioInfo::of(&self.meta),
-            until_ms: self.run.until_ms,
-            seed: self.run.seed,
-            sample_interval_ms: self.rec.interval_ms(),
-            nodes: (0..self.nodes.len() as u32)
-                .map(|n| {
-                    let spec = &self.nodes[n as usize];
-                    LayoutNode { id: spec.id.clone(), kind: kind(n), x: spec.x, y: spec.y }
-                })
-                .collect(),
-            links: self
-                .links
-                .iter()
-                .map(|l| LayoutLink {
-                    id: l.id.clone(),
-                    a: node(l.a),
-                    b: node(l.b),
-                    rate_mbps: l.rate_mbps,
-                    delay_ms: l.delay.as_ms(),
-                })
-                .collect(),
-            // The packet model has flows, not VCs; the empty lists keep cell-model readers working.
-            vcs: Vec::new(),
-            background: Vec::new(),
-            ports: self
-                .ports
-                .iter()
-                .map(|p| LayoutPort {
-                    id: p.id.clone(),
-                    link: self.links[p.link as usize].id.clone(),
-                    from: node(p.from),
-                    to: node(p.to),
-                    from_kind: kind(p.from),
-                    algorithm: None,
-                    buffer_cells: None,
-                    aqm: Some(
-                        match &p.aqm {
-                            Aqm::DropTail => "drop_tail",
-                            Aqm::Bat(b) if b.clcc.as_ref().is_some_and(|c| c.config.enabled) => {
-                                "bat+clcc"
-                            }
-                            Aqm::Bat(_) => "bat",
-                        }
-                        .to_string(),
-                    ),
-                    buffer_pkts: Some(p.buffer_pkts),
-                })
-                .collect(),
+            // The packet model has flows, not VCs: the empty lists (the base's) keep
+            // cell-model readers working.
             flows: Some(
                 self.flows
                     .iter()
@@ -197,10 +149,19 @@ impl IpSimulation {
             ),
             bat_port: Some(self.bat_port.map(|p| self.ports[p].id.clone())),
             classes: Some(vec!["tcp".to_string(), "udp".to_string()]),
-            columns: self.rec.columns().to_vec(),
             frame_columns: Some(self.frame_columns()),
-            warnings: self.warnings.clone(),
+            ..Layout::base(base, &self.rec, nodes.collect(), &self.links, ports)
+        };
+        for (lp, p) in layout.ports.iter_mut().zip(&self.ports) {
+            let clcc = |b: &Bat| b.clcc.as_ref().is_some_and(|c| c.config.enabled);
+            let aqm = match &p.aqm {
+                Aqm::DropTail => "drop_tail",
+                Aqm::Bat(b) if clcc(b) => "bat+clcc",
+                Aqm::Bat(_) => "bat",
+            };
+            lp.aqm = Some(aqm.to_string());
+            lp.buffer_pkts = Some(p.buffer_pkts);
         }
-        .to_json()
+        layout.to_json()
     }
 }
