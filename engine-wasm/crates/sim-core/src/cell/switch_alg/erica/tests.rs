@@ -1,5 +1,6 @@
 use super::*;
 use crate::cell::net::RmFields;
+use crate::scenario::reader::Obj;
 
 const LINK: f64 = 366_792.45;
 
