@@ -27,6 +27,7 @@ use serde_json::Value;
 mod build;
 mod edit;
 mod layout;
+mod routes;
 mod sample;
 mod signal;
 mod view;
@@ -170,6 +171,8 @@ pub struct Simulation {
     pub links: Vec<Link>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
+    /// The loops' routes packed for the per-cell path.
+    routes: routes::Routes,
     pub background: Vec<BackgroundSource>,
     /// The max-min fair rate of each loop for the loops active now, cells/s.
     pub maxmin_cps: Vec<f64>,
@@ -485,12 +488,12 @@ impl Simulation {
             return;
         }
         let vc = cell.vc as usize;
-        let hops = self.vcs[vc].fwd_ports.len();
+        let hops = self.routes.fwd(vc).len();
         match cell.kind {
             CellKind::Data | CellKind::Frm => {
-                let hop = after(&self.vcs[vc].fwd_ports);
+                let hop = after(self.routes.fwd(vc));
                 if hop < hops {
-                    let port = self.vcs[vc].fwd_ports[hop];
+                    let port = self.routes.fwd(vc)[hop];
                     self.enqueue(now, port, cell);
                     return;
                 }
@@ -503,7 +506,7 @@ impl Simulation {
                         }
                         None => {
                             self.vcs[vc].brm_direct += 1;
-                            let port = self.vcs[vc].rev_ports[0];
+                            let port = self.routes.rev(vc)[0];
                             self.enqueue(now, port, brm);
                         }
                     }
@@ -513,7 +516,7 @@ impl Simulation {
                 }
             }
             CellKind::Brm => {
-                let hop = after(&self.vcs[vc].rev_ports);
+                let hop = after(self.routes.rev(vc));
                 if hop == hops {
                     let v = &mut self.vcs[vc];
                     v.account_acr(now);
@@ -524,11 +527,11 @@ impl Simulation {
                     }
                 } else {
                     // The switch this BRM is at feeds back on the loop's forward port there.
-                    let fwd = self.vcs[vc].fwd_ports[hops - hop] as usize;
+                    let fwd = self.routes.fwd(vc)[hops - hop] as usize;
                     let p = &mut self.ports[fwd];
                     let view = p.view(now);
                     p.algorithm.on_backward_rm(&view, &mut cell);
-                    let port = self.vcs[vc].rev_ports[hop];
+                    let port = self.routes.rev(vc)[hop];
                     self.enqueue(now, port, cell);
                 }
             }
