@@ -362,6 +362,13 @@ impl SwitchAlgorithm for Erica {
     }
 
     fn first_tick(&self, now: SimTime) -> Option<SimTime> {
+        // A port no VC's forward cells leave by never gives feedback (only
+        // backward RM cells pass it): nothing it measures can be seen, so its
+        // intervals need not end (issue 18: half the ticks with N sources,
+        // each source's own link back from the first switch being such a port).
+        if self.vcs.has_no_members() {
+            return None;
+        }
         Some(now + self.config.interval)
     }
 

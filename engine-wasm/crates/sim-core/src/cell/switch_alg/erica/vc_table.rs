@@ -67,6 +67,11 @@ impl VcTable {
         self.members = members;
     }
 
+    /// Whether no VC's forward cells pass the port.
+    pub fn has_no_members(&self) -> bool {
+        self.members.is_empty()
+    }
+
     /// The state of `vc`.
     #[inline]
     pub fn get_mut(&mut self, vc: usize) -> Option<&mut VcState> {
