@@ -24,7 +24,7 @@
 //! the rates). The source then reacts one queueing delay and one
 //! destination-to-switch trip sooner.
 
-use super::AlgorithmConfig;
+use super::{Algorithm, AlgorithmConfig};
 use super::{PortView, SwitchAlgorithm};
 use crate::cell::net::{Cell, CellKind};
 use crate::cell::scenario::params::spec;
@@ -59,6 +59,19 @@ impl Registration for EfciConfig {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     fn read(_kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AlgorithmConfig {
         AlgorithmConfig::Efci(EfciConfig::read(obj, errors))
+    }
+}
+
+impl Algorithm for Efci {
+    type Config = EfciConfig;
+    fn build(config: &EfciConfig, _vc_count: usize) -> Efci {
+        Efci::new(*config)
+    }
+    fn name(&self) -> &'static str {
+        "efci"
+    }
+    fn reconfigure(&mut self, other: &Efci) {
+        self.config = other.config;
     }
 }
 

@@ -68,6 +68,7 @@ mod vc_table;
 
 pub use config::{EricaConfig, PARAMS};
 
+use super::Algorithm;
 use super::{PortView, SwitchAlgorithm};
 use crate::cell::net::{Cell, CellKind};
 use crate::time::SimTime;
@@ -313,6 +314,26 @@ impl Erica {
             }
         }
         Some(er)
+    }
+}
+
+impl Algorithm for Erica {
+    type Config = EricaConfig;
+    fn build(config: &EricaConfig, vc_count: usize) -> Erica {
+        Erica::new(*config, vc_count)
+    }
+    fn name(&self) -> &'static str {
+        if self.config.erica_plus {
+            "erica_plus"
+        } else {
+            "erica"
+        }
+    }
+    fn reconfigure(&mut self, other: &Erica) {
+        self.config = other.config;
+    }
+    fn restrict_to(&mut self, members: Vec<u32>) {
+        Erica::restrict_to(self, members);
     }
 }
 

@@ -48,7 +48,7 @@
 //! All rates are in cells per second, as the source's ACR is.
 
 pub use super::maxmin_table::{Class, MaxMinTable};
-use super::AlgorithmConfig;
+use super::{Algorithm, AlgorithmConfig};
 use super::{PortView, Setup, SwitchAlgorithm};
 use crate::cell::net::{Cell, CellKind};
 use crate::cell::scenario::params::spec;
@@ -95,6 +95,19 @@ impl Registration for ExplicitMaxMinConfig {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     fn read(_kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AlgorithmConfig {
         AlgorithmConfig::ExplicitMaxMin(ExplicitMaxMinConfig::read(obj, errors))
+    }
+}
+
+impl Algorithm for ExplicitMaxMin {
+    type Config = ExplicitMaxMinConfig;
+    fn build(config: &ExplicitMaxMinConfig, _vc_count: usize) -> ExplicitMaxMin {
+        ExplicitMaxMin::new(*config)
+    }
+    fn name(&self) -> &'static str {
+        "explicit_maxmin"
+    }
+    fn reconfigure(&mut self, other: &ExplicitMaxMin) {
+        self.config = other.config;
     }
 }
 

@@ -3,6 +3,8 @@
 //! owns queueing and statistics; an algorithm reads the cells passing through
 //! and may write RM-cell fields (SPEC §5).
 
+#[macro_use]
+mod any;
 pub mod efci;
 pub mod erica;
 pub mod explicit_maxmin;
@@ -18,28 +20,37 @@ use crate::scenario::registry::{self, ParamSpec, Registered, Registration};
 use crate::time::SimTime;
 use serde_json::Value;
 
-/// Every algorithm a port can run, one registration line each: the `kind`
-/// names, parameters and reader are in each algorithm's own file.
-pub static ALGORITHMS: &[Registered<AlgorithmConfig>] = &[
-    Registered::of::<NoAlgorithm>(),
-    Registered::of::<EricaConfig>(),
-    Registered::of::<EfciConfig>(),
-    Registered::of::<ExplicitMaxMinConfig>(),
-];
+// Every algorithm a port can run, one registration line each: its enum
+// variant, the algorithm and its configuration. The `kind` names, parameters,
+// reader, construction and hooks are in each algorithm's own file; the
+// enums, the registry list and the dispatch follow from this list.
+algorithms! {
+    /// ERICA; also `kind: "erica_plus"`, ERICA with extension 12 on.
+    Erica(Erica, EricaConfig),
+    Efci(Efci, EfciConfig),
+    ExplicitMaxMin(ExplicitMaxMin, ExplicitMaxMinConfig),
+}
 
 /// The names a scenario may give in `algorithm.kind`.
 pub fn algorithm_kinds() -> Vec<&'static str> {
     registry::kinds(ALGORITHMS)
 }
 
-/// A port's algorithm as a scenario configures it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AlgorithmConfig {
-    None,
-    /// ERICA; also `kind: "erica_plus"`, ERICA with extension 12 on.
-    Erica(EricaConfig),
-    Efci(EfciConfig),
-    ExplicitMaxMin(ExplicitMaxMinConfig),
+/// What an algorithm's own file supplies besides its hooks, for
+/// `algorithms!` to build and dispatch it.
+pub trait Algorithm: SwitchAlgorithm + Sized {
+    /// Its configuration as a scenario gives it.
+    type Config;
+    /// The instance for a port that up to `vc_count` VCs may cross.
+    fn build(config: &Self::Config, vc_count: usize) -> Self;
+    /// The `kind` it runs as.
+    fn name(&self) -> &'static str;
+    /// Takes the knobs of `other` (built from an edited scenario) while
+    /// keeping its measurements.
+    fn reconfigure(&mut self, other: &Self);
+    /// Told which loops' forward cells can pass its port (ascending), so that
+    /// per-VC work is sized by them.
+    fn restrict_to(&mut self, _members: Vec<u32>) {}
 }
 
 /// No feedback, as a registration: the port only queues and forwards.
@@ -58,18 +69,6 @@ impl AlgorithmConfig {
     /// Reads an `algorithm` object (`{"kind": "erica", …}`).
     pub(crate) fn read(value: &Value, path: &str, errors: &mut Errors) -> Option<AlgorithmConfig> {
         registry::read_kind(value, path, "algorithm", ALGORITHMS, errors)
-    }
-
-    /// The algorithm instance for a port that up to `vc_count` VCs may cross.
-    pub fn build(&self, vc_count: usize) -> AnyAlgorithm {
-        match self {
-            AlgorithmConfig::None => AnyAlgorithm::None,
-            AlgorithmConfig::Erica(c) => AnyAlgorithm::Erica(Erica::new(*c, vc_count)),
-            AlgorithmConfig::Efci(c) => AnyAlgorithm::Efci(Efci::new(*c)),
-            AlgorithmConfig::ExplicitMaxMin(c) => {
-                AnyAlgorithm::ExplicitMaxMin(ExplicitMaxMin::new(*c))
-            }
-        }
     }
 }
 
@@ -137,104 +136,5 @@ pub trait SwitchAlgorithm {
     /// traffic on a link of `link_cps`: what the max-min oracle divides.
     fn abr_capacity_cps(&self, link_cps: f64) -> f64 {
         link_cps
-    }
-}
-
-/// Every algorithm a port can run.
-#[allow(
-    clippy::large_enum_variant,
-    reason = "one per port, a few hundred bytes: boxing the large variants buys nothing"
-)]
-#[derive(Clone, Debug)]
-pub enum AnyAlgorithm {
-    /// No feedback: the port only queues and forwards (hosts, plain ports).
-    None,
-    Erica(Erica),
-    Efci(Efci),
-    ExplicitMaxMin(ExplicitMaxMin),
-}
-
-impl AnyAlgorithm {
-    pub fn name(&self) -> &'static str {
-        match self {
-            AnyAlgorithm::None => "none",
-            AnyAlgorithm::Erica(a) if a.config.erica_plus => "erica_plus",
-            AnyAlgorithm::Erica(_) => "erica",
-            AnyAlgorithm::Efci(_) => "efci",
-            AnyAlgorithm::ExplicitMaxMin(_) => "explicit_maxmin",
-        }
-    }
-
-    /// Tells the algorithm which loops' forward cells can pass its port
-    /// (ascending), so that per-VC work is sized by them.
-    pub fn restrict_to(&mut self, members: Vec<u32>) {
-        if let AnyAlgorithm::Erica(a) = self {
-            a.restrict_to(members);
-        }
-    }
-
-    /// Takes the knobs of `other` (built from an edited scenario) while
-    /// keeping this algorithm's measurements; false when the kind changed and
-    /// the port must be rebuilt.
-    pub fn reconfigure_from(&mut self, other: &AnyAlgorithm) -> bool {
-        match (self, other) {
-            (AnyAlgorithm::None, AnyAlgorithm::None) => true,
-            (AnyAlgorithm::Erica(a), AnyAlgorithm::Erica(b)) => {
-                a.config = b.config;
-                true
-            }
-            (AnyAlgorithm::Efci(a), AnyAlgorithm::Efci(b)) => {
-                a.config = b.config;
-                true
-            }
-            (AnyAlgorithm::ExplicitMaxMin(a), AnyAlgorithm::ExplicitMaxMin(b)) => {
-                a.config = b.config;
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
-// Dispatched by `match`, not through `dyn`: the hooks run for every cell at
-// every port, and a direct call can be inlined.
-macro_rules! dispatch {
-    ($self:expr, $a:ident => $call:expr, $none:expr) => {
-        match $self {
-            AnyAlgorithm::None => $none,
-            AnyAlgorithm::Erica($a) => $call,
-            AnyAlgorithm::Efci($a) => $call,
-            AnyAlgorithm::ExplicitMaxMin($a) => $call,
-        }
-    };
-}
-
-impl SwitchAlgorithm for AnyAlgorithm {
-    #[inline]
-    fn on_arrival(&mut self, port: &PortView, cell: &mut Cell) {
-        dispatch!(self, a => a.on_arrival(port, cell), ())
-    }
-    #[inline]
-    fn on_backward_rm(&mut self, port: &PortView, cell: &mut Cell) {
-        dispatch!(self, a => a.on_backward_rm(port, cell), ())
-    }
-    #[inline]
-    fn on_departure(&mut self, port: &PortView, cell: &mut Cell) {
-        dispatch!(self, a => a.on_departure(port, cell), ())
-    }
-    fn on_setup(&mut self, port: &PortView, vc: u32, setup: &mut Setup) {
-        dispatch!(self, a => a.on_setup(port, vc, setup), ())
-    }
-    fn supports_setup(&self) -> bool {
-        dispatch!(self, a => a.supports_setup(), false)
-    }
-    fn first_tick(&self, now: SimTime) -> Option<SimTime> {
-        dispatch!(self, a => a.first_tick(now), None)
-    }
-    fn on_tick(&mut self, port: &PortView) -> Option<SimTime> {
-        dispatch!(self, a => a.on_tick(port), None)
-    }
-    fn abr_capacity_cps(&self, link_cps: f64) -> f64 {
-        dispatch!(self, a => a.abr_capacity_cps(link_cps), link_cps)
     }
 }

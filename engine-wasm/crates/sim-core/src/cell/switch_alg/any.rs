@@ -1,0 +1,114 @@
+//! The macros that turn [`super`]'s one line per algorithm into the registry
+//! list, the configuration and instance enums, and their dispatch.
+
+/// Dispatches `$call` on the algorithm inside an [`AnyAlgorithm`], `$none`
+/// for a port without one.
+macro_rules! dispatch {
+    ($self:expr, [$($variant:ident),*], $a:ident => $call:expr, $none:expr) => {
+        match $self {
+            AnyAlgorithm::None => $none,
+            $(AnyAlgorithm::$variant($a) => $call,)*
+        }
+    };
+}
+
+/// Builds, from one line per algorithm, the registry list `ALGORITHMS`, the
+/// configuration enum `AlgorithmConfig`, the instance enum `AnyAlgorithm` and
+/// their dispatch. Dispatched by `match`, not through `dyn`: the hooks run
+/// for every cell at every port, and a direct call can be inlined (smoltcp's
+/// `AnyController` does the same).
+macro_rules! algorithms {
+    ($($(#[$doc:meta])* $variant:ident($alg:ty, $config:ty)),* $(,)?) => {
+        /// Every algorithm a port can run: its registration (`kind` names,
+        /// parameters, reader), in the order the `kind` menu lists them.
+        pub static ALGORITHMS: &[Registered<AlgorithmConfig>] =
+            &[Registered::of::<NoAlgorithm>(), $(Registered::of::<$config>()),*];
+
+        /// A port's algorithm as a scenario configures it.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AlgorithmConfig {
+            None,
+            $($(#[$doc])* $variant($config),)*
+        }
+
+        /// Every algorithm a port can run.
+        #[allow(
+            clippy::large_enum_variant,
+            reason = "one per port, a few hundred bytes: boxing the large variants buys nothing"
+        )]
+        #[derive(Clone, Debug)]
+        pub enum AnyAlgorithm {
+            /// No feedback: the port only queues and forwards (hosts, plain ports).
+            None,
+            $($(#[$doc])* $variant($alg),)*
+        }
+
+        impl AlgorithmConfig {
+            /// The algorithm instance for a port that up to `vc_count` VCs may cross.
+            pub fn build(&self, vc_count: usize) -> AnyAlgorithm {
+                match self {
+                    AlgorithmConfig::None => AnyAlgorithm::None,
+                    $(AlgorithmConfig::$variant(c) => {
+                        AnyAlgorithm::$variant(<$alg as Algorithm>::build(c, vc_count))
+                    })*
+                }
+            }
+        }
+
+        impl AnyAlgorithm {
+            pub fn name(&self) -> &'static str {
+                dispatch!(self, [$($variant),*], a => a.name(), "none")
+            }
+
+            /// Tells the algorithm which loops' forward cells can pass its port
+            /// (ascending), so that per-VC work is sized by them.
+            pub fn restrict_to(&mut self, members: Vec<u32>) {
+                dispatch!(self, [$($variant),*], a => a.restrict_to(members), ())
+            }
+
+            /// Takes the knobs of `other` (built from an edited scenario) while
+            /// keeping this algorithm's measurements; false when the kind changed
+            /// and the port must be rebuilt.
+            pub fn reconfigure_from(&mut self, other: &AnyAlgorithm) -> bool {
+                match (self, other) {
+                    (AnyAlgorithm::None, AnyAlgorithm::None) => true,
+                    $((AnyAlgorithm::$variant(a), AnyAlgorithm::$variant(b)) => {
+                        a.reconfigure(b);
+                        true
+                    })*
+                    _ => false,
+                }
+            }
+        }
+
+        impl SwitchAlgorithm for AnyAlgorithm {
+            #[inline]
+            fn on_arrival(&mut self, port: &PortView, cell: &mut Cell) {
+                dispatch!(self, [$($variant),*], a => a.on_arrival(port, cell), ())
+            }
+            #[inline]
+            fn on_backward_rm(&mut self, port: &PortView, cell: &mut Cell) {
+                dispatch!(self, [$($variant),*], a => a.on_backward_rm(port, cell), ())
+            }
+            #[inline]
+            fn on_departure(&mut self, port: &PortView, cell: &mut Cell) {
+                dispatch!(self, [$($variant),*], a => a.on_departure(port, cell), ())
+            }
+            fn on_setup(&mut self, port: &PortView, vc: u32, setup: &mut Setup) {
+                dispatch!(self, [$($variant),*], a => a.on_setup(port, vc, setup), ())
+            }
+            fn supports_setup(&self) -> bool {
+                dispatch!(self, [$($variant),*], a => a.supports_setup(), false)
+            }
+            fn first_tick(&self, now: SimTime) -> Option<SimTime> {
+                dispatch!(self, [$($variant),*], a => a.first_tick(now), None)
+            }
+            fn on_tick(&mut self, port: &PortView) -> Option<SimTime> {
+                dispatch!(self, [$($variant),*], a => a.on_tick(port), None)
+            }
+            fn abr_capacity_cps(&self, link_cps: f64) -> f64 {
+                dispatch!(self, [$($variant),*], a => a.abr_capacity_cps(link_cps), link_cps)
+            }
+        }
+    };
+}
