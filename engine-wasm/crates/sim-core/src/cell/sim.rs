@@ -27,7 +27,6 @@ use serde_json::Value;
 mod build;
 mod edit;
 mod layout;
-mod routes;
 mod sample;
 mod signal;
 mod view;
@@ -171,8 +170,6 @@ pub struct Simulation {
     pub links: Vec<Link>,
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
-    /// The loops' routes packed for the per-cell path.
-    routes: routes::Routes,
     pub background: Vec<BackgroundSource>,
     /// The max-min fair rate of each loop for the loops active now, cells/s.
     pub maxmin_cps: Vec<f64>,
@@ -488,12 +485,12 @@ impl Simulation {
             return;
         }
         let vc = cell.vc as usize;
-        let hops = self.routes.fwd(vc).len();
+        let hops = self.vcs[vc].fwd_ports.len();
         match cell.kind {
             CellKind::Data | CellKind::Frm => {
-                let hop = after(self.routes.fwd(vc));
+                let hop = after(&self.vcs[vc].fwd_ports);
                 if hop < hops {
-                    let port = self.routes.fwd(vc)[hop];
+                    let port = self.vcs[vc].fwd_ports[hop];
                     self.enqueue(now, port, cell);
                     return;
                 }
@@ -506,7 +503,7 @@ impl Simulation {
                         }
                         None => {
                             self.vcs[vc].brm_direct += 1;
-                            let port = self.routes.rev(vc)[0];
+                            let port = self.vcs[vc].rev_ports[0];
                             self.enqueue(now, port, brm);
                         }
                     }
@@ -516,7 +513,7 @@ impl Simulation {
                 }
             }
             CellKind::Brm => {
-                let hop = after(self.routes.rev(vc));
+                let hop = after(&self.vcs[vc].rev_ports);
                 if hop == hops {
                     let v = &mut self.vcs[vc];
                     v.account_acr(now);
@@ -527,11 +524,11 @@ impl Simulation {
                     }
                 } else {
                     // The switch this BRM is at feeds back on the loop's forward port there.
-                    let fwd = self.routes.fwd(vc)[hops - hop] as usize;
+                    let fwd = self.vcs[vc].fwd_ports[hops - hop] as usize;
                     let p = &mut self.ports[fwd];
                     let view = p.view(now);
                     p.algorithm.on_backward_rm(&view, &mut cell);
-                    let port = self.routes.rev(vc)[hop];
+                    let port = self.vcs[vc].rev_ports[hop];
                     self.enqueue(now, port, cell);
                 }
             }

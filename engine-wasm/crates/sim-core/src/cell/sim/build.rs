@@ -174,7 +174,6 @@ impl Simulation {
             links,
             ports,
             maxmin_cps: vec![0.0; vcs.len()],
-            routes: routes::Routes::new(&vcs),
             vcs,
             background,
             rec: Recorder::new(columns, s.run.sample_interval_ms),
