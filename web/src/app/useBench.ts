@@ -2,8 +2,9 @@
  * The lab bench's state: the scenario document being edited, its undo history, the selection,
  * and the one running simulation kept in step with the document.
  *
- * Every change to the document goes through `apply`: the engine validates the whole result first
- * (a refused edit changes nothing and says why), then the change is recorded for undo and carried
+ * Every change to the document goes through `apply`: the engine validates the result first — the
+ * whole of it, or for one changed value as far as that value reaches (a refused edit changes
+ * nothing and says why), then the change is recorded for undo and carried
  * to the run. How it reaches the run depends on what changed:
  *   - node positions only (dragging): nothing to tell the engine, the run goes on untouched;
  *   - parameter values, mid-run: `Engine.set_param` for each changed value — "live" when the model
@@ -355,9 +356,16 @@ export function useBench(options: BenchOptions = {}): Bench {
       const engineInfo = infoRef.current
       if (!edit.ok) return capitalise(edit.message)
       if (!current || !engineInfo) return 'the scenario is still loading'
+      const text = JSON.stringify(edit.scenario)
       // Setting what is already there (a slider let go where it was) changes nothing.
-      if (JSON.stringify(edit.scenario) === JSON.stringify(current)) return null
-      const verdict = engineInfo.validate(JSON.stringify(edit.scenario))
+      if (text === JSON.stringify(current)) return null
+      // One value changed in a valid document (a slider's step): the engine checks it as far as
+      // it reaches; anything more is validated whole.
+      const changes = leafChanges(current, edit.scenario)
+      const verdict =
+        changes !== null && changes.length === 1 && changes[0].after !== undefined
+          ? engineInfo.validateEdit(text, changes[0].path)
+          : engineInfo.validate(text)
       if (!verdict.ok) return verdict.errors.map(formatScenarioError).join('; ')
       setHistory((h) => record(h, current, edit.label, key ?? null, performance.now()))
       setScenario(edit.scenario)

@@ -108,10 +108,16 @@ export function useSimulation(): Simulation {
   const [warnings, setWarnings] = useState<ScenarioError[]>([])
   const [revision, setRevision] = useState(0)
 
+  /** The clock of the latest samples, shown with the next render (not one render per message). */
+  const clockRef = useRef<{ nowMs: number; events: number } | null>(null)
+
   const scheduleRender = useCallback(() => {
     if (rafRef.current !== null) return
     rafRef.current = requestAnimationFrame(() => {
       rafRef.current = null
+      const latest = clockRef.current
+      clockRef.current = null
+      if (latest) setClock(latest)
       setRevision((r) => r + 1)
     })
   }, [])
@@ -141,6 +147,7 @@ export function useSimulation(): Simulation {
     setLayout(parsed)
     setWarnings(result.warnings)
     setStatus('paused')
+    clockRef.current = null
     setClock({ nowMs: 0, events: 0 })
     setError(null)
     setRevision((r) => r + 1)
@@ -176,12 +183,15 @@ export function useSimulation(): Simulation {
             fail('The engine sent data the page cannot read', cause)
             return
           }
-          setClock({ nowMs: event.nowMs, events: event.events })
+          // One render per display frame however many messages arrived (issue 18: with 500 VCs
+          // a render per message kept a parameter change's answer waiting behind them).
+          clockRef.current = { nowMs: event.nowMs, events: event.events }
           scheduleRender()
           return
         }
         case 'status':
           if (!acceptingRef.current) return
+          clockRef.current = null
           setStatus(event.status)
           setClock({ nowMs: event.nowMs, events: event.events })
           return

@@ -20,6 +20,8 @@ export interface WorkerRunResult {
   events: number
   /** Wall time from the play request to the `finished` status, ms. */
   wallMs: number
+  /** The same for the first run in this worker, when the timed run was the second (`warm`). */
+  coldWallMs: number | null
   /** `samples` messages the page received, and the sample rows in them. */
   messages: number
   rows: number
@@ -28,9 +30,14 @@ export interface WorkerRunResult {
 export type RawRunResult = Extract<RawReply, { ok: true }>
 
 export interface AbrBenchApi {
-  rawRun(scenarioJson: string, eventsPerCall: number): Promise<RawRunResult>
-  /** Runs in a fresh app worker, which stays alive (for its memory to be read) until `disposeWorker`. */
-  workerRun(scenarioJson: string): Promise<WorkerRunResult>
+  /** With `warm`, the timed run is the second in its worker (see `RawRequest.warm`). */
+  rawRun(scenarioJson: string, eventsPerCall: number, warm?: boolean): Promise<RawRunResult>
+  /**
+   * Runs in a fresh app worker, which stays alive (for its memory to be read) until
+   * `disposeWorker`. With `warm`, the scenario is loaded and played to its end once first and the
+   * timed run is the second, reloaded in the same worker, as when the page plays it again.
+   */
+  workerRun(scenarioJson: string, warm?: boolean): Promise<WorkerRunResult>
   disposeWorker(): void
 }
 
@@ -47,21 +54,21 @@ function disposeWorker(): void {
   client = null
 }
 
-async function workerRun(scenarioJson: string): Promise<WorkerRunResult> {
+async function workerRun(scenarioJson: string, warm = false): Promise<WorkerRunResult> {
   disposeWorker()
   const engine = new EngineClient(createEngineWorker)
   client = engine
   let messages = 0
   let rows = 0
   let columns = 1
-  let settle: ((end: { status: RunStatus; nowMs: number; events: number }) => void) | null = null
+  type End = { status: RunStatus; nowMs: number; events: number }
+  let settle: ((end: End) => void) | null = null
   let fail: ((error: Error) => void) | null = null
-  const finished = new Promise<{ status: RunStatus; nowMs: number; events: number }>(
-    (resolve, reject) => {
+  const nextEnd = () =>
+    new Promise<End>((resolve, reject) => {
       settle = resolve
       fail = reject
-    },
-  )
+    })
   engine.subscribe((event: WorkerEvent) => {
     if (event.type === 'samples') {
       messages += 1
@@ -74,21 +81,37 @@ async function workerRun(scenarioJson: string): Promise<WorkerRunResult> {
   })
   await engine.setSpeed(null)
   await engine.animate(0)
-  const loaded = await engine.load(scenarioJson)
-  if (!loaded.ok)
-    throw new Error(
-      `${loaded.message}: ${loaded.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-    )
-  const layout = JSON.parse(loaded.layoutJson) as { until_ms: number; columns: unknown[] }
-  columns = Math.max(1, layout.columns.length)
-  const start = performance.now()
-  await engine.play()
-  const end = await finished
-  const wallMs = performance.now() - start
-  return { untilMs: layout.until_ms, nowMs: end.nowMs, events: end.events, wallMs, messages, rows }
+  /** Loads the scenario, then times the play request to `finished` (not the build, as natively). */
+  const run = async () => {
+    const loaded = await engine.load(scenarioJson)
+    if (!loaded.ok)
+      throw new Error(
+        `${loaded.message}: ${loaded.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      )
+    const layout = JSON.parse(loaded.layoutJson) as { until_ms: number; columns: unknown[] }
+    columns = Math.max(1, layout.columns.length)
+    messages = 0
+    rows = 0
+    const finished = nextEnd()
+    const start = performance.now()
+    await engine.play()
+    const end = await finished
+    return { untilMs: layout.until_ms, end, wallMs: performance.now() - start }
+  }
+  const cold = warm ? await run() : null
+  const { untilMs, end, wallMs } = await run()
+  return {
+    untilMs,
+    nowMs: end.nowMs,
+    events: end.events,
+    wallMs,
+    coldWallMs: cold?.wallMs ?? null,
+    messages,
+    rows,
+  }
 }
 
-function rawRun(scenarioJson: string, eventsPerCall: number): Promise<RawRunResult> {
+function rawRun(scenarioJson: string, eventsPerCall: number, warm = false): Promise<RawRunResult> {
   const worker = new Worker(new URL('./rawWorker.ts', import.meta.url), {
     type: 'module',
     name: 'abr-bench-raw',
@@ -104,7 +127,7 @@ function rawRun(scenarioJson: string, eventsPerCall: number): Promise<RawRunResu
       worker.terminate()
       reject(new Error(event.message || 'the benchmark worker failed'))
     }
-    worker.postMessage({ scenarioJson, eventsPerCall } satisfies RawRequest)
+    worker.postMessage({ scenarioJson, eventsPerCall, warm } satisfies RawRequest)
   })
 }
 

@@ -6,7 +6,9 @@
 import {
   useCallback,
   useEffect,
+  useLayoutEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
   type ReactNode,
@@ -73,6 +75,42 @@ function HoverTime({ cursor }: { cursor: TimeCursor }) {
   )
 }
 
+/**
+ * The most of the page's time the charts may take while samples stream in. Redrawing every chart
+ * on every display frame is cheap for a few VCs, but with hundreds of them (and the engine flat
+ * out on the other core) it filled the page's thread: a slider moved meanwhile waited behind it
+ * (issue 18). A redraw that took `d` ms is followed by at least `d × (1 / CHART_SHARE − 1)` ms
+ * without one; the last rows always get drawn.
+ */
+export const CHART_SHARE = 0.25
+
+/**
+ * `rows` (the store's received rows), held back while the charts are within their pause after a
+ * redraw, and let through when it ends. Rows going down (a new run) pass at once.
+ */
+function useChartRows(rows: number): number {
+  const gate = useRef({ drawn: -1, readyAt: 0, renderAt: 0 })
+  const [, wake] = useState(0)
+  const g = gate.current
+  const now = performance.now()
+  const due = rows !== g.drawn && (rows < g.drawn || g.drawn < 0 || now >= g.readyAt)
+  const shown = due ? rows : g.drawn
+  if (due) g.renderAt = now
+  // After the charts' own layout effects (children first): the redraw's cost so far.
+  useLayoutEffect(() => {
+    if (!due) return
+    const end = performance.now()
+    g.drawn = shown
+    g.readyAt = end + (end - g.renderAt) * (1 / CHART_SHARE - 1)
+  })
+  useEffect(() => {
+    if (rows === g.drawn) return
+    const timer = setTimeout(() => wake((n) => n + 1), Math.max(0, g.readyAt - performance.now()))
+    return () => clearTimeout(timer)
+  })
+  return shown
+}
+
 /** The two charts presentation mode shows (the first two the scenario has, for kinds it lacks). */
 function shownCharts<M extends { kind: ChartKind }>(
   models: readonly M[],
@@ -127,7 +165,7 @@ export function ChartsWorkspace({
   )
   // Rebuilt only when rows have arrived (the engine also sends frames without any), so in slow
   // motion the charts stay still while the animation moves.
-  const receivedRows = store.receivedRows
+  const receivedRows = useChartRows(store.receivedRows)
   // biome-ignore lint/correctness/useExhaustiveDependencies: receivedRows says the store gained rows; layout is read through ctx
   const models = useMemo(
     () => chartKinds(layout).map((kind) => ({ kind, model: chartModel(kind, ctx) })),

@@ -98,10 +98,17 @@ export function decimate(
   let minI = -1
   let maxI = -1
   let lastI = -1
+  // In index order without repeats; no array per pixel column (this runs for every series on
+  // every redraw).
+  const keep = (i: number) => {
+    if (kept.length === 0 || kept[kept.length - 1] !== i) kept.push(i)
+  }
   const flush = () => {
     if (first < 0) return
-    const idx = [...new Set([first, minI, maxI, lastI])].sort((a, b) => a - b)
-    kept.push(...idx)
+    keep(first)
+    keep(Math.min(minI, maxI))
+    keep(Math.max(minI, maxI))
+    keep(lastI)
   }
   for (let i = 0; i < n; i++) {
     const b = Math.floor(xScale(x[i]))

@@ -3,7 +3,7 @@
  * value in force comes from, whether a change applies live, and — at the spot — why a value was
  * refused or how it was snapped.
  */
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { Edit } from '../editor/ops'
 import type { JsonObject } from '../scenario/paths'
 import type { ChoiceField, NumberField } from './fields'
@@ -63,6 +63,15 @@ export function NumberControl({
   const [text, setText] = useState(shown)
   const [editing, setEditing] = useState(false)
   const [message, setMessage] = useState<Message | null>(null)
+  /**
+   * The slider's value while its edit waits to be applied. The edit re-renders the whole page (the
+   * scenario changed), which with hundreds of VCs takes long enough to be felt: the slider shows
+   * where it was moved at once, and the edit is applied in a task of its own right after, the
+   * latest position only when it moved again meanwhile (issue 18: a slider moved while 500 VCs
+   * run; applied in the same task, the page's render held back the engine's request too).
+   */
+  const [draft, setDraft] = useState<number | null>(null)
+  const movedTo = useRef<number | null>(null)
   const base = useId()
   const numberId = `${base}-number`
   const messageId = `${base}-message`
@@ -89,6 +98,22 @@ export function NumberControl({
   const set = (value: number, note?: string) => {
     const edit: Edit = { ok: true, scenario: field.write(scenario, value), label: label(value) }
     return apply(edit, value, note)
+  }
+  // The latest render's `set` (its scenario), for an edit applied in a later task.
+  const setLatest = useRef(set)
+  setLatest.current = set
+
+  const move = (value: number) => {
+    setDraft(value)
+    const scheduled = movedTo.current !== null
+    movedTo.current = value
+    if (scheduled) return
+    setTimeout(() => {
+      const to = movedTo.current
+      movedTo.current = null
+      if (to !== null) setLatest.current(to)
+      setDraft(null)
+    }, 0)
   }
 
   const commitText = () => {
@@ -139,7 +164,8 @@ export function NumberControl({
     )
   }
 
-  const position = field.value === null ? 0 : scale.toPosition(field.value)
+  const value = draft ?? field.value
+  const position = value === null ? 0 : scale.toPosition(value)
   return (
     <div className="param param-number" data-param={spec.key}>
       <div className="param-head">
@@ -159,15 +185,14 @@ export function NumberControl({
           value={position}
           aria-label={`${spec.label} slider`}
           aria-valuetext={
-            field.value === null
+            value === null
               ? (field.unsetText ?? 'unset')
-              : withUnit(formatValue(field.value, spec.kind), spec.unit)
+              : withUnit(formatValue(value, spec.kind), spec.unit)
           }
           aria-describedby={`${docId} ${messageId}`}
           onChange={(e) => {
-            const value = scale.toValue(Number(e.target.value))
             setEditing(false)
-            set(value)
+            move(scale.toValue(Number(e.target.value)))
           }}
         />
         <input

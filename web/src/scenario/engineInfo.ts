@@ -34,6 +34,8 @@ export interface EngineInfoModule {
   param_registry(): string
   scenario_choices(): string
   validate_scenario(json: string): string
+  /** A one-path change of a valid scenario checked as far as it reaches; absent in test doubles. */
+  validate_edit?(json: string, path: string): string
   /** The engine's limits (SPEC §12) as JSON; absent in older builds and test doubles. */
   scenario_limits?(): string
 }
@@ -46,6 +48,13 @@ export interface EngineInfo {
   /** One entry, or undefined. */
   param(scope: string, key: string): ParamSpec | undefined
   validate(json: string): Validation
+  /**
+   * The verdict of `validate` on a scenario that differs from a valid one only at `path` (a
+   * dotted path, `vcs.L001.rif`): the engine checks a live VC parameter as far as the change
+   * reaches, as a running simulation's `set_param` does, instead of the whole scenario and each
+   * of its variants (`validate_edit`; about 200 ms with 500 VCs). Same as `validate` without it.
+   */
+  validateEdit(json: string, path: string): Validation
   /** The engine's `limits.max_input_bytes`: longer scenario text is refused before it is parsed. */
   maxInputBytes: number
 }
@@ -108,6 +117,13 @@ export function readChoices(json: string): Choices {
   return { ...choices, trafficKeys: c.traffic_keys }
 }
 
+function verdict(text: string): Validation {
+  const errors = parseEngineErrors(text)
+  return errors.length > 0
+    ? { ok: false, errors }
+    : { ok: true, warnings: parseEngineWarnings(text) }
+}
+
 export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
   const registry = JSON.parse(mod.param_registry()) as ParamSpec[]
   const choices = readChoices(mod.scenario_choices())
@@ -120,13 +136,9 @@ export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
     maxInputBytes: limits.max_input_bytes ?? DEFAULT_MAX_INPUT_BYTES,
     params: (scope) => registry.filter((p) => p.scope === scope),
     param: (scope, key) => registry.find((p) => p.scope === scope && p.key === key),
-    validate(json) {
-      const text = mod.validate_scenario(json)
-      const errors = parseEngineErrors(text)
-      return errors.length > 0
-        ? { ok: false, errors }
-        : { ok: true, warnings: parseEngineWarnings(text) }
-    },
+    validate: (json) => verdict(mod.validate_scenario(json)),
+    validateEdit: (json, path) =>
+      verdict(mod.validate_edit ? mod.validate_edit(json, path) : mod.validate_scenario(json)),
   }
 }
 
