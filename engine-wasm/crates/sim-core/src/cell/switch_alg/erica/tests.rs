@@ -1,5 +1,6 @@
 use super::*;
 use crate::cell::net::RmFields;
+use crate::scenario::reader::Obj;
 
 const LINK: f64 = 366_792.45;
 
@@ -497,4 +498,50 @@ fn config_reads_every_key_and_refuses_bad_ones() {
     assert!(c.erica_plus);
     let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, ["alg.same_feedback", "alg.alpha", "alg.erica_plus"], "{errors:?}");
+}
+
+#[test]
+fn a_port_kept_to_its_members_gives_the_same_feedback() {
+    // The per-VC extensions on, so that every field of the VC's state is
+    // read: a port restricted to its one member VC (kept inline) or to two
+    // must give exactly the ERs of a port keeping every VC.
+    let configure = |c: &mut EricaConfig| {
+        c.forward_ccr = true;
+        c.same_feedback = true;
+        c.average_sources = true;
+        c.bidirectional_counting = true;
+    };
+    for members in [vec![2], vec![1, 2]] {
+        let mut all = with(4, configure);
+        let mut kept = with(4, configure);
+        kept.restrict_to(members.clone());
+        for step in 0..6 {
+            let t = step as f64;
+            for e in [&mut all, &mut kept] {
+                for &vc in &members {
+                    e.on_arrival(&view(t + 0.1), &mut frm(vc, 50_000.0 * (1 + step) as f64));
+                    feed(e, vc, 40 + 30 * vc);
+                }
+                // A BRM of a VC going the other way loads the port, unseen.
+                e.on_arrival(&view(t + 0.2), &mut brm(3, 1.0, LINK));
+                e.on_tick(&view(t + 1.0));
+            }
+            for &vc in &members {
+                let a = er_for(&mut all, t + 1.5, vc, 80_000.0);
+                let k = er_for(&mut kept, t + 1.5, vc, 80_000.0);
+                assert_eq!(a.to_bits(), k.to_bits(), "members {members:?}, step {step}");
+            }
+            assert_eq!(all.active_vcs(), kept.active_vcs());
+        }
+    }
+}
+
+#[test]
+fn a_port_no_vc_leaves_by_does_not_tick() {
+    let mut e = erica(3);
+    assert_eq!(e.first_tick(SimTime::ZERO), Some(SimTime::from_ms(1.0)));
+    e.restrict_to(Vec::new());
+    assert_eq!(e.first_tick(SimTime::ZERO), None);
+    // Backward RM cells still pass and load it; nothing breaks.
+    e.on_arrival(&view(0.5), &mut brm(1, 1.0, LINK));
 }
