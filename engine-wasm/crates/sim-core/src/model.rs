@@ -74,6 +74,20 @@ impl Model {
         }
     }
 
+    /// Validates scenario text that differs from a valid scenario only at
+    /// `path`, with [`Model::validate`]'s verdict: a live VC parameter of the
+    /// cell model is checked only as far as the change reaches (see
+    /// [`crate::cell::sim::check_edit`]; its warnings are not recomputed),
+    /// anything else whole.
+    pub fn validate_edit(text: &str, path: &str) -> Result<Vec<ScenarioError>, Vec<ScenarioError>> {
+        if let (ModelKind::Cell, v) = split_model(parse_json(text)?)? {
+            if let Some(verdict) = crate::cell::sim::check_edit(&v, path) {
+                return verdict.map(|()| Vec::new());
+            }
+        }
+        Model::validate(text)
+    }
+
     pub fn kind(&self) -> ModelKind {
         match self {
             Model::Cell(_) => ModelKind::Cell,

@@ -31,11 +31,10 @@ fn errors_json(errors: &[ScenarioError]) -> String {
     serde_json::json!({"ok": false, "errors": list}).to_string()
 }
 
-/// Validates scenario text of either model (`"model": "cell"` or `"ip"`):
-/// `{"ok":true,"warnings":[…]}` or `{"ok":false,"errors":[{path,message}]}`.
-#[wasm_bindgen]
-pub fn validate_scenario(json: &str) -> String {
-    match Model::validate(json) {
+/// A validation's verdict as the page reads it: `{"ok":true,"warnings":[…]}` or
+/// `{"ok":false,"errors":[{path,message}]}`.
+fn verdict_json(verdict: Result<Vec<ScenarioError>, Vec<ScenarioError>>) -> String {
+    match verdict {
         Ok(warnings) => {
             let warnings: Vec<_> = warnings
                 .iter()
@@ -47,50 +46,18 @@ pub fn validate_scenario(json: &str) -> String {
     }
 }
 
-/// Live VC parameters (`vcs.<id>.<key>`, `defaults.vc.<key>`) the event estimate does not read
-/// (`cell/scenario/cost.rs` reads PCR, TCR, Trm and Nrm, whose change can reach the engine's
-/// limits): a change of one of these is checked by [`validate_edit`] as far as it reaches.
-fn narrow_vc_key(key: &str) -> bool {
-    const COST_KEYS: [&str; 4] = ["pcr_mbps", "tcr_cps", "trm_ms", "nrm"];
-    !COST_KEYS.contains(&key)
-        && sim_core::cell::scenario::params::all()
-            .any(|p| p.scope == scenario::registry::Scope::Vc && p.key == key && p.live)
+/// Validates scenario text of either model (`"model": "cell"` or `"ip"`).
+#[wasm_bindgen]
+pub fn validate_scenario(json: &str) -> String {
+    verdict_json(Model::validate(json))
 }
 
-/// Validates scenario text that differs from a valid scenario only at `path`, with the verdict of
-/// [`validate_scenario`] (`{"ok":true,"warnings":[]}` or the errors). A live VC parameter the
-/// event estimate does not read is checked as `set_param` checks it — the parameters of the VCs
-/// the change reaches and the variants that set a parameter checked together with it — instead
-/// of reading the whole scenario and each of its variants again: that took about 200 ms on the
-/// page's thread with 500 VCs and 16 variants (issue 18), on every step of a slider. Anything
-/// else is validated whole. Warnings are not recomputed on the narrow path.
+/// Validates scenario text that differs from a valid scenario only at `path`: a live VC
+/// parameter is checked as `set_param` checks it rather than with the whole scenario and each of
+/// its variants again (see `Model::validate_edit`), so that a slider stays quick with 500 VCs.
 #[wasm_bindgen]
 pub fn validate_edit(json: &str, path: &str) -> String {
-    let segments: Vec<&str> = path.split('.').collect();
-    let (only, key) = match segments.as_slice() {
-        ["vcs", id, key] => (Some(*id), *key),
-        ["defaults", "vc", key] => (None, *key),
-        _ => return validate_scenario(json),
-    };
-    if !narrow_vc_key(key) {
-        return validate_scenario(json);
-    }
-    let limits = scenario::Limits::default();
-    let checked = scenario::strict_json::parse(json, limits.max_input_bytes)
-        .and_then(sim_core::model::split_model)
-        .map(|(kind, value)| (kind == sim_core::model::ModelKind::Cell).then_some(value));
-    let value = match checked {
-        Ok(Some(value)) => value,
-        Ok(None) => return validate_scenario(json),
-        Err(errors) => return errors_json(&errors),
-    };
-    use sim_core::cell::scenario as cell;
-    let verdict = cell::vc_params_after_edit(&value, only)
-        .and_then(|_| cell::variants_checked_with(&value, cell::vc_keys_checked_with(key)));
-    match verdict {
-        Ok(()) => serde_json::json!({"ok": true, "warnings": []}).to_string(),
-        Err(errors) => errors_json(&errors),
-    }
+    verdict_json(Model::validate_edit(json, path))
 }
 
 /// The parameter registry (name, unit, default, range, kind, doc) as JSON.

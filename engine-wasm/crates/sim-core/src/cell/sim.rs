@@ -26,6 +26,7 @@ use serde_json::Value;
 
 mod build;
 mod edit;
+pub use edit::check_edit;
 mod layout;
 mod sample;
 mod signal;
