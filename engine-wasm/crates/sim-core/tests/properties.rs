@@ -13,6 +13,8 @@
 //! cases run for each algorithm × discipline (twice as many for the packet model): 50 by default
 //! (600 scenarios, about ten seconds on two cores); 1000 for a long run.
 
+mod common;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{json, Value};
@@ -403,23 +405,14 @@ fn ip_scenario(case: &IpCase) -> Value {
             }
         })
         .collect();
-    let aqm = match case.bat {
-        None => json!({"kind": "drop_tail"}),
-        Some(r_ref) => json!({"kind": "bat", "clcc": {"r_ref": r_ref}}),
-    };
-    json!({
-        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "random-ip",
-        "run": {"until_ms": IP_MS, "sample_interval_ms": IP_STEP_MS, "seed": case.seed},
-        "nodes": [{"id": "S", "kind": "host"}, {"id": "R1", "kind": "router"},
-                  {"id": "R2", "kind": "router"}, {"id": "D", "kind": "host"}],
-        "links": [
-            {"id": "a", "a": "S", "b": "R1", "rate_mbps": 1000, "delay_ms": 0.1},
-            {"id": "b", "a": "R1", "b": "R2", "rate_mbps": case.bottleneck_mbps, "delay_ms": 0.5,
-             "a_to_b": {"buffer_pkts": case.buffer_pkts, "aqm": aqm}},
-            {"id": "c", "a": "R2", "b": "D", "rate_mbps": 1000, "delay_ms": 0.1}
-        ],
-        "flows": flows
-    })
+    common::ip_dumbbell(
+        "random-ip",
+        json!({"until_ms": IP_MS, "sample_interval_ms": IP_STEP_MS, "seed": case.seed}),
+        case.bottleneck_mbps,
+        case.buffer_pkts,
+        case.bat,
+        flows,
+    )
 }
 
 fn check_ip_case(case: &IpCase) -> Result<u64, TestCaseError> {

@@ -10,6 +10,8 @@
 //!
 //! `STRUCTURED_SEED` replays a seed (printed); `STRUCTURED_CASES` sets the count.
 
+mod common;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{json, Value};
@@ -293,23 +295,14 @@ fn ip_scenario(c: &IpCase) -> Value {
             }
         })
         .collect();
-    let aqm = match c.bat {
-        None => json!({"kind": "drop_tail"}),
-        Some(r_ref) => json!({"kind": "bat", "clcc": {"r_ref": r_ref}}),
-    };
-    json!({
-        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "gen-ip",
-        "run": {"until_ms": c.until_ms, "sample_interval_ms": 10, "seed": c.seed},
-        "nodes": [{"id": "S", "kind": "host"}, {"id": "R1", "kind": "router"},
-                  {"id": "R2", "kind": "router"}, {"id": "D", "kind": "host"}],
-        "links": [
-            {"id": "a", "a": "S", "b": "R1", "rate_mbps": 1000, "delay_ms": 0.1},
-            {"id": "b", "a": "R1", "b": "R2", "rate_mbps": c.bottleneck_mbps, "delay_ms": 0.5,
-             "a_to_b": {"buffer_pkts": c.buffer_pkts, "aqm": aqm}},
-            {"id": "c", "a": "R2", "b": "D", "rate_mbps": 1000, "delay_ms": 0.1}
-        ],
-        "flows": flows
-    })
+    common::ip_dumbbell(
+        "gen-ip",
+        json!({"until_ms": c.until_ms, "sample_interval_ms": 10, "seed": c.seed}),
+        c.bottleneck_mbps,
+        c.buffer_pkts,
+        c.bat,
+        flows,
+    )
 }
 
 /// Invariants every cell-model report keeps.

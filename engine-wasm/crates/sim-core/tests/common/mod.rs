@@ -2,7 +2,7 @@
 //! it through the runner exactly as `abrsim run` does.
 #![allow(dead_code, reason = "each test binary uses its own subset of these helpers")]
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use sim_core::runner::{run_report, RunOptions};
 
 /// The text of `scenarios/<name>`.
@@ -95,4 +95,34 @@ pub fn total_lost(r: &Value) -> u64 {
         .values()
         .map(|p| p["cells_lost"].as_u64().unwrap())
         .sum()
+}
+
+/// The packet model's dumbbell S — R1 — R2 — D that the generated tests use:
+/// 1 Gbit/s access links, the R1→R2 bottleneck with `buffer_pkts` and
+/// drop-tail, or BAT with CLCC at `bat = Some(r_ref)`, carrying `flows`
+/// (each on the path S, R1, R2, D).
+pub fn ip_dumbbell(
+    id: &str,
+    run: Value,
+    bottleneck_mbps: f64,
+    buffer_pkts: u64,
+    bat: Option<f64>,
+    flows: Vec<Value>,
+) -> Value {
+    let aqm = match bat {
+        None => json!({"kind": "drop_tail"}),
+        Some(r_ref) => json!({"kind": "bat", "clcc": {"r_ref": r_ref}}),
+    };
+    json!({
+        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": id, "run": run,
+        "nodes": [{"id": "S", "kind": "host"}, {"id": "R1", "kind": "router"},
+                  {"id": "R2", "kind": "router"}, {"id": "D", "kind": "host"}],
+        "links": [
+            {"id": "a", "a": "S", "b": "R1", "rate_mbps": 1000, "delay_ms": 0.1},
+            {"id": "b", "a": "R1", "b": "R2", "rate_mbps": bottleneck_mbps, "delay_ms": 0.5,
+             "a_to_b": {"buffer_pkts": buffer_pkts, "aqm": aqm}},
+            {"id": "c", "a": "R2", "b": "D", "rate_mbps": 1000, "delay_ms": 0.1}
+        ],
+        "flows": flows
+    })
 }
