@@ -2,7 +2,7 @@
  * ABR Lab's page: the lab bench (editor with the cell animation over it, parameters, library,
  * sharing) beside the linked charts, the sweep and the parameter guide.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import './bench.css'
 import {
   AnimatedTopology,
@@ -45,7 +45,7 @@ import { ErrorPanel, errorText } from './ErrorPanel'
 import { installTestApi, type TestApiSource } from './testApi'
 import { Timeline } from './Timeline'
 import { nextSpeed, SPEEDS, Transport } from './Transport'
-import { useBench } from './useBench'
+import { type Announcements, useBench } from './useBench'
 
 export function App() {
   const { embed, autoplay } = useMemo(() => readEmbedOptions(window.location.search), [])
@@ -289,7 +289,6 @@ export function App() {
     : pageError
       ? 'No scenario running'
       : 'Loading…'
-  const announcement = bench.announcement
 
   return (
     <div className={`app${embed ? ' embed' : ''}${present.on && !embed ? ' present' : ''}`}>
@@ -531,14 +530,7 @@ export function App() {
                     />
                   )}
                 </div>
-                <p
-                  className={`announcement ${announcement?.tone ?? ''}`}
-                  role="status"
-                  data-testid="announcement"
-                  key={announcement?.serial}
-                >
-                  {announcement?.text}
-                </p>
+                <AnnouncementLine announcements={bench.announcements} />
               </>
             )}
           </aside>
@@ -686,5 +678,20 @@ export function App() {
         />
       )}
     </div>
+  )
+}
+
+/** What the last change did to the run; re-rendered alone when it changes (useBench.ts). */
+function AnnouncementLine({ announcements }: { announcements: Announcements }) {
+  const announcement = useSyncExternalStore(announcements.subscribe, announcements.get)
+  return (
+    <p
+      className={`announcement ${announcement?.tone ?? ''}`}
+      role="status"
+      data-testid="announcement"
+      key={announcement?.serial}
+    >
+      {announcement?.text}
+    </p>
   )
 }
