@@ -10,8 +10,17 @@
  * flow rate (utilisation) instead, and so does every link if drawing cells ever costs more than
  * a frame can spare: the page degrades what it draws, never its frame rate.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import {
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 import './animation.css'
+import { LiveContext } from '../app/live'
 import type { TimeCursor } from '../charts/cursor'
 import { formatTime } from '../charts/cursor'
 import { sampleIndexAt } from '../charts/timeSeries'
@@ -93,9 +102,26 @@ function columnsOf(layout: Layout) {
 /** What the layer is drawing, for the legend below the topology. */
 export type AnimationMode = 'cells' | 'mixed' | 'flow' | 'degraded'
 
+/** What the page's live context (app/live.ts) gives the animation when it is there. */
+type LiveProps = 'frame' | 'status' | 'speed' | 'revision'
+
 export function AnimationLayer(
-  props: AnimationProps & { onMode?(mode: AnimationMode, fastestCellPace: number): void },
+  given: Omit<AnimationProps, LiveProps> &
+    Partial<Pick<AnimationProps, LiveProps>> & {
+      onMode?(mode: AnimationMode, fastestCellPace: number): void
+    },
 ) {
+  const live = useContext(LiveContext)
+  const props = {
+    frame: null,
+    status: 'idle' as const,
+    speed: null,
+    revision: 0,
+    ...given,
+    ...(live
+      ? { frame: live.frame, status: live.status, speed: live.speed, revision: live.revision }
+      : {}),
+  }
   const { layout, fit, speed, onCellsWanted, onMode } = props
   const scene = useMemo(() => buildScene(layout, TOPOLOGY_BOX, fit), [layout, fit])
   const [degraded, setDegraded] = useState(false)
