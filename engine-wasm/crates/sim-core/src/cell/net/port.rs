@@ -10,7 +10,7 @@
 //! A cell being transmitted is therefore already on the wire.
 
 use super::cell::{Cell, CellKind, RmFields};
-use super::queue::{Discipline, PortQueue};
+use super::queue::{is_empty_rm, CellFifo, Discipline, PortQueue};
 use crate::cell::switch_alg::AnyAlgorithm;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -61,11 +61,6 @@ pub struct Wire {
     /// and lands when the next cell that does arrives, or when the run reads
     /// the destinations ([`Wire::pop_landed`]). RM cells are always events.
     lazy: bool,
-}
-
-/// Whether `rm` is [`RmFields::EMPTY`] bit for bit.
-fn is_empty_rm(rm: &RmFields) -> bool {
-    rm.ccr.to_bits() == 0 && rm.er.to_bits() == 0 && rm.mcr.to_bits() == 0 && !rm.ci && !rm.ni
 }
 
 impl Wire {
@@ -186,7 +181,7 @@ pub struct Port {
     pub buffer_cells: u32,
     pub discipline: Discipline,
     /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
-    background: VecDeque<Cell>,
+    background: CellFifo,
     /// ABR cells, ordered by the port's discipline.
     queue: PortQueue,
     /// The transmitter is busy until then.
@@ -229,7 +224,7 @@ impl Port {
             setup_delay: SimTime::ZERO,
             buffer_cells,
             discipline,
-            background: VecDeque::new(),
+            background: CellFifo::default(),
             queue: PortQueue::new(discipline),
             busy_until: SimTime::ZERO,
             timer_pending: false,
@@ -257,7 +252,7 @@ impl Port {
     }
 
     /// The cells waiting, background first (they are served first), for drawing.
-    pub fn waiting(&self) -> impl Iterator<Item = &Cell> {
+    pub fn waiting(&self) -> impl Iterator<Item = Cell> + '_ {
         self.background.iter().chain(self.queue.iter())
     }
 
