@@ -54,7 +54,11 @@ struct OnWire {
 pub struct Wire {
     cells: VecDeque<OnWire>,
     rm: VecDeque<RmFields>,
-    /// Arrival times of the cells whose arrival is an event, first first.
+    /// On a lazy link, the arrival times of the cells whose arrival is an
+    /// event, first first. (On any other link every cell's arrival is one,
+    /// and the first cell says when: reading it there also brings it into
+    /// the cache for its arrival, one cell time later on a busy link, where
+    /// a FIFO of times beside cost a cache miss of its own per cell.)
     due: VecDeque<SimTime>,
     /// Whether this link ends at a host where a data or background cell's
     /// arrival only counts (issue 18): such a cell needs no event of its own
@@ -86,11 +90,14 @@ impl Wire {
         if rm {
             self.rm.push_back(cell.rm);
         }
-        let due = !self.lazy || matches!(cell.kind, CellKind::Frm | CellKind::Brm);
-        let first = due && self.due.is_empty();
-        if due {
+        let (due, first) = if !self.lazy {
+            (true, self.cells.is_empty())
+        } else if matches!(cell.kind, CellKind::Frm | CellKind::Brm) {
             self.due.push_back(at);
-        }
+            (true, self.due.len() == 1)
+        } else {
+            (false, false)
+        };
         self.cells.push_back(OnWire { at, vc: cell.vc, kind: cell.kind, efci: cell.efci, rm, due });
         first
     }
@@ -98,7 +105,11 @@ impl Wire {
     /// When the next cell whose arrival is an event reaches the far end.
     #[inline]
     pub fn next_due(&self) -> Option<SimTime> {
-        self.due.front().copied()
+        if self.lazy {
+            self.due.front().copied()
+        } else {
+            self.cells.front().map(|c| c.at)
+        }
     }
 
     /// When the last cell reaches the far end.
@@ -117,7 +128,7 @@ impl Wire {
         } else {
             RmFields::EMPTY
         };
-        if c.due {
+        if c.due && self.lazy {
             self.due.pop_front();
         }
         Some((c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm }, c.due))
