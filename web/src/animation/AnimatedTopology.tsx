@@ -10,8 +10,17 @@
  * flow rate (utilisation) instead, and so does every link if drawing cells ever costs more than
  * a frame can spare: the page degrades what it draws, never its frame rate.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import {
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 import './animation.css'
+import { LiveContext } from '../app/live'
 import type { TimeCursor } from '../charts/cursor'
 import { formatTime } from '../charts/cursor'
 import { sampleIndexAt } from '../charts/timeSeries'
@@ -63,18 +72,56 @@ const DRAW_WINDOW = 30
 /** A snapshot is moved on for at most this much wall time; later ones replace it long before. */
 const MAX_EXTRAPOLATION_WALL_MS = 250
 
-function valueAt(store: SampleStore | null, name: string, t: number): number {
-  if (!store?.has(name)) return Number.NaN
-  const i = sampleIndexAt(store.series(column.time), t)
-  return i < 0 ? Number.NaN : store.series(name)[i]
+/** The sample row that holds at `t` (the latest for Infinity), or -1 when there is none. */
+function rowAt(store: SampleStore | null, t: number): number {
+  if (!store || store.rowCount === 0) return -1
+  if (t === Number.POSITIVE_INFINITY) return store.rowCount - 1
+  return sampleIndexAt(store.series(column.time), t)
+}
+
+function valueAt(store: SampleStore | null, name: string, row: number): number {
+  if (row < 0 || !store?.has(name)) return Number.NaN
+  return store.at(name, row)
+}
+
+/** Per layout, what every frame reads by name: made once, not on every frame (issue 18). */
+const layoutColumns = new WeakMap<Layout, { queue: string[]; util: string[]; maxLink: number }>()
+function columnsOf(layout: Layout) {
+  let cols = layoutColumns.get(layout)
+  if (!cols) {
+    cols = {
+      queue: layout.ports.map((p) => column.queue(p.id)),
+      util: layout.ports.map((p) => column.util(p.id)),
+      maxLink: Math.max(1, ...layout.links.map((l) => l.rate_mbps)),
+    }
+    layoutColumns.set(layout, cols)
+  }
+  return cols
 }
 
 /** What the layer is drawing, for the legend below the topology. */
 export type AnimationMode = 'cells' | 'mixed' | 'flow' | 'degraded'
 
+/** What the page's live context (app/live.ts) gives the animation when it is there. */
+type LiveProps = 'frame' | 'status' | 'speed' | 'revision'
+
 export function AnimationLayer(
-  props: AnimationProps & { onMode?(mode: AnimationMode, fastestCellPace: number): void },
+  given: Omit<AnimationProps, LiveProps> &
+    Partial<Pick<AnimationProps, LiveProps>> & {
+      onMode?(mode: AnimationMode, fastestCellPace: number): void
+    },
 ) {
+  const live = useContext(LiveContext)
+  const props = {
+    frame: null,
+    status: 'idle' as const,
+    speed: null,
+    revision: 0,
+    ...given,
+    ...(live
+      ? { frame: live.frame, status: live.status, speed: live.speed, revision: live.revision }
+      : {}),
+  }
   const { layout, fit, speed, onCellsWanted, onMode } = props
   const scene = useMemo(() => buildScene(layout, TOPOLOGY_BOX, fit), [layout, fit])
   const [degraded, setDegraded] = useState(false)
@@ -156,16 +203,19 @@ export function AnimationLayer(
         snapshot && running ? Math.min(MAX_EXTRAPOLATION_WALL_MS, started - snapshot.wallMs) : 0
       const cellsAgeMs = p.speed !== null ? (ageWallMs * p.speed) / 1000 : 0
       const ports = p.layout.ports
+      const cols = columnsOf(p.layout)
       let queueScale = 20
       if (store)
-        for (const port of ports)
-          if (store.has(column.queue(port.id)))
-            queueScale = Math.max(queueScale, store.max(column.queue(port.id)))
-      const maxLink = Math.max(1, ...p.layout.links.map((l) => l.rate_mbps))
+        for (const name of cols.queue)
+          if (store.has(name)) queueScale = Math.max(queueScale, store.max(name))
+      const maxLink = cols.maxLink
       const { cellMode: mode } = modeRef.current
+      // The rows read this frame: the hovered time's, and the latest.
+      const hoverRow = hoverT !== null ? rowAt(store, hoverT) : -1
+      const lastRow = rowAt(store, Number.POSITIVE_INFINITY)
       const queueAt = (i: number) =>
         hoverT !== null
-          ? valueAt(store, column.queue(ports[i].id), hoverT)
+          ? valueAt(store, cols.queue[i], hoverRow)
           : (p.frame?.queueCells.get(ports[i].id) ?? 0)
       const stats = drawAnimation(ctx, {
         scene,
@@ -176,12 +226,14 @@ export function AnimationLayer(
         cellMode: mode,
         queue: queueAt,
         queueScale,
-        util: (i) => (store ? valueAt(store, column.util(ports[i].id), hoverT ?? Infinity) : 0),
+        util: (i) =>
+          store ? valueAt(store, cols.util[i], hoverT !== null ? hoverRow : lastRow) : 0,
         acr: (vc: LayoutVc) =>
           hoverT !== null
-            ? valueAt(store, column.acr(vc.id), hoverT)
+            ? valueAt(store, column.acr(vc.id), hoverRow)
             : (p.frame?.acrMbps.get(vc.id) ?? Number.NaN),
-        maxmin: (vc: LayoutVc) => valueAt(store, column.maxmin(vc.id), hoverT ?? Infinity),
+        maxmin: (vc: LayoutVc) =>
+          valueAt(store, column.maxmin(vc.id), hoverT !== null ? hoverRow : lastRow),
         pcr: (vc: LayoutVc) => vc.pcr_mbps ?? maxLink,
         wallMs: started,
         fadeCells: hoverT !== null,
@@ -198,9 +250,10 @@ export function AnimationLayer(
         stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
       // The queue bars' values as drawn ("port:cells …"), for a test or a tour to read.
-      canvas.dataset.queues = ports
-        .map((port, i) => `${port.id}:${Math.round(queueAt(i))}`)
-        .join(' ')
+      let queues = ''
+      for (let i = 0; i < ports.length; i++)
+        queues += `${i > 0 ? ' ' : ''}${ports[i].id}:${Math.round(queueAt(i))}`
+      canvas.dataset.queues = queues
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')
       canvas.dataset.rmAt = rm

@@ -74,76 +74,107 @@ export interface DrawStats {
   targets: HitTarget[]
 }
 
+/** Port names by index, made once per layout rather than on every frame (issue 18). */
+const portNames = new WeakMap<Layout, string[]>()
+
 function portName(layout: Layout, index: number): string {
-  const p = layout.ports[index]
-  return p ? `${p.from}→${p.to}` : `port ${index}`
+  let names = portNames.get(layout)
+  if (!names) {
+    names = layout.ports.map((p) => `${p.from}→${p.to}`)
+    portNames.set(layout, names)
+  }
+  return names[index] ?? `port ${index}`
 }
+
+const DASHED = [6, 6]
+const SOLID: number[] = []
+/** Flow bands' colours by utilisation in thousandths: one string each, not one per frame. */
+const flowStyles: string[] = []
+function flowStyle(util: number): string {
+  const k = Math.round(util * 1000)
+  flowStyles[k] ??= `rgba(0, 114, 178, ${0.18 + 0.6 * (k / 1000)})`
+  return flowStyles[k]
+}
+
+type FlowTarget = Extract<HitTarget, { kind: 'flow' }>
+type QueueTarget = Extract<HitTarget, { kind: 'queue' }>
+/**
+ * The flow and queue targets of each scene's ports, updated in place on every frame: with
+ * hundreds of ports, new objects every frame were most of the page's garbage (issue 18).
+ */
+const portTargets = new WeakMap<Scene, { flow: FlowTarget[]; queue: QueueTarget[] }>()
 
 export function drawAnimation(ctx: CanvasRenderingContext2D, inputs: DrawInputs): DrawStats {
   const { scene, layout } = inputs
   const targets: HitTarget[] = []
   let flowPorts = 0
+  let pool = portTargets.get(scene)
+  if (!pool) {
+    pool = {
+      flow: scene.ports.map(() => ({ kind: 'flow', x: 0, y: 0, port: '', util: 0 })),
+      queue: scene.ports.map(() => ({ kind: 'queue', x: 0, y: 0, port: '', cells: 0 })),
+    }
+    portTargets.set(scene, pool)
+  }
 
   // Flow bands: width and opacity from utilisation, dashes moving the way the cells go.
   ctx.save()
   ctx.lineCap = 'butt'
-  for (const port of scene.ports) {
-    if (inputs.cellMode[port.index]) continue
+  scene.ports.forEach((port, k) => {
+    if (inputs.cellMode[port.index]) return
     const util = Math.max(0, Math.min(1, inputs.util(port.index) || 0))
     flowPorts++
-    const a = { x: port.start.x + port.normal.x * LANE, y: port.start.y + port.normal.y * LANE }
-    const b = { x: a.x + port.dir.x * port.length, y: a.y + port.dir.y * port.length }
-    ctx.strokeStyle = `rgba(0, 114, 178, ${0.18 + 0.6 * util})`
+    const ax = port.start.x + port.normal.x * LANE
+    const ay = port.start.y + port.normal.y * LANE
+    const bx = ax + port.dir.x * port.length
+    const by = ay + port.dir.y * port.length
+    ctx.strokeStyle = flowStyle(util)
     ctx.lineWidth = 1 + 4 * util
-    ctx.setLineDash(util > 0.005 ? [6, 6] : [])
+    ctx.setLineDash(util > 0.005 ? DASHED : SOLID)
     ctx.lineDashOffset = util > 0.005 ? -((inputs.wallMs / 1000) * 36 * (0.3 + util)) % 12 : 0
     ctx.beginPath()
-    ctx.moveTo(a.x, a.y)
-    ctx.lineTo(b.x, b.y)
+    ctx.moveTo(ax, ay)
+    ctx.lineTo(bx, by)
     ctx.stroke()
-    targets.push({
-      kind: 'flow',
-      x: (a.x + b.x) / 2,
-      y: (a.y + b.y) / 2,
-      port: portName(layout, port.index),
-      util,
-    })
-  }
+    const target = pool.flow[k]
+    target.x = (ax + bx) / 2
+    target.y = (ay + by) / 2
+    target.port = portName(layout, port.index)
+    target.util = util
+    targets.push(target)
+  })
   ctx.restore()
 
   // Queue bars at every port: a track and the queue in it.
   const scale = Math.max(1, inputs.queueScale)
-  for (const port of scene.ports) {
+  scene.ports.forEach((port, k) => {
     const queue = Math.max(0, inputs.queue(port.index) || 0)
     const max = Math.min(QUEUE_BAR_MAX, port.length * 0.45)
     const len = Math.min(max, (queue / scale) * max)
-    const o = {
-      x: port.start.x + port.normal.x * QUEUE_OFFSET,
-      y: port.start.y + port.normal.y * QUEUE_OFFSET,
-    }
+    const ox = port.start.x + port.normal.x * QUEUE_OFFSET
+    const oy = port.start.y + port.normal.y * QUEUE_OFFSET
     ctx.lineCap = 'butt'
     ctx.lineWidth = 1.5
     ctx.strokeStyle = '#e6e9ed'
     ctx.beginPath()
-    ctx.moveTo(o.x, o.y)
-    ctx.lineTo(o.x + port.dir.x * max, o.y + port.dir.y * max)
+    ctx.moveTo(ox, oy)
+    ctx.lineTo(ox + port.dir.x * max, oy + port.dir.y * max)
     ctx.stroke()
     if (len > 0) {
       ctx.lineWidth = 4
       ctx.strokeStyle = queue >= scale ? '#D55E00' : '#E69F00'
       ctx.beginPath()
-      ctx.moveTo(o.x, o.y)
-      ctx.lineTo(o.x + port.dir.x * Math.max(1.5, len), o.y + port.dir.y * Math.max(1.5, len))
+      ctx.moveTo(ox, oy)
+      ctx.lineTo(ox + port.dir.x * Math.max(1.5, len), oy + port.dir.y * Math.max(1.5, len))
       ctx.stroke()
     }
-    targets.push({
-      kind: 'queue',
-      x: o.x + (port.dir.x * max) / 2,
-      y: o.y + (port.dir.y * max) / 2,
-      port: portName(layout, port.index),
-      cells: queue,
-    })
-  }
+    const target = pool.queue[k]
+    target.x = ox + (port.dir.x * max) / 2
+    target.y = oy + (port.dir.y * max) / 2
+    target.port = portName(layout, port.index)
+    target.cells = queue
+    targets.push(target)
+  })
 
   // Cells in flight, batched into one path per colour and shape (one fill each, not one per cell).
   let cellsDrawn = 0

@@ -2,7 +2,15 @@
  * ABR Lab's page: the lab bench (editor with the cell animation over it, parameters, library,
  * sharing) beside the linked charts, the sweep and the parameter guide.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
 import './bench.css'
 import {
   AnimatedTopology,
@@ -42,10 +50,21 @@ import { TOPOLOGY_BOX, TopologyView } from '../topology/TopologyView'
 import { actionForKey, type Action } from './actions'
 import { PRESENTATION_PACE, setPresentation, usePresentation } from './presentation'
 import { ErrorPanel, errorText } from './ErrorPanel'
+import { LiveContext, type LiveState } from './live'
 import { installTestApi, type TestApiSource } from './testApi'
 import { Timeline } from './Timeline'
 import { nextSpeed, SPEEDS, Transport } from './Transport'
-import { useBench } from './useBench'
+import { type Announcements, useBench } from './useBench'
+
+/**
+ * The editor's drawing and the parameter panel, re-rendered only when what they show changes:
+ * with hundreds of VCs, re-rendering them on every frame of a run was most of the page's work
+ * and garbage (issue 18). The live values reach the drawing through LiveContext (live.ts).
+ */
+const StillEditorCanvas = memo(EditorCanvas)
+const StillParamsPanel = memo(ParamsPanel)
+/** The editor's own `frame` and `started`: the drawing reads the live ones from LiveContext. */
+const NO_VCS: ReadonlySet<string> = new Set()
 
 export function App() {
   const { embed, autoplay } = useMemo(() => readEmbedOptions(window.location.search), [])
@@ -270,8 +289,22 @@ export function App() {
     cursor,
     onCellsWanted: sim.setAnimationCells,
   }
-  const overlay = (viewLayout: Layout, fit: Fit) => (
-    <AnimationLayer layout={viewLayout} fit={fit} {...animationProps} onMode={onAnimationMode} />
+  const { cells, setAnimationCells } = sim
+  // Stable while a run plays: the frame, status, pace and revision come from LiveContext.
+  const overlay = useCallback(
+    (viewLayout: Layout, fit: Fit) => (
+      <AnimationLayer
+        layout={viewLayout}
+        fit={fit}
+        store={store}
+        colors={colors}
+        cells={cells}
+        cursor={cursor}
+        onCellsWanted={setAnimationCells}
+        onMode={onAnimationMode}
+      />
+    ),
+    [store, colors, cells, cursor, setAnimationCells, onAnimationMode],
   )
   // biome-ignore lint/correctness/useExhaustiveDependencies: sim.revision says the store gained rows
   const started = useMemo(
@@ -283,13 +316,22 @@ export function App() {
       ),
     [layout, store, sim.revision],
   )
+  const live: LiveState = useMemo(
+    () => ({
+      frame: sim.frame,
+      started,
+      status,
+      speed: sim.speed,
+      revision: sim.revision,
+    }),
+    [sim.frame, started, status, sim.speed, sim.revision],
+  )
 
   const title = layout
     ? editedTitle(layout.scenario.title, bench.edited)
     : pageError
       ? 'No scenario running'
       : 'Loading…'
-  const announcement = bench.announcement
 
   return (
     <div className={`app${embed ? ' embed' : ''}${present.on && !embed ? ' present' : ''}`}>
@@ -400,252 +442,247 @@ export function App() {
       )}
       <ProgressIndicator />
       {layout && (
-        <main className="workspace" data-pane={pane}>
-          {!embed && (
-            <div className="phone-panes" role="group" aria-label="Show">
-              {(
-                [
-                  ['network', 'Network'],
-                  ['charts', 'Charts'],
-                ] as const
-              ).map(([id, label]) => (
-                <button
-                  key={id}
-                  type="button"
-                  aria-pressed={pane === id}
-                  onClick={() => setPane(id)}
-                >
-                  {label}
-                </button>
-              ))}
-            </div>
-          )}
-          <aside className="side">
-            {embed || !scenario || !info ? (
-              <>
-                <AnimatedTopology layout={placed ?? layout} {...animationProps}>
-                  <TopologyView
-                    layout={placed ?? layout}
-                    colors={colors}
-                    frame={sim.frame}
-                    started={started}
-                    cursor={cursor}
-                    store={store}
-                    onPick={setPickedNode}
-                    picked={pickedNode}
-                  />
-                  <p className="node-details" role="status" data-testid="node-details">
-                    {pickedNode && nodeDetails(layout, sim.frame, pickedNode)}
-                  </p>
-                </AnimatedTopology>
-                <BundleToggles vcs={layout.vcs} />
-              </>
-            ) : (
-              <>
-                <EditorCanvas
-                  layout={layout}
-                  scenario={scenario}
-                  info={info}
-                  colors={colors}
-                  frame={sim.frame}
-                  started={started}
-                  selection={selection}
-                  onSelect={bench.select}
-                  onApply={bench.apply}
-                  overlay={overlay}
-                  cursor={cursor}
-                  store={store}
-                />
-                <AnimationLegend
-                  mode={animation.mode}
-                  fastestCellPace={animation.fastest}
-                  packets={layout.model === 'ip'}
-                  onSlowDown={slowDown}
-                />
-                <BundleToggles vcs={layout.vcs} />
-                <Magnifier
-                  layout={layout}
-                  colors={colors}
-                  cells={sim.cells}
-                  speed={sim.speed}
-                  status={status}
-                  revision={sim.revision}
-                  port={magnified}
-                  onPort={setMagnified}
-                  onSpeed={sim.setSpeed}
-                  speeds={SPEEDS}
-                />
-                <div className="tabs" role="tablist" aria-label="Side panel">
-                  <button
-                    type="button"
-                    role="tab"
-                    id="tab-params"
-                    aria-controls="panel-params"
-                    aria-selected={bench.tab === 'params'}
-                    onClick={() => bench.setTab('params')}
-                  >
-                    Parameters
-                  </button>
-                  <button
-                    type="button"
-                    role="tab"
-                    id="tab-about"
-                    aria-controls="panel-about"
-                    aria-selected={bench.tab === 'about'}
-                    onClick={() => bench.setTab('about')}
-                  >
-                    About this scenario
-                  </button>
-                </div>
-                <div
-                  role="tabpanel"
-                  id={`panel-${bench.tab}`}
-                  aria-labelledby={`tab-${bench.tab}`}
-                  className="tab-panel"
-                >
-                  {bench.tab === 'params' ? (
-                    <ParamsPanel
-                      scenario={scenario}
-                      info={info}
-                      layout={layout}
-                      selection={selection}
-                      colors={colors}
-                      onSelect={bench.select}
-                      onApply={bench.apply}
-                    />
-                  ) : (
-                    <ScenarioAbout
-                      scenario={scenario}
-                      warnings={sim.warnings}
-                      onApply={bench.apply}
-                      edited={bench.edited}
-                      onTry={tryThing}
-                      claims={
-                        <ClaimsTable
-                          scenario={scenario}
-                          store={sim.store}
-                          nowMs={sim.nowMs}
-                          revision={sim.revision}
-                        />
-                      }
-                    />
-                  )}
-                </div>
-                <p
-                  className={`announcement ${announcement?.tone ?? ''}`}
-                  role="status"
-                  data-testid="announcement"
-                  key={announcement?.serial}
-                >
-                  {announcement?.text}
-                </p>
-              </>
-            )}
-          </aside>
-          <div className="charts">
+        <LiveContext.Provider value={live}>
+          <main className="workspace" data-pane={pane}>
             {!embed && (
-              <div className="main-tabs" role="tablist" aria-label="Views">
+              <div className="phone-panes" role="group" aria-label="Show">
                 {(
                   [
+                    ['network', 'Network'],
                     ['charts', 'Charts'],
-                    ['sweep', 'Sweep'],
-                    ['guide', 'Parameter guide'],
                   ] as const
                 ).map(([id, label]) => (
                   <button
                     key={id}
                     type="button"
-                    role="tab"
-                    id={`view-${id}`}
-                    aria-selected={view === id}
-                    aria-controls={`view-panel-${id}`}
-                    onClick={() => setView(id)}
+                    aria-pressed={pane === id}
+                    onClick={() => setPane(id)}
                   >
                     {label}
                   </button>
                 ))}
               </div>
             )}
-            {!embed && (
-              <div className="main-tools">
-                <RunExports
-                  store={store}
-                  scenarioId={layout.scenario.id}
-                  edited={(bench.edited?.changes.length ?? 0) > 0}
-                />
-              </div>
-            )}
-            <div
-              className="view-panel"
-              role="tabpanel"
-              id="view-panel-charts"
-              aria-labelledby="view-charts"
-              hidden={view !== 'charts'}
-            >
-              {store && (
-                <ChartsWorkspace
-                  layout={layout}
-                  store={store}
-                  colors={colors}
-                  cursor={cursor}
-                  pinned={pinned}
-                  runLabel={runLabel}
-                  onPick={setPicked}
-                  present={
-                    present.on && !embed
-                      ? {
-                          charts: present.charts,
-                          onCharts: (charts) => setPresentation({ charts }),
-                        }
-                      : undefined
-                  }
-                  toolbar={
-                    !embed &&
-                    scenarioJson && (
-                      <ComparePanel
+            <aside className="side">
+              {embed || !scenario || !info ? (
+                <>
+                  <AnimatedTopology layout={placed ?? layout} {...animationProps}>
+                    <TopologyView
+                      layout={placed ?? layout}
+                      colors={colors}
+                      frame={sim.frame}
+                      started={started}
+                      cursor={cursor}
+                      store={store}
+                      onPick={setPickedNode}
+                      picked={pickedNode}
+                    />
+                    <p className="node-details" role="status" data-testid="node-details">
+                      {pickedNode && nodeDetails(layout, sim.frame, pickedNode)}
+                    </p>
+                  </AnimatedTopology>
+                  <BundleToggles vcs={layout.vcs} />
+                </>
+              ) : (
+                <>
+                  <StillEditorCanvas
+                    layout={layout}
+                    scenario={scenario}
+                    info={info}
+                    colors={colors}
+                    frame={null}
+                    started={NO_VCS}
+                    selection={selection}
+                    onSelect={bench.select}
+                    onApply={bench.apply}
+                    overlay={overlay}
+                    cursor={cursor}
+                    store={store}
+                  />
+                  <AnimationLegend
+                    mode={animation.mode}
+                    fastestCellPace={animation.fastest}
+                    packets={layout.model === 'ip'}
+                    onSlowDown={slowDown}
+                  />
+                  <BundleToggles vcs={layout.vcs} />
+                  <Magnifier
+                    layout={layout}
+                    colors={colors}
+                    cells={sim.cells}
+                    speed={sim.speed}
+                    status={status}
+                    revision={sim.revision}
+                    port={magnified}
+                    onPort={setMagnified}
+                    onSpeed={sim.setSpeed}
+                    speeds={SPEEDS}
+                  />
+                  <div className="tabs" role="tablist" aria-label="Side panel">
+                    <button
+                      type="button"
+                      role="tab"
+                      id="tab-params"
+                      aria-controls="panel-params"
+                      aria-selected={bench.tab === 'params'}
+                      onClick={() => bench.setTab('params')}
+                    >
+                      Parameters
+                    </button>
+                    <button
+                      type="button"
+                      role="tab"
+                      id="tab-about"
+                      aria-controls="panel-about"
+                      aria-selected={bench.tab === 'about'}
+                      onClick={() => bench.setTab('about')}
+                    >
+                      About this scenario
+                    </button>
+                  </div>
+                  <div
+                    role="tabpanel"
+                    id={`panel-${bench.tab}`}
+                    aria-labelledby={`tab-${bench.tab}`}
+                    className="tab-panel"
+                  >
+                    {bench.tab === 'params' ? (
+                      <StillParamsPanel
+                        scenario={scenario}
+                        info={info}
                         layout={layout}
-                        store={store}
-                        status={status}
-                        nowMs={sim.nowMs}
-                        scenarioJson={scenarioJson}
-                        runLabel={runLabel}
-                        pinned={pinned}
-                        onPin={setPinned}
-                        onRunChanged={openRun}
+                        selection={selection}
+                        colors={colors}
+                        onSelect={bench.select}
+                        onApply={bench.apply}
                       />
-                    )
-                  }
-                />
+                    ) : (
+                      <ScenarioAbout
+                        scenario={scenario}
+                        warnings={sim.warnings}
+                        onApply={bench.apply}
+                        edited={bench.edited}
+                        onTry={tryThing}
+                        claims={
+                          <ClaimsTable
+                            scenario={scenario}
+                            store={sim.store}
+                            nowMs={sim.nowMs}
+                            revision={sim.revision}
+                          />
+                        }
+                      />
+                    )}
+                  </div>
+                  <AnnouncementLine announcements={bench.announcements} />
+                </>
+              )}
+            </aside>
+            <div className="charts">
+              {!embed && (
+                <div className="main-tabs" role="tablist" aria-label="Views">
+                  {(
+                    [
+                      ['charts', 'Charts'],
+                      ['sweep', 'Sweep'],
+                      ['guide', 'Parameter guide'],
+                    ] as const
+                  ).map(([id, label]) => (
+                    <button
+                      key={id}
+                      type="button"
+                      role="tab"
+                      id={`view-${id}`}
+                      aria-selected={view === id}
+                      aria-controls={`view-panel-${id}`}
+                      onClick={() => setView(id)}
+                    >
+                      {label}
+                    </button>
+                  ))}
+                </div>
+              )}
+              {!embed && (
+                <div className="main-tools">
+                  <RunExports
+                    store={store}
+                    scenarioId={layout.scenario.id}
+                    edited={(bench.edited?.changes.length ?? 0) > 0}
+                  />
+                </div>
+              )}
+              <div
+                className="view-panel"
+                role="tabpanel"
+                id="view-panel-charts"
+                aria-labelledby="view-charts"
+                hidden={view !== 'charts'}
+              >
+                {store && (
+                  <ChartsWorkspace
+                    layout={layout}
+                    store={store}
+                    colors={colors}
+                    cursor={cursor}
+                    pinned={pinned}
+                    runLabel={runLabel}
+                    onPick={setPicked}
+                    present={
+                      present.on && !embed
+                        ? {
+                            charts: present.charts,
+                            onCharts: (charts) => setPresentation({ charts }),
+                          }
+                        : undefined
+                    }
+                    toolbar={
+                      !embed &&
+                      scenarioJson && (
+                        <ComparePanel
+                          layout={layout}
+                          store={store}
+                          status={status}
+                          nowMs={sim.nowMs}
+                          scenarioJson={scenarioJson}
+                          runLabel={runLabel}
+                          pinned={pinned}
+                          onPin={setPinned}
+                          onRunChanged={openRun}
+                        />
+                      )
+                    }
+                  />
+                )}
+              </div>
+              {!embed && (
+                <div
+                  className="view-panel"
+                  role="tabpanel"
+                  id="view-panel-sweep"
+                  aria-labelledby="view-sweep"
+                  hidden={view !== 'sweep'}
+                >
+                  {scenarioJson && (
+                    <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />
+                  )}
+                </div>
+              )}
+              {!embed && (
+                <div
+                  className="view-panel"
+                  role="tabpanel"
+                  id="view-panel-guide"
+                  aria-labelledby="view-guide"
+                  hidden={view !== 'guide'}
+                >
+                  {scenarioJson && view === 'guide' && (
+                    <ParameterGuide layout={layout} scenarioJson={scenarioJson} />
+                  )}
+                </div>
               )}
             </div>
-            {!embed && (
-              <div
-                className="view-panel"
-                role="tabpanel"
-                id="view-panel-sweep"
-                aria-labelledby="view-sweep"
-                hidden={view !== 'sweep'}
-              >
-                {scenarioJson && (
-                  <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />
-                )}
-              </div>
-            )}
-            {!embed && (
-              <div
-                className="view-panel"
-                role="tabpanel"
-                id="view-panel-guide"
-                aria-labelledby="view-guide"
-                hidden={view !== 'guide'}
-              >
-                {scenarioJson && view === 'guide' && (
-                  <ParameterGuide layout={layout} scenarioJson={scenarioJson} />
-                )}
-              </div>
-            )}
-          </div>
-        </main>
+          </main>
+        </LiveContext.Provider>
       )}
       {!embed && info && (
         <LibraryDialog
@@ -686,5 +723,20 @@ export function App() {
         />
       )}
     </div>
+  )
+}
+
+/** What the last change did to the run; re-rendered alone when it changes (useBench.ts). */
+function AnnouncementLine({ announcements }: { announcements: Announcements }) {
+  const announcement = useSyncExternalStore(announcements.subscribe, announcements.get)
+  return (
+    <p
+      className={`announcement ${announcement?.tone ?? ''}`}
+      role="status"
+      data-testid="announcement"
+      key={announcement?.serial}
+    >
+      {announcement?.text}
+    </p>
   )
 }

@@ -12,7 +12,7 @@
  *   - anything else (topology, VCs, before the run has started): the scenario is rebuilt.
  * The page says which of these happened.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatScenarioError } from '../engine/protocol'
 import type { PinnedRun } from '../charts/models'
 import {
@@ -27,7 +27,13 @@ import type { Edit } from '../editor/ops'
 import { docNodes, docVcs, docLinks } from '../scenario/doc'
 import { editedState, type EditedState } from '../scenario/edited'
 import { loadEngineInfo, type EngineInfo } from '../scenario/engineInfo'
-import { isObject, leafChanges, type Json, type JsonObject } from '../scenario/paths'
+import {
+  isObject,
+  leafChanges,
+  type Json,
+  type JsonObject,
+  type LeafChange,
+} from '../scenario/paths'
 import { restoreFromHash, type Notice, type Origin } from '../scenario/restore'
 import { shareHash, type Selection, type ViewState } from '../scenario/shareLink'
 import { getPresentation, setPresentation } from './presentation'
@@ -42,6 +48,28 @@ export interface Announcement {
   serial: number
 }
 
+/**
+ * The latest announcement, outside React state (issue 18): the line that shows it subscribes
+ * (`useSyncExternalStore`) and is re-rendered alone, at once, in the task that made it — with 500
+ * VCs a re-render of the whole page first kept "applied live" off the screen for 30–100 ms.
+ */
+export class Announcements {
+  private current: Announcement | null = null
+  private readonly listeners = new Set<() => void>()
+
+  get = (): Announcement | null => this.current
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  set(next: Announcement | null): void {
+    this.current = next
+    for (const listener of this.listeners) listener()
+  }
+}
+
 export interface Bench {
   info: EngineInfo | null
   sim: Simulation
@@ -49,7 +77,8 @@ export interface Bench {
   origin: Origin | null
   notice: Notice | null
   dismissNotice(): void
-  announcement: Announcement | null
+  /** What the last change did to the run (subscribe to show it). */
+  announcements: Announcements
   selection: Selection | null
   select(selection: Selection | null): void
   tab: 'params' | 'about'
@@ -125,6 +154,20 @@ function sameForEngine(a: JsonObject, b: JsonObject): boolean {
   return JSON.stringify(forEngine(a)) === JSON.stringify(forEngine(b))
 }
 
+/** The one value an edit changed, and the document it changed it in. */
+interface KnownChange {
+  from: JsonObject
+  change: LeafChange
+}
+
+/**
+ * Whether `leafChanges(forEngine(a), forEngine(b))` is `[change]` when `leafChanges(a, b)` is:
+ * a value the engine reads (not the view, not a node's position).
+ */
+function engineReads(change: LeafChange): boolean {
+  return !/^(view|nodes)(\.|$)/.test(change.path)
+}
+
 /** A selection that still names something in the scenario, else null. */
 function validSelection(
   scenario: JsonObject,
@@ -152,7 +195,7 @@ export function useBench(options: BenchOptions = {}): Bench {
   const [history, setHistory] = useState<History>(emptyHistory)
   const [selection, setSelection] = useState<Selection | null>(null)
   const [tab, setTab] = useState<'params' | 'about'>('about')
-  const [announcement, setAnnouncement] = useState<Announcement | null>(null)
+  const [announcements] = useState(() => new Announcements())
   const [edited, setEdited] = useState(false)
   const [pinned, setPinned] = useState<PinnedRun | null>(null)
   const [liveMarks, setLiveMarks] = useState<LiveMark[]>([])
@@ -171,28 +214,40 @@ export function useBench(options: BenchOptions = {}): Bench {
   /** The document the engine's run was built from, with the live changes made since. */
   const engineDocRef = useRef<JsonObject | null>(null)
   /** The latest document waiting to be carried to the run, and whether a carry is under way. */
-  const pendingRef = useRef<{ scenario: JsonObject; label: string } | null>(null)
+  const pendingRef = useRef<{
+    scenario: JsonObject
+    label: string
+    known?: KnownChange
+  } | null>(null)
   const syncingRef = useRef(false)
   const serialRef = useRef(0)
   /** Bumped when a scenario is opened afresh: a carry still under way for the old one stops. */
   const epochRef = useRef(0)
 
-  const announce = useCallback((text: string, tone: Announcement['tone']) => {
-    serialRef.current += 1
-    setAnnouncement({ text, tone, serial: serialRef.current })
-  }, [])
+  const announce = useCallback(
+    (text: string, tone: Announcement['tone']) => {
+      serialRef.current += 1
+      announcements.set({ text, tone, serial: serialRef.current })
+    },
+    [announcements],
+  )
 
   /** Brings the run in step with one document (see the file comment). */
   const syncOnce = useCallback(
-    async (next: JsonObject, label: string) => {
+    async (next: JsonObject, label: string, known?: KnownChange) => {
       const epoch = epochRef.current
       const current = simRef.current
       const engineDoc = engineDocRef.current
-      if (engineDoc !== null && sameForEngine(engineDoc, next)) return
+      // One value changed in the document the run was built from (a slider's step): that value
+      // is the whole difference, without comparing two 500-VC documents again (issue 18).
+      const knownChanges = known && known.from === engineDoc ? [known.change] : null
+      if (knownChanges === null && engineDoc !== null && sameForEngine(engineDoc, next)) return
       const running = current.status === 'running'
       const midRun = (running || current.status === 'paused') && current.nowMs > 0
       const changes =
-        engineDoc !== null && midRun ? leafChanges(forEngine(engineDoc), forEngine(next)) : null
+        engineDoc !== null && midRun
+          ? (knownChanges ?? leafChanges(forEngine(engineDoc), forEngine(next)))
+          : null
       if (changes !== null && changes.length > 0 && changes.every((c) => c.after !== undefined)) {
         let restart = false
         let at = 0
@@ -213,10 +268,13 @@ export function useBench(options: BenchOptions = {}): Bench {
         if (!restart) {
           engineDocRef.current = next
           const run = simRef.current.layout
-          setLiveMarks((marks) => [
-            ...marks.filter((m) => m.run === run),
-            { atMs: at, text: label, run },
-          ])
+          // The timeline's marker may wait for the page's next render; the words may not.
+          startTransition(() =>
+            setLiveMarks((marks) => [
+              ...marks.filter((m) => m.run === run),
+              { atMs: at, text: label, run },
+            ]),
+          )
           announce(`${label}: applied live at t = ${at.toFixed(1)} ms, the run goes on.`, 'live')
           return
         }
@@ -238,8 +296,8 @@ export function useBench(options: BenchOptions = {}): Bench {
   )
 
   const requestSync = useCallback(
-    (next: JsonObject, label: string) => {
-      pendingRef.current = { scenario: next, label }
+    (next: JsonObject, label: string, known?: KnownChange) => {
+      pendingRef.current = { scenario: next, label, known }
       if (syncingRef.current) return
       syncingRef.current = true
       void (async () => {
@@ -247,7 +305,7 @@ export function useBench(options: BenchOptions = {}): Bench {
           while (pendingRef.current !== null) {
             const job = pendingRef.current
             pendingRef.current = null
-            await syncOnce(job.scenario, job.label)
+            await syncOnce(job.scenario, job.label, job.known)
           }
         } finally {
           syncingRef.current = false
@@ -356,12 +414,13 @@ export function useBench(options: BenchOptions = {}): Bench {
       const engineInfo = infoRef.current
       if (!edit.ok) return capitalise(edit.message)
       if (!current || !engineInfo) return 'the scenario is still loading'
-      const text = JSON.stringify(edit.scenario)
+      const changes = leafChanges(current, edit.scenario)
       // Setting what is already there (a slider let go where it was) changes nothing.
-      if (text === JSON.stringify(current)) return null
+      if (changes !== null && changes.length === 0) return null
+      const text = JSON.stringify(edit.scenario)
+      if (changes === null && text === JSON.stringify(current)) return null
       // One value changed in a valid document (a slider's step): the engine checks it as far as
       // it reaches; anything more is validated whole.
-      const changes = leafChanges(current, edit.scenario)
       const verdict =
         changes !== null && changes.length === 1 && changes[0].after !== undefined
           ? engineInfo.validateEdit(text, changes[0].path)
@@ -373,7 +432,14 @@ export function useBench(options: BenchOptions = {}): Bench {
       if (edit.select !== undefined) setSelection(edit.select)
       else setSelection((sel) => validSelection(edit.scenario, sel))
       const detail = edit.detail ? ` (${edit.detail})` : ''
-      requestSync(edit.scenario, `${edit.label}${detail}`)
+      const one = changes?.length === 1 ? changes[0] : null
+      requestSync(
+        edit.scenario,
+        `${edit.label}${detail}`,
+        one && one.after !== undefined && engineReads(one)
+          ? { from: current, change: one }
+          : undefined,
+      )
       return null
     },
     [requestSync],
@@ -471,7 +537,7 @@ export function useBench(options: BenchOptions = {}): Bench {
       origin,
       notice,
       dismissNotice: () => setNotice(null),
-      announcement,
+      announcements,
       selection,
       select,
       tab,
@@ -495,7 +561,7 @@ export function useBench(options: BenchOptions = {}): Bench {
       scenario,
       origin,
       notice,
-      announcement,
+      announcements,
       selection,
       select,
       tab,

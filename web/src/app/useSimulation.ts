@@ -6,7 +6,7 @@
  * told about them at most once per animation frame (a `revision` counter), so charts redraw at the
  * display rate however fast the engine runs (excalidraw's throttleRAF).
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import {
   EngineCallError,
   EngineClient,
@@ -117,8 +117,13 @@ export function useSimulation(): Simulation {
       rafRef.current = null
       const latest = clockRef.current
       clockRef.current = null
-      if (latest) setClock(latest)
-      setRevision((r) => r + 1)
+      // A transition (issue 18): React renders it in slices of a few milliseconds, yielding to
+      // the page between them, so that with 500 VCs a key press or the engine's answer to a
+      // parameter change is handled at once rather than after the whole page has re-rendered.
+      startTransition(() => {
+        if (latest) setClock(latest)
+        setRevision((r) => r + 1)
+      })
     })
   }, [])
 

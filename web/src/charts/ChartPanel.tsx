@@ -7,6 +7,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } fr
 import { ExportMenu } from '../export/ExportMenu'
 import type { ChartModel } from './acrChart'
 import type { TimeCursor } from './cursor'
+import { cancelDraw, queueDraw } from './drawQueue'
 import { renderCursor, renderInteraction } from './interaction'
 import { chartSummary, chartTable } from './readout'
 import { MARGIN, PRESENT_MARGIN, renderTimeSeries, type LineSeries } from './timeSeries'
@@ -133,18 +134,28 @@ export const ChartPanel = memo(function ChartPanel({
   const latest = useRef({ model, width, height })
   latest.current = { model, width, height }
 
+  // Drawn in a task of its own after the commit (drawQueue.ts), not inside it.
   useLayoutEffect(() => {
     const svg = svgRef.current
     if (!svg || !model || width <= 0 || height <= 0) return
-    const options = { ...model.options, width, height, margin: marginFor(svg) }
-    renderTimeSeries(svg, options)
-    renderInteraction(svg, options, {
-      onHover: (t) => cursor?.set(t),
-      onBrush: (window) => onZoom?.(window),
-      onResetZoom: () => onZoom?.(null),
+    queueDraw(svg, () => {
+      if (!svg.isConnected) return
+      const options = { ...model.options, width, height, margin: marginFor(svg) }
+      renderTimeSeries(svg, options)
+      renderInteraction(svg, options, {
+        onHover: (t) => cursor?.set(t),
+        onBrush: (window) => onZoom?.(window),
+        onResetZoom: () => onZoom?.(null),
+      })
+      renderCursor(svg, options, model.unit ?? '', cursor?.get() ?? null)
     })
-    renderCursor(svg, options, model.unit ?? '', cursor?.get() ?? null)
   })
+  useLayoutEffect(() => {
+    const svg = svgRef.current
+    return () => {
+      if (svg) cancelDraw(svg)
+    }
+  }, [])
 
   useEffect(() => {
     if (!cursor) return

@@ -6,7 +6,6 @@
 import {
   useCallback,
   useEffect,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -17,6 +16,7 @@ import './charts.css'
 import type { Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { ChartPanel } from './ChartPanel'
+import { chartsReadyAt, drawsPending } from './drawQueue'
 import { formatTime, type TimeCursor, type TimeWindow } from './cursor'
 import {
   chartKinds,
@@ -76,36 +76,24 @@ function HoverTime({ cursor }: { cursor: TimeCursor }) {
 }
 
 /**
- * The most of the page's time the charts may take while samples stream in. Redrawing every chart
- * on every display frame is cheap for a few VCs, but with hundreds of them (and the engine flat
- * out on the other core) it filled the page's thread: a slider moved meanwhile waited behind it
- * (issue 18). A redraw that took `d` ms is followed by at least `d × (1 / CHART_SHARE − 1)` ms
- * without one; the last rows always get drawn.
- */
-export const CHART_SHARE = 0.25
-
-/**
  * `rows` (the store's received rows), held back while the charts are within their pause after a
- * redraw, and let through when it ends. Rows going down (a new run) pass at once.
+ * redraw (drawQueue.ts: at most CHART_SHARE of the page's time), and let through when it ends.
+ * Rows going down (a new run) pass at once.
  */
 function useChartRows(rows: number): number {
-  const gate = useRef({ drawn: -1, readyAt: 0, renderAt: 0 })
+  const drawn = useRef(-1)
   const [, wake] = useState(0)
-  const g = gate.current
   const now = performance.now()
-  const due = rows !== g.drawn && (rows < g.drawn || g.drawn < 0 || now >= g.readyAt)
-  const shown = due ? rows : g.drawn
-  if (due) g.renderAt = now
-  // After the charts' own layout effects (children first): the redraw's cost so far.
-  useLayoutEffect(() => {
-    if (!due) return
-    const end = performance.now()
-    g.drawn = shown
-    g.readyAt = end + (end - g.renderAt) * (1 / CHART_SHARE - 1)
-  })
+  const due =
+    rows !== drawn.current &&
+    (rows < drawn.current || drawn.current < 0 || (now >= chartsReadyAt() && !drawsPending()))
+  if (due) drawn.current = rows
+  const shown = drawn.current
   useEffect(() => {
-    if (rows === g.drawn) return
-    const timer = setTimeout(() => wake((n) => n + 1), Math.max(0, g.readyAt - performance.now()))
+    if (rows === shown) return
+    // Still drawing: look again a frame later; else when the pause ends.
+    const wait = drawsPending() ? 16 : Math.max(0, chartsReadyAt() - performance.now())
+    const timer = setTimeout(() => wake((n) => n + 1), wait)
     return () => clearTimeout(timer)
   })
   return shown

@@ -1,4 +1,4 @@
-import { scaleLinear } from 'd3'
+import { curveLinear, curveStepAfter, line, scaleLinear } from 'd3'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { column, parseLayout, portLabel, type Layout } from '../engine/layout'
 import { SampleStore } from '../engine/samples'
@@ -37,6 +37,28 @@ describe('time-series helpers', () => {
     expect(seriesPath({ x: [0, 1, 2, 3], y: [0, Number.NaN, 10, 10] }, x, y)).toBe(
       'M0,100ZM200,0L300,0',
     )
+  })
+
+  it('writes the very path D3’s line generator writes', () => {
+    const x = scaleLinear().domain([0, 500]).range([60, 737])
+    const y = scaleLinear().domain([0, 155.52]).range([260, 12])
+    let seed = 7
+    const random = () => {
+      seed = (seed * 16807) % 2147483647
+      return seed / 2147483647
+    }
+    const xs = Float64Array.from({ length: 500 }, (_, i) => i + random() / 3)
+    const ys = Float64Array.from({ length: 500 }, (_, i) =>
+      i % 97 === 5 || i === 200 || i === 202 ? Number.NaN : random() * 155.52,
+    )
+    for (const curve of ['linear', 'step'] as const) {
+      const d3Path = line<number>()
+        .defined((i) => Number.isFinite(xs[i]) && Number.isFinite(ys[i]))
+        .x((i) => x(xs[i]))
+        .y((i) => y(ys[i]))
+        .curve(curve === 'step' ? curveStepAfter : curveLinear)(xs.map((_, i) => i))
+      expect(seriesPath({ x: xs, y: ys, curve }, x, y)).toBe(d3Path)
+    }
   })
 
   it('decimates long series per pixel column but keeps the extremes', () => {

@@ -8,10 +8,7 @@
 import {
   axisBottom,
   axisLeft,
-  curveLinear,
-  curveStepAfter,
   format,
-  line,
   scaleLinear,
   select,
   type NumberValue,
@@ -173,14 +170,50 @@ export function seriesPath(
         : Array.prototype.slice.call(a, from, to)
   const xs = part(series.x)
   const ys = part(series.y)
-  const local = decimate(xs, ys, x, Math.max(1, Math.round(r1 - r0)))
-  const indices = from === 0 ? local : local.map((i) => i + from)
-  const generator = line<number>()
-    .defined((i) => Number.isFinite(series.x[i]) && Number.isFinite(series.y[i]))
-    .x((i) => x(series.x[i]))
-    .y((i) => y(series.y[i]))
-    .curve(series.curve === 'step' ? curveStepAfter : curveLinear)
-  return generator(indices) ?? ''
+  const indices = decimate(xs, ys, x, Math.max(1, Math.round(r1 - r0)))
+  return pathThrough(indices, xs, ys, x, y, series.curve === 'step')
+}
+
+/** As d3-path writes a coordinate: rounded to three decimals. */
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000
+}
+
+/**
+ * The path D3's `line()` draws through `indices` of (xs, ys) — linear or step-after, broken at
+ * non-finite values, a lone point closed (`Z`) — written in one pass without D3's per-point calls
+ * (issue 18: with many series redrawn while samples stream in, those were much of the page's work
+ * and garbage). charts.test.ts pins the output to D3's.
+ */
+function pathThrough(
+  indices: readonly number[],
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  x: (v: number) => number,
+  y: (v: number) => number,
+  step: boolean,
+): string {
+  let out = ''
+  let points = 0
+  let previousY = 0
+  for (const i of indices) {
+    const xv = xs[i]
+    const yv = ys[i]
+    if (!(Number.isFinite(xv) && Number.isFinite(yv))) {
+      if (points === 1) out += 'Z'
+      points = 0
+      continue
+    }
+    const px = round3(x(xv))
+    const py = round3(y(yv))
+    if (points === 0) out += `M${px},${py}`
+    else if (step) out += `L${px},${previousY}L${px},${py}`
+    else out += `L${px},${py}`
+    points++
+    previousY = py
+  }
+  if (points === 1) out += 'Z'
+  return out
 }
 
 /**

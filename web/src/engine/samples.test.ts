@@ -88,6 +88,44 @@ describe('SampleStore', () => {
     for (let i = 1; i < received.length; i++) expect(received[i]).toBeGreaterThan(received[i - 1])
   })
 
+  it('keeps a column of one value as that value, exactly, until a row differs', () => {
+    const names = ['t_ms', 'port.p1.queue', 'port.p1.lost', 'vc.vc1.maxmin', 'vc.vc1.acr']
+    const store = new SampleStore(names, { maxRows: 16 })
+    const reference = new SampleStore(names, { maxRows: 16, foldConstants: false })
+    for (let r = 0; r < 1000; r++) {
+      // The queue stays 0 until row 700 (after several merges, mid-merge), losses stay 0,
+      // the share is -0 then NaN from row 500, the ACR a fraction that never changes.
+      const row = [
+        r * 0.5,
+        r >= 700 && r % 7 === 0 ? r : 0,
+        0,
+        r < 500 ? -0 : Number.NaN,
+        0.1 + 0.2,
+      ]
+      store.append(new Float64Array(row))
+      reference.append(new Float64Array(row))
+    }
+    expect(store.rowCount).toBe(reference.rowCount)
+    for (const name of names) {
+      expect(Array.from(store.series(name))).toEqual(Array.from(reference.series(name)))
+      expect(store.last(name)).toBe(reference.last(name))
+    }
+    expect(store.max('port.p1.queue')).toBe(994)
+    expect(store.series('port.p1.queue').some((v) => v > 700)).toBe(true)
+    expect(Object.is(store.series('vc.vc1.maxmin')[0], -0)).toBe(true)
+    expect(Array.from(store.series('vc.vc1.acr')).every((v) => v === 0.1 + 0.2)).toBe(true)
+    expect(store.at('port.p1.lost', 3)).toBe(0)
+    expect(store.at('port.p1.lost', store.rowCount)).toBeNaN()
+  })
+
+  it('keeps constant columns of a short run exact', () => {
+    const store = new SampleStore(columns)
+    store.append(new Float64Array([0.5, 150, 0, 1.0, 150, 0, 1.5, 150, 7]))
+    expect(Array.from(store.series('vc.vc1.acr'))).toEqual([150, 150, 150])
+    expect(Array.from(store.series('port.l3.queue'))).toEqual([0, 0, 7])
+    expect(store.at('vc.vc1.acr', 1)).toBe(150)
+  })
+
   it('is empty after clear', () => {
     const store = new SampleStore(columns)
     store.append(new Float64Array([0.5, 1, 2]))

@@ -11,6 +11,12 @@
  * of the rows merged, each column keeps the value farthest from the value kept before it, so a
  * one-sample spike of the queue (or a dip of an ACR) survives any number of halvings; a
  * monotone counter keeps its latest value. `max()` and `last()` stay exact.
+ *
+ * A column that has held one value in every row so far (most of a large network's: the queue and
+ * losses of ports that never queue, a share that never moves) is kept as that one value, and gets
+ * its array on the first row that differs (issue 18: 3,605 of the 5,212 columns of 200 sources,
+ * 30 MB). Its `series` is a view of a shared array of that value, so what is read is exactly what
+ * arrived either way.
  */
 
 const INITIAL_CAPACITY = 1024
@@ -22,6 +28,8 @@ export const MIN_MAX_ROWS = 2048
 export interface SampleStoreOptions {
   /** Rows kept before merging (even; default from MAX_STORED_VALUES and the column count). */
   maxRows?: number
+  /** Keep a column of one value as that value until a row differs (default true). */
+  foldConstants?: boolean
 }
 
 export class SampleStore {
@@ -29,7 +37,15 @@ export class SampleStore {
   /** Rows held before the store merges them in pairs. */
   readonly maxRows: number
   private readonly index: ReadonlyMap<string, number>
-  private data: Float64Array[]
+  /** Each column's values, or null while it has held one value (`constants`) in every row. */
+  private data: (Float64Array | null)[]
+  private readonly foldConstants: boolean
+  /** Rows each column array has room for. */
+  private capacity: number
+  /** The value of each column that has held only one so far. */
+  private readonly constants: Float64Array
+  /** Shared arrays of one value, by value (`-0` apart), that constant columns' views read. */
+  private filled = new Map<number | string, Float64Array>()
   /** Committed rows. */
   private length = 0
   /** Raw rows merged into each committed row. */
@@ -55,7 +71,10 @@ export class SampleStore {
     this.maxRows = maxRows - (maxRows % 2)
     this.columns = columns
     this.index = index
-    this.data = columns.map(() => new Float64Array(Math.min(INITIAL_CAPACITY, this.maxRows + 1)))
+    this.capacity = Math.min(INITIAL_CAPACITY, this.maxRows + 1)
+    this.foldConstants = options.foldConstants ?? true
+    this.data = columns.map(() => null)
+    this.constants = new Float64Array(columns.length)
     this.maxima = new Float64Array(columns.length).fill(-Infinity)
     this.latest = new Float64Array(columns.length).fill(Number.NaN)
   }
@@ -97,7 +116,18 @@ export class SampleStore {
   series(name: string): Float64Array {
     const c = this.index.get(name)
     if (c === undefined) throw new Error(`no sample column "${name}"`)
-    return this.data[c].subarray(0, this.rowCount)
+    const column = this.data[c]
+    if (column !== null) return column.subarray(0, this.rowCount)
+    return this.filledWith(this.constants[c]).subarray(0, this.rowCount)
+  }
+
+  /** One held value of a column (row as in `series`), NaN outside the rows held; no view made. */
+  at(name: string, row: number): number {
+    const c = this.index.get(name)
+    if (c === undefined) throw new Error(`no sample column "${name}"`)
+    if (!(row >= 0 && row < this.rowCount)) return Number.NaN
+    const column = this.data[c]
+    return column === null ? this.constants[c] : column[row]
   }
 
   /** The largest value of a column so far (-Infinity when empty). */
@@ -116,6 +146,8 @@ export class SampleStore {
   }
 
   clear(): void {
+    this.data.fill(null)
+    this.filled.clear()
     this.length = 0
     this.pending = 0
     this.received = 0
@@ -131,11 +163,24 @@ export class SampleStore {
       this.reserve(this.length + 1)
     }
     const at = this.length
+    const first = this.length === 0 && this.pending === 0
     for (let c = 0; c < this.columns.length; c++) {
       const value = rows[offset + c]
-      const column = this.data[c]
       if (value > this.maxima[c]) this.maxima[c] = value
       this.latest[c] = value
+      let column = this.data[c]
+      if (column === null) {
+        if (first && this.foldConstants) {
+          this.constants[c] = value
+          continue
+        }
+        if (!first && Object.is(value, this.constants[c])) continue
+        // The first value that differs: the rows held so far (`at`, and the one being merged
+        // into at `at`) were all the constant.
+        column = new Float64Array(this.capacity)
+        column.fill(this.constants[c], 0, at + (this.pending > 0 ? 1 : 0))
+        this.data[c] = column
+      }
       if (this.pending === 0) {
         column[at] = value
       } else {
@@ -154,6 +199,7 @@ export class SampleStore {
   private halve(): void {
     const half = this.length / 2
     for (const column of this.data) {
+      if (column === null) continue
       for (let i = 0; i < half; i++) {
         const reference = i > 0 ? column[i - 1] : column[0]
         column[i] = farther(reference, column[2 * i], column[2 * i + 1])
@@ -164,16 +210,30 @@ export class SampleStore {
   }
 
   private reserve(rows: number): void {
-    const capacity = this.data[0].length
+    const capacity = this.capacity
     if (rows <= capacity) return
     let next = capacity
     while (next < rows) next *= 2
     next = Math.min(next, this.maxRows + 1)
+    this.capacity = next
+    this.filled.clear()
     this.data = this.data.map((old) => {
+      if (old === null) return null
       const grown = new Float64Array(next)
       grown.set(old.subarray(0, this.rowCount))
       return grown
     })
+  }
+
+  /** A shared array of `capacity` copies of `value` (read-only by everyone). */
+  private filledWith(value: number): Float64Array {
+    const key = Object.is(value, -0) ? '-0' : value
+    let array = this.filled.get(key)
+    if (array === undefined || array.length < this.capacity) {
+      array = new Float64Array(this.capacity).fill(value)
+      this.filled.set(key, array)
+    }
+    return array
   }
 }
 

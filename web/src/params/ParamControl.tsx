@@ -3,7 +3,7 @@
  * value in force comes from, whether a change applies live, and — at the spot — why a value was
  * refused or how it was snapped.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { startTransition, useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { Edit } from '../editor/ops'
 import type { JsonObject } from '../scenario/paths'
 import type { ChoiceField, NumberField } from './fields'
@@ -111,8 +111,13 @@ export function NumberControl({
     setTimeout(() => {
       const to = movedTo.current
       movedTo.current = null
-      if (to !== null) setLatest.current(to)
-      setDraft(null)
+      // The edit reaches the engine in this task; the page's re-render for it is a transition,
+      // done in slices, so that with 500 VCs the engine's answer is not kept waiting behind it
+      // (issue 18). The slider keeps showing its draft until then.
+      startTransition(() => {
+        if (to !== null) setLatest.current(to)
+        setDraft(null)
+      })
     }, 0)
   }
 

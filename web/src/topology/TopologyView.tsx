@@ -6,7 +6,8 @@
  * The static drawing depends only on the layout and is memoised; the live overlay is the only
  * part that changes while the simulation runs.
  */
-import { type KeyboardEvent, memo, useMemo, useSyncExternalStore } from 'react'
+import { type KeyboardEvent, memo, useContext, useMemo, useSyncExternalStore } from 'react'
+import { LiveContext } from '../app/live'
 import type { TimeCursor } from '../charts/cursor'
 import { sampleIndexAt } from '../charts/timeSeries'
 import { frameFromSamples, type LiveFrame } from '../engine/frame'
@@ -438,6 +439,22 @@ const StaticTopology = memo(function StaticTopology({
   )
 })
 
+/** Each source's VCs in layout order, made once per layout (not on every frame: issue 18). */
+const sourcesOf = new WeakMap<Layout, Map<string, LayoutVc[]>>()
+function vcsBySource(layout: Layout): Map<string, LayoutVc[]> {
+  let bySource = sourcesOf.get(layout)
+  if (!bySource) {
+    bySource = new Map()
+    for (const vc of layout.vcs) {
+      const list = bySource.get(vc.source)
+      if (list) list.push(vc)
+      else bySource.set(vc.source, [vc])
+    }
+    sourcesOf.set(layout, bySource)
+  }
+  return bySource
+}
+
 function LiveOverlay({
   layout,
   colors,
@@ -464,8 +481,7 @@ function LiveOverlay({
         )
       : liveStarted
   if (!frame) return null
-  const bySource = new Map<string, LayoutVc[]>()
-  for (const vc of layout.vcs) bySource.set(vc.source, [...(bySource.get(vc.source) ?? []), vc])
+  const bySource = vcsBySource(layout)
   return (
     <g
       className="live"
@@ -475,9 +491,14 @@ function LiveOverlay({
       {[...plan.acr.entries()].map(([node, { spots, summary, compact }]) => {
         const vcs = bySource.get(node) ?? []
         if (summary) {
-          const acrs = vcs
-            .map((v) => frame.acrMbps.get(v.id))
-            .filter((a): a is number => a !== undefined && Number.isFinite(a))
+          let low = Number.POSITIVE_INFINITY
+          let high = Number.NEGATIVE_INFINITY
+          for (const v of vcs) {
+            const a = frame.acrMbps.get(v.id)
+            if (a === undefined || !Number.isFinite(a)) continue
+            low = Math.min(low, a)
+            high = Math.max(high, a)
+          }
           const s = spots[0]
           return (
             <text
@@ -489,8 +510,8 @@ function LiveOverlay({
               className="acr-label"
             >
               {vcs.length} VCs{compact ? ' ' : ' · ACR '}
-              {acrs.length
-                ? `${Math.min(...acrs).toFixed(1)}–${Math.max(...acrs).toFixed(1)}${compact ? '' : ' Mbit/s'}`
+              {low <= high
+                ? `${low.toFixed(1)}–${high.toFixed(1)}${compact ? '' : ' Mbit/s'}`
                 : '—'}
             </text>
           )
@@ -562,6 +583,9 @@ export function TopologyView({
   onPick,
   picked,
 }: TopologyViewProps) {
+  // The page's live values when it provides them (app/live.ts), so that what lies between the
+  // page and this drawing need not re-render on every frame.
+  const live = useContext(LiveContext)
   const placement = usePlacement(layout, fit)
   const { height } = placement
   const opened = useOpenBundles()
@@ -590,8 +614,8 @@ export function TopologyView({
       <LiveOverlay
         layout={layout}
         colors={colors}
-        frame={frame}
-        started={started}
+        frame={live ? live.frame : frame}
+        started={live ? live.started : started}
         plan={plan}
         cursor={cursor}
         store={store}
