@@ -39,6 +39,7 @@ describe('connection set-up in the animation', () => {
       const scene = buildScene(layout, TOPOLOGY_BOX)
       const port = scene.ports.find((p) => p.index === cells[0])
       expect(port?.id).toBe('long1')
+      if (!port) throw new Error('no port long1')
       expect(cells[1]).toBeCloseTo(0.5, 3)
       const { ctx, discs } = recordingContext()
       drawAnimation(ctx, {
@@ -58,7 +59,7 @@ describe('connection set-up in the animation', () => {
         wallMs: 0,
         fadeCells: false,
       })
-      const at = cellPoint(port!, cells[1])
+      const at = cellPoint(port, cells[1])
       const disc = discs.find((d) => Math.abs(d.x - at.x) < 1e-9 && Math.abs(d.y - at.y) < 1e-9)
       expect(disc?.fill).toBe('#0072B2')
     } finally {
