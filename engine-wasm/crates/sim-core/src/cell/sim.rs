@@ -94,7 +94,7 @@ pub struct Signal {
     /// A bidirectional VC's reverse loop: the connect crosses its forward
     /// ports, so it computes (and with RM allocates) that loop's share.
     pub reverse_setup: Option<Setup>,
-    /// Propagation accumulated both ways: the FRTT of seed 001 Table 1 (call
+    /// Propagation accumulated both ways: the FRTT of Fahmy et al. Table 1 (call
     /// processing is not a fixed delay of the data path, so not counted).
     pub frtt: SimTime,
 }

@@ -61,6 +61,15 @@ impl<E: Copy> Heap<E> {
         self.entries.first().map_or(u128::MAX, |e| e.key)
     }
 
+    /// Takes the least entry if its key is below `bound`.
+    #[inline]
+    pub(super) fn pop_before(&mut self, bound: u128) -> Option<Entry<E>> {
+        if self.peek_key() >= bound {
+            return None;
+        }
+        self.pop()
+    }
+
     #[inline]
     pub(super) fn pop(&mut self) -> Option<Entry<E>> {
         let heap = &mut self.entries;

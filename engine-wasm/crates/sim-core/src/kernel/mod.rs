@@ -115,6 +115,23 @@ impl<E: Copy> EventQueue<E> {
         Some((time, entry.event))
     }
 
+    /// Removes the next event if it is due by `deadline`, and advances the
+    /// clock to it: [`EventQueue::peek_time`] and [`EventQueue::pop`] in one
+    /// look at the queue, for the event loop.
+    #[inline]
+    pub fn pop_due(&mut self, deadline: SimTime) -> Option<(SimTime, E)> {
+        // Every key of an event at or before `deadline` is below this bound.
+        let bound = ((deadline.0 as u128) << 64) | u64::MAX as u128;
+        let entry = match &mut self.future {
+            Future::Heap(h) => h.pop_before(bound)?,
+            Future::Calendar(c) => c.pop_before(bound)?,
+        };
+        let time = key_time(entry.key);
+        debug_assert!(time >= self.now);
+        self.now = time;
+        Some((time, entry.event))
+    }
+
     /// Moves the clock forward to `time` when no event lies before it.
     pub fn advance_to(&mut self, time: SimTime) {
         debug_assert!(self.peek_time().is_none_or(|t| t >= time));
@@ -161,22 +178,19 @@ pub fn run_until<E: Copy + std::fmt::Debug, M: Handler<E>>(
     max_events: u64,
 ) -> (RunOutcome, u64) {
     let mut handled = 0;
-    loop {
-        match model.queue().peek_time() {
-            Some(t) if t <= deadline => {
-                if handled == max_events {
-                    return (RunOutcome::BudgetExhausted, handled);
-                }
-                handled += 1;
-                let (now, event) = model.queue().pop().expect("peeked");
-                model.handle(now, event);
-            }
-            _ => {
-                model.queue().advance_to(deadline);
-                return (RunOutcome::Reached, handled);
-            }
-        }
+    while handled < max_events {
+        let Some((now, event)) = model.queue().pop_due(deadline) else {
+            model.queue().advance_to(deadline);
+            return (RunOutcome::Reached, handled);
+        };
+        handled += 1;
+        model.handle(now, event);
     }
+    if model.queue().peek_time().is_some_and(|t| t <= deadline) {
+        return (RunOutcome::BudgetExhausted, handled);
+    }
+    model.queue().advance_to(deadline);
+    (RunOutcome::Reached, handled)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! A cell being transmitted is therefore already on the wire.
 
 use super::cell::{Cell, CellKind, RmFields};
-use super::queue::{Discipline, PortQueue};
+use super::queue::{is_empty_rm, CellFifo, Discipline, PortQueue};
 use crate::cell::switch_alg::AnyAlgorithm;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -54,18 +54,17 @@ struct OnWire {
 pub struct Wire {
     cells: VecDeque<OnWire>,
     rm: VecDeque<RmFields>,
-    /// Arrival times of the cells whose arrival is an event, first first.
+    /// On a lazy link, the arrival times of the cells whose arrival is an
+    /// event, first first. (On any other link every cell's arrival is one,
+    /// and the first cell says when: reading it there also brings it into
+    /// the cache for its arrival, one cell time later on a busy link, where
+    /// a FIFO of times beside cost a cache miss of its own per cell.)
     due: VecDeque<SimTime>,
     /// Whether this link ends at a host where a data or background cell's
     /// arrival only counts (issue 18): such a cell needs no event of its own
     /// and lands when the next cell that does arrives, or when the run reads
     /// the destinations ([`Wire::pop_landed`]). RM cells are always events.
     lazy: bool,
-}
-
-/// Whether `rm` is [`RmFields::EMPTY`] bit for bit.
-fn is_empty_rm(rm: &RmFields) -> bool {
-    rm.ccr.to_bits() == 0 && rm.er.to_bits() == 0 && rm.mcr.to_bits() == 0 && !rm.ci && !rm.ni
 }
 
 impl Wire {
@@ -91,11 +90,14 @@ impl Wire {
         if rm {
             self.rm.push_back(cell.rm);
         }
-        let due = !self.lazy || matches!(cell.kind, CellKind::Frm | CellKind::Brm);
-        let first = due && self.due.is_empty();
-        if due {
+        let (due, first) = if !self.lazy {
+            (true, self.cells.is_empty())
+        } else if matches!(cell.kind, CellKind::Frm | CellKind::Brm) {
             self.due.push_back(at);
-        }
+            (true, self.due.len() == 1)
+        } else {
+            (false, false)
+        };
         self.cells.push_back(OnWire { at, vc: cell.vc, kind: cell.kind, efci: cell.efci, rm, due });
         first
     }
@@ -103,7 +105,11 @@ impl Wire {
     /// When the next cell whose arrival is an event reaches the far end.
     #[inline]
     pub fn next_due(&self) -> Option<SimTime> {
-        self.due.front().copied()
+        if self.lazy {
+            self.due.front().copied()
+        } else {
+            self.cells.front().map(|c| c.at)
+        }
     }
 
     /// When the last cell reaches the far end.
@@ -122,7 +128,7 @@ impl Wire {
         } else {
             RmFields::EMPTY
         };
-        if c.due {
+        if c.due && self.lazy {
             self.due.pop_front();
         }
         Some((c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm }, c.due))
@@ -186,7 +192,7 @@ pub struct Port {
     pub buffer_cells: u32,
     pub discipline: Discipline,
     /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
-    background: VecDeque<Cell>,
+    background: CellFifo,
     /// ABR cells, ordered by the port's discipline.
     queue: PortQueue,
     /// The transmitter is busy until then.
@@ -229,7 +235,7 @@ impl Port {
             setup_delay: SimTime::ZERO,
             buffer_cells,
             discipline,
-            background: VecDeque::new(),
+            background: CellFifo::default(),
             queue: PortQueue::new(discipline),
             busy_until: SimTime::ZERO,
             timer_pending: false,
@@ -257,7 +263,7 @@ impl Port {
     }
 
     /// The cells waiting, background first (they are served first), for drawing.
-    pub fn waiting(&self) -> impl Iterator<Item = &Cell> {
+    pub fn waiting(&self) -> impl Iterator<Item = Cell> + '_ {
         self.background.iter().chain(self.queue.iter())
     }
 

@@ -4,8 +4,73 @@
 //! Two disciplines, as Ma & Ramakrishnan §3 compares them: one common first-in
 //! first-out queue, and per-VC queues served round-robin (Ma & Ramakrishnan §3.1.2).
 
-use super::cell::Cell;
+use super::cell::{Cell, CellKind, RmFields};
 use std::collections::VecDeque;
+
+/// A queued cell's header: 8 bytes, where a whole [`Cell`] is 40. RM fields,
+/// which one cell in Nrm carries, wait in a FIFO of their own beside (the
+/// queue keeps order), as on a wire. With a few hundred thousand cells
+/// queued (`ma-500-vcs`) the queue is the run's largest structure, written
+/// and read once per cell (issue 18).
+#[derive(Clone, Copy, Debug)]
+struct Header {
+    vc: u32,
+    kind: CellKind,
+    efci: bool,
+    /// Whether the cell's RM fields are in the RM FIFO (else they are empty).
+    rm: bool,
+}
+
+/// Whether `rm` is [`RmFields::EMPTY`] bit for bit.
+pub(super) fn is_empty_rm(rm: &RmFields) -> bool {
+    rm.ccr.to_bits() == 0 && rm.er.to_bits() == 0 && rm.mcr.to_bits() == 0 && !rm.ci && !rm.ni
+}
+
+/// Cells in first-in first-out order, stored compactly.
+#[derive(Clone, Debug, Default)]
+pub struct CellFifo {
+    cells: VecDeque<Header>,
+    rm: VecDeque<RmFields>,
+}
+
+impl CellFifo {
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    #[inline]
+    pub fn push_back(&mut self, cell: Cell) {
+        let rm = !is_empty_rm(&cell.rm);
+        if rm {
+            self.rm.push_back(cell.rm);
+        }
+        self.cells.push_back(Header { vc: cell.vc, kind: cell.kind, efci: cell.efci, rm });
+    }
+
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<Cell> {
+        let h = self.cells.pop_front()?;
+        let rm = if h.rm {
+            self.rm.pop_front().expect("an RM cell's fields are queued")
+        } else {
+            RmFields::EMPTY
+        };
+        Some(Cell { vc: h.vc, kind: h.kind, efci: h.efci, rm })
+    }
+
+    /// The cells, first first.
+    pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
+        let mut rm = self.rm.iter();
+        self.cells.iter().map(move |h| {
+            let fields = if h.rm { *rm.next().expect("fields") } else { RmFields::EMPTY };
+            Cell { vc: h.vc, kind: h.kind, efci: h.efci, rm: fields }
+        })
+    }
+}
 
 /// How a port orders its ABR cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +106,7 @@ impl Discipline {
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
     /// Waiting ABR cells of each VC, indexed by VC; grown on first use.
-    per_vc: Vec<VecDeque<Cell>>,
+    per_vc: Vec<CellFifo>,
     /// VCs with at least one cell waiting, in the order they will be served.
     ring: VecDeque<u32>,
     len: usize,
@@ -52,7 +117,7 @@ impl RoundRobin {
         self.len += 1;
         let vc = cell.vc as usize;
         if vc >= self.per_vc.len() {
-            self.per_vc.resize_with(vc + 1, VecDeque::new);
+            self.per_vc.resize_with(vc + 1, CellFifo::default);
         }
         let queue = &mut self.per_vc[vc];
         if queue.is_empty() {
@@ -76,21 +141,21 @@ impl RoundRobin {
 
     /// Cells of `vc` waiting.
     pub fn vc_len(&self, vc: u32) -> usize {
-        self.per_vc.get(vc as usize).map_or(0, VecDeque::len)
+        self.per_vc.get(vc as usize).map_or(0, CellFifo::len)
     }
 }
 
 /// The cells waiting at a port, ordered by the port's discipline.
 #[derive(Clone, Debug)]
 pub enum PortQueue {
-    Fifo(VecDeque<Cell>),
+    Fifo(CellFifo),
     PerVc(RoundRobin),
 }
 
 impl PortQueue {
     pub fn new(discipline: Discipline) -> PortQueue {
         match discipline {
-            Discipline::Fifo => PortQueue::Fifo(VecDeque::new()),
+            Discipline::Fifo => PortQueue::Fifo(CellFifo::default()),
             Discipline::PerVc => PortQueue::PerVc(RoundRobin::default()),
         }
     }
@@ -108,7 +173,7 @@ impl PortQueue {
 
     /// The waiting cells, for drawing: a FIFO in order of service; per-VC
     /// queues VC by VC in the round's order (each VC's cells in its order).
-    pub fn iter(&self) -> Box<dyn Iterator<Item = &Cell> + '_> {
+    pub fn iter(&self) -> Box<dyn Iterator<Item = Cell> + '_> {
         match self {
             PortQueue::Fifo(q) => Box::new(q.iter()),
             PortQueue::PerVc(q) => {

@@ -90,7 +90,7 @@ impl Simulation {
             cell_row(&mut out, port, progress, &c);
         }
         for (k, c) in p.waiting().take(max).enumerate() {
-            cell_row(&mut out, port, -(k as f64 + 1.0), c);
+            cell_row(&mut out, port, -(k as f64 + 1.0), &c);
         }
         out
     }
