@@ -134,16 +134,11 @@ impl<E: Copy> Calendar<E> {
         Some((b, bucket.entries[bucket.head].key))
     }
 
-    // Not inlined, nor `pop`: inlined into the event loop beside the heap's
+    // Not inlined, nor `pop_before`: inlined into the event loop beside the heap's
     // code they cost the heap's users 10 % (2 sources, reference workload).
     #[inline(never)]
     pub(super) fn peek_key(&mut self) -> u128 {
         self.least().map_or(u128::MAX, |(_, key)| key).min(self.far.peek_key())
-    }
-
-    #[inline(never)]
-    pub(super) fn pop(&mut self) -> Option<Entry<E>> {
-        self.pop_before(u128::MAX)
     }
 
     /// Takes the least entry if its key is below `bound`: the event loop's

@@ -105,14 +105,7 @@ impl<E: Copy> EventQueue<E> {
     /// Removes the next event and advances the clock to it. Time never goes back.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let entry = match &mut self.future {
-            Future::Heap(h) => h.pop()?,
-            Future::Calendar(c) => c.pop()?,
-        };
-        let time = key_time(entry.key);
-        debug_assert!(time >= self.now);
-        self.now = time;
-        Some((time, entry.event))
+        self.pop_due(SimTime(u64::MAX))
     }
 
     /// Removes the next event if it is due by `deadline`, and advances the
