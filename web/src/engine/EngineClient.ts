@@ -21,7 +21,7 @@ import {
 
 /** What the client needs from a Worker; tests pass a stand-in transport. */
 export interface WorkerLike {
-  postMessage(message: unknown): void
+  postMessage(message: unknown, transfer?: Transferable[]): void
   terminate(): void
   onmessage: ((event: MessageEvent<unknown>) => void) | null
   onerror: ((event: ErrorEvent) => void) | null
@@ -146,8 +146,21 @@ export class EngineClient {
     this.listeners.clear()
   }
 
+  /**
+   * Gives a `samples` event's rows back to the worker once read (transferred: the array is
+   * unusable afterwards), for it to post rows in again instead of a new buffer each time.
+   */
+  recycle(rows: Float64Array): void {
+    const buffer = rows.buffer
+    if (this.worker === null || !(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return
+    this.worker.postMessage({ type: 'recycle', id: 0, buffer }, [buffer])
+  }
+
   /** Queues one request; resolves with its reply once every earlier call has been answered. */
-  call(body: ClientRequestBody, signal?: AbortSignal): Promise<WorkerReply> {
+  call(
+    body: Exclude<ClientRequestBody, { type: 'recycle' }>,
+    signal?: AbortSignal,
+  ): Promise<WorkerReply> {
     const run = async (): Promise<WorkerReply> => {
       if (signal?.aborted) throw abortError()
       const worker = this.ensureWorker()

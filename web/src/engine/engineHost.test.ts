@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { EngineHost, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
+import { EngineHost, type EngineModule, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
 import { column, parseLayout, type Layout } from './layout'
 import type { WorkerEvent, WorkerMessage, WorkerReply } from './protocol'
 import { SampleStore } from './samples'
@@ -267,5 +267,43 @@ describe('EngineHost with the real engine', () => {
     // Reset rebuilds the scenario as edited, live changes included.
     host.handle({ type: 'reset', id: 6 })
     expect((await inbox.reply(6)).type).toBe('loaded')
+  })
+
+  it('posts rows in the buffers the page gives back, the same rows as in new ones', async () => {
+    const run = async (mod: EngineModule, recycle: boolean) => {
+      const inbox = new Inbox()
+      const host = new EngineHost(mod, inbox.post)
+      host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+      await inbox.reply(1)
+      const rows: number[][] = []
+      const buffers: ArrayBufferLike[] = []
+      for (let id = 2; id < 8; id++) {
+        host.handle({ type: 'step', id, ms: 5 })
+        await inbox.reply(id)
+        const sent = inbox.samples().at(-1)?.rows ?? new Float64Array(0)
+        rows.push([...sent])
+        buffers.push(sent.buffer)
+        if (recycle && sent.buffer instanceof ArrayBuffer)
+          host.handle({ type: 'recycle', id: 0, buffer: sent.buffer })
+      }
+      return { rows, buffers }
+    }
+    const mod = realEngine()
+    // The same engine without stash_samples: the host takes a new buffer for every post.
+    const withoutStash: EngineModule = {
+      ...mod,
+      Engine: function (json: string) {
+        return new Proxy(new mod.Engine(json), {
+          get: (target, key) => (key === 'stash_samples' ? undefined : Reflect.get(target, key)),
+        })
+      } as unknown as EngineModule['Engine'],
+    }
+    const fresh = await run(withoutStash, false)
+    const reused = await run(mod, true)
+    expect(reused.rows).toEqual(fresh.rows)
+    expect(reused.rows.every((r) => r.length > 0)).toBe(true)
+    // One buffer, handed back and forth.
+    expect(new Set(reused.buffers).size).toBe(1)
+    expect(new Set(fresh.buffers).size).toBe(fresh.buffers.length)
   })
 })

@@ -43,6 +43,11 @@ export type ClientRequest =
    * `rejected` (the value or path is not acceptable; nothing changed).
    */
   | { type: 'set'; id: number; path: string; valueJson: string }
+  /**
+   * A `samples` buffer the page has read, given back (transferred) for the worker to post rows
+   * in again. No reply.
+   */
+  | { type: 'recycle'; id: number; buffer: ArrayBuffer }
 
 export type ClientRequestType = ClientRequest['type']
 
@@ -149,6 +154,8 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
       return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
     case 'set':
       return typeof m.path === 'string' && typeof m.valueJson === 'string'
+    case 'recycle':
+      return m.buffer instanceof ArrayBuffer
     default:
       return false
   }
