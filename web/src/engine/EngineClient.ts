@@ -116,8 +116,7 @@ export class EngineClient {
   async setParam(path: string, valueJson: string, signal?: AbortSignal): Promise<SetParamResult> {
     const reply = await this.call({ type: 'set', path, valueJson }, signal)
     if (reply.type === 'param') {
-      // After a crash, rebuild the scenario with this change in it.
-      this.lastGoodScenario = reply.scenarioJson
+      // The engine's scenario with the change follows as a `scenario` event.
       return { ok: true, applied: reply.applied, nowMs: reply.nowMs }
     }
     if (reply.type === 'rejected') return { ok: false, errors: reply.errors }
@@ -201,6 +200,11 @@ export class EngineClient {
     if (isWorkerEvent(data)) {
       if (data.type === 'fatal') {
         this.crash(data.message)
+        return
+      }
+      if (data.type === 'scenario') {
+        // After a crash, rebuild the scenario with the live changes in it.
+        this.lastGoodScenario = data.scenarioJson
         return
       }
       this.emit(data)

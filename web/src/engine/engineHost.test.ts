@@ -257,7 +257,9 @@ describe('EngineHost with the real engine', () => {
     host.handle({ type: 'set', id: 3, path: 'vcs.vc1.rif', valueJson: '1' })
     const live = await inbox.reply(3)
     expect(live).toMatchObject({ type: 'param', applied: 'live', nowMs: 20 })
-    if (live.type === 'param') expect(JSON.parse(live.scenarioJson).vcs[0].rif).toBe(1)
+    // The engine's scenario with the change follows the answer.
+    const edited = await inbox.next((m) => m.type === 'scenario')
+    if (edited.type === 'scenario') expect(JSON.parse(edited.scenarioJson).vcs[0].rif).toBe(1)
     host.handle({ type: 'set', id: 4, path: 'links.l3.rate_mbps', valueJson: '100' })
     expect(await inbox.reply(4)).toMatchObject({ type: 'param', applied: 'restart' })
     host.handle({ type: 'set', id: 5, path: 'vcs.vc1.rif', valueJson: '0.3' })

@@ -139,6 +139,9 @@ function messageOf(error: unknown): string {
 export class EngineHost {
   private engine: EngineHandle | null = null
   private scenarioJson: string | null = null
+  /** A change was taken since `scenarioJson` was written out, and whether that is scheduled. */
+  private scenarioStale = false
+  private scenarioScheduled = false
   private untilMs = 0
   private running = false
   private sliceScheduled = false
@@ -183,6 +186,7 @@ export class EngineHost {
           this.load(req.id, req.scenarioJson)
           return
         case 'reset':
+          this.refreshScenario()
           if (this.scenarioJson === null) {
             this.post({ type: 'failed', id: req.id, message: 'no scenario loaded' }, [])
           } else {
@@ -253,6 +257,7 @@ export class EngineHost {
     const layout = JSON.parse(layoutJson) as { until_ms?: unknown }
     this.engine = engine
     this.scenarioJson = scenarioJson
+    this.scenarioStale = false
     this.untilMs = typeof layout.until_ms === 'number' ? layout.until_ms : 0
     this.post({ type: 'loaded', id, layoutJson, warnings }, [])
     this.postStatus('paused')
@@ -310,13 +315,32 @@ export class EngineHost {
       )
       return
     }
-    // Reset rebuilds the scenario as edited, so a live change survives it.
+    this.post({ type: 'param', id, applied: result.applied, nowMs: engine.now_ms() }, [])
+    // Reset rebuilds the scenario as edited, so a live change survives it. Written out after
+    // the answer: with 500 VCs it takes 4–16 ms, which kept "applied live" waiting (issue 18).
+    this.scenarioStale = true
+    if (this.scenarioScheduled) return
+    this.scenarioScheduled = true
+    this.clock.later(() => {
+      this.scenarioScheduled = false
+      if (this.engine !== engine) return
+      try {
+        this.refreshScenario()
+      } catch (error) {
+        if (isTrap(error)) this.poison(error)
+        else throw error
+      }
+    }, 0)
+  }
+
+  /** Writes out the engine's scenario as edited, if a change made it stale, and posts it. */
+  private refreshScenario(): void {
+    const engine = this.engine
+    if (!this.scenarioStale || engine === null) return
+    this.scenarioStale = false
     const scenarioJson = engine.scenario_json()
     this.scenarioJson = scenarioJson
-    this.post(
-      { type: 'param', id, applied: result.applied, scenarioJson, nowMs: engine.now_ms() },
-      [],
-    )
+    this.post({ type: 'scenario', scenarioJson }, [])
   }
 
   private pause(): void {
