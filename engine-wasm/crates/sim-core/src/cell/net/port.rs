@@ -10,7 +10,7 @@
 //! A cell being transmitted is therefore already on the wire.
 
 use super::cell::{Cell, CellKind, RmFields};
-use super::queue::{is_empty_rm, CellFifo, Discipline, PortQueue};
+use super::queue::{keeps_rm, CellFifo, Discipline, PortQueue};
 use crate::cell::switch_alg::AnyAlgorithm;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -86,7 +86,7 @@ impl Wire {
     /// its arrival is now the first event the link has pending (schedule it).
     #[inline]
     pub fn push_back(&mut self, at: SimTime, cell: Cell) -> bool {
-        let rm = !is_empty_rm(&cell.rm);
+        let rm = keeps_rm(&cell);
         if rm {
             self.rm.push_back(cell.rm);
         }
