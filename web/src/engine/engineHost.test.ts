@@ -294,6 +294,7 @@ describe('EngineHost with the real engine', () => {
     // The same engine without stash_samples: the host takes a new buffer for every post.
     const withoutStash: EngineModule = {
       ...mod,
+      // biome-ignore lint/complexity/useArrowFunction: the host calls it with `new`, which an arrow refuses
       Engine: function (json: string) {
         return new Proxy(new mod.Engine(json), {
           get: (target, key) => (key === 'stash_samples' ? undefined : Reflect.get(target, key)),
