@@ -99,6 +99,10 @@ macro_rules! algorithms {
             fn on_setup(&mut self, port: &PortView, vc: u32, setup: &mut Setup) {
                 dispatch!(self, [$($variant),*], a => a.on_setup(port, vc, setup), ())
             }
+            #[inline]
+            fn sees_departures(&self) -> bool {
+                dispatch!(self, [$($variant),*], a => a.sees_departures(), false)
+            }
             fn supports_setup(&self) -> bool {
                 dispatch!(self, [$($variant),*], a => a.supports_setup(), false)
             }
