@@ -69,6 +69,8 @@ export interface AnimationProps {
 /** Average draw time (ms) over DRAW_WINDOW frames above which cells give way to flow rates. */
 const DRAW_BUDGET_MS = 9
 const DRAW_WINDOW = 30
+/** Least time between two writes of `data-queues` while the run plays. */
+const QUEUES_EVERY_MS = 250
 /** A snapshot is moved on for at most this much wall time; later ones replace it long before. */
 const MAX_EXTRAPOLATION_WALL_MS = 250
 
@@ -153,6 +155,7 @@ export function AnimationLayer(
     let raf = 0
     const costs: number[] = []
     let size = { w: 0, h: 0, dpr: 1 }
+    let queuesWritten = Number.NEGATIVE_INFINITY
     const stage = canvasRef.current?.parentElement ?? null
     const observer = new ResizeObserver(() => (dirtyRef.current = true))
     if (stage) observer.observe(stage)
@@ -249,11 +252,16 @@ export function AnimationLayer(
       canvas.dataset.mode =
         stats.flowPorts === 0 ? 'cells' : stats.flowPorts === scene.ports.length ? 'flow' : 'mixed'
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
-      // The queue bars' values as drawn ("port:cells …"), for a test or a tour to read.
-      let queues = ''
-      for (let i = 0; i < ports.length; i++)
-        queues += `${i > 0 ? ' ' : ''}${ports[i].id}:${Math.round(queueAt(i))}`
-      canvas.dataset.queues = queues
+      // The queue bars' values as drawn ("port:cells …"), for a test or a tour to read: at every
+      // drawing when still or held, a few times a second while running (with hundreds of ports,
+      // one string per frame was much of the drawing's garbage; issue 18).
+      if (!running || hoverT !== null || started - queuesWritten >= QUEUES_EVERY_MS) {
+        queuesWritten = started
+        let queues = ''
+        for (let i = 0; i < ports.length; i++)
+          queues += `${i > 0 ? ' ' : ''}${ports[i].id}:${Math.round(queueAt(i))}`
+        canvas.dataset.queues = queues
+      }
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')
       canvas.dataset.rmAt = rm

@@ -219,6 +219,11 @@ export function App() {
   )
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
+  // The sweep panel is built when its tab is first shown and kept from then on (a sweep runs on
+  // while the charts are looked at). Built at once, its two parameter lists held an option for
+  // every parameter of every element: 1,660 elements of 200 sources, unseen (issue 18: memory).
+  const sweepShown = useRef(false)
+  if (view === 'sweep') sweepShown.current = true
   /** On a phone the drawing and the charts are two panes, one at a time (styles.css). */
   const [pane, setPane] = useState<'network' | 'charts'>('network')
   const { pinned, setPinned } = bench
@@ -662,7 +667,7 @@ export function App() {
                   aria-labelledby="view-sweep"
                   hidden={view !== 'sweep'}
                 >
-                  {scenarioJson && (
+                  {scenarioJson && sweepShown.current && (
                     <SweepPanel layout={layout} scenarioJson={scenarioJson} onOpenRun={openRun} />
                   )}
                 </div>

@@ -511,16 +511,26 @@ export function useBench(options: BenchOptions = {}): Bench {
   useEffect(() => {
     if (!options.trackUrl || !edited || !scenario) return
     let cancelled = false
-    const timer = window.setTimeout(() => {
+    let idle: number | null = null
+    const write = () => {
+      idle = null
       makeShareHash()
         .then((hash) => {
           if (!cancelled) window.history.replaceState(null, '', hash)
         })
         .catch(() => undefined)
+    }
+    // When the page has a moment: encoding 500 VCs right after an edit held up the next slider
+    // step and the engine's answer while the run streams in (issue 18). Within 2 s regardless.
+    const timer = window.setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function')
+        idle = window.requestIdleCallback(write, { timeout: 2000 })
+      else write()
     }, 400)
     return () => {
       cancelled = true
       window.clearTimeout(timer)
+      if (idle !== null) window.cancelIdleCallback(idle)
     }
   }, [options.trackUrl, edited, scenario, makeShareHash, sim.speed])
 

@@ -172,6 +172,8 @@ export function useSimulation(): Simulation {
           if (!acceptingRef.current || !store || !current) return
           try {
             store.append(event.rows)
+            // Read into the store: the buffer goes back to the worker for the next rows.
+            clientRef.current?.recycle(event.rows)
             frameRef.current = parseFrame(event.frame, current)
             if (event.cells || event.portCells) {
               const rows = event.cells ?? new Float64Array(0)

@@ -29,11 +29,15 @@ export function bottleneckPorts(layout: Layout, store: SampleStore): LayoutPort[
   const switchPorts = layout.ports.filter(
     (p) => p.from_kind !== 'host' && store.has(column.queue(p.id)),
   )
-  const peak = (p: LayoutPort) =>
-    store.has(column.queueMax(p.id))
-      ? store.max(column.queueMax(p.id))
-      : store.max(column.queue(p.id))
-  const largest = Math.max(0, ...switchPorts.map(peak))
+  // Each port's peak read once: with 200 sources the charts rebuild this many times a second.
+  const peaks = new Map(
+    switchPorts.map((p) => {
+      const max = column.queueMax(p.id)
+      return [p, store.has(max) ? store.max(max) : store.max(column.queue(p.id))] as const
+    }),
+  )
+  const peak = (p: LayoutPort) => peaks.get(p) ?? 0
+  const largest = Math.max(0, ...peaks.values())
   const threshold = Math.max(MIN_PEAK_CELLS, largest * SIGNIFICANT_PEAK)
   const queued = switchPorts.filter((p) => peak(p) >= threshold).sort((a, b) => peak(b) - peak(a))
   if (queued.length > 0) return queued.slice(0, MAX_QUEUE_PORTS)

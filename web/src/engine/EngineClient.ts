@@ -21,7 +21,7 @@ import {
 
 /** What the client needs from a Worker; tests pass a stand-in transport. */
 export interface WorkerLike {
-  postMessage(message: unknown): void
+  postMessage(message: unknown, transfer?: Transferable[]): void
   terminate(): void
   onmessage: ((event: MessageEvent<unknown>) => void) | null
   onerror: ((event: ErrorEvent) => void) | null
@@ -116,8 +116,7 @@ export class EngineClient {
   async setParam(path: string, valueJson: string, signal?: AbortSignal): Promise<SetParamResult> {
     const reply = await this.call({ type: 'set', path, valueJson }, signal)
     if (reply.type === 'param') {
-      // After a crash, rebuild the scenario with this change in it.
-      this.lastGoodScenario = reply.scenarioJson
+      // The engine's scenario with the change follows as a `scenario` event.
       return { ok: true, applied: reply.applied, nowMs: reply.nowMs }
     }
     if (reply.type === 'rejected') return { ok: false, errors: reply.errors }
@@ -146,8 +145,21 @@ export class EngineClient {
     this.listeners.clear()
   }
 
+  /**
+   * Gives a `samples` event's rows back to the worker once read (transferred: the array is
+   * unusable afterwards), for it to post rows in again instead of a new buffer each time.
+   */
+  recycle(rows: Float64Array): void {
+    const buffer = rows.buffer
+    if (this.worker === null || !(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return
+    this.worker.postMessage({ type: 'recycle', id: 0, buffer }, [buffer])
+  }
+
   /** Queues one request; resolves with its reply once every earlier call has been answered. */
-  call(body: ClientRequestBody, signal?: AbortSignal): Promise<WorkerReply> {
+  call(
+    body: Exclude<ClientRequestBody, { type: 'recycle' }>,
+    signal?: AbortSignal,
+  ): Promise<WorkerReply> {
     const run = async (): Promise<WorkerReply> => {
       if (signal?.aborted) throw abortError()
       const worker = this.ensureWorker()
@@ -188,6 +200,11 @@ export class EngineClient {
     if (isWorkerEvent(data)) {
       if (data.type === 'fatal') {
         this.crash(data.message)
+        return
+      }
+      if (data.type === 'scenario') {
+        // After a crash, rebuild the scenario with the live changes in it.
+        this.lastGoodScenario = data.scenarioJson
         return
       }
       this.emit(data)

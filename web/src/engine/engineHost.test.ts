@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { EngineHost, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
+import { EngineHost, type EngineModule, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
 import { column, parseLayout, type Layout } from './layout'
 import type { WorkerEvent, WorkerMessage, WorkerReply } from './protocol'
 import { SampleStore } from './samples'
@@ -257,7 +257,9 @@ describe('EngineHost with the real engine', () => {
     host.handle({ type: 'set', id: 3, path: 'vcs.vc1.rif', valueJson: '1' })
     const live = await inbox.reply(3)
     expect(live).toMatchObject({ type: 'param', applied: 'live', nowMs: 20 })
-    if (live.type === 'param') expect(JSON.parse(live.scenarioJson).vcs[0].rif).toBe(1)
+    // The engine's scenario with the change follows the answer.
+    const edited = await inbox.next((m) => m.type === 'scenario')
+    if (edited.type === 'scenario') expect(JSON.parse(edited.scenarioJson).vcs[0].rif).toBe(1)
     host.handle({ type: 'set', id: 4, path: 'links.l3.rate_mbps', valueJson: '100' })
     expect(await inbox.reply(4)).toMatchObject({ type: 'param', applied: 'restart' })
     host.handle({ type: 'set', id: 5, path: 'vcs.vc1.rif', valueJson: '0.3' })
@@ -267,5 +269,44 @@ describe('EngineHost with the real engine', () => {
     // Reset rebuilds the scenario as edited, live changes included.
     host.handle({ type: 'reset', id: 6 })
     expect((await inbox.reply(6)).type).toBe('loaded')
+  })
+
+  it('posts rows in the buffers the page gives back, the same rows as in new ones', async () => {
+    const run = async (mod: EngineModule, recycle: boolean) => {
+      const inbox = new Inbox()
+      const host = new EngineHost(mod, inbox.post)
+      host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+      await inbox.reply(1)
+      const rows: number[][] = []
+      const buffers: ArrayBufferLike[] = []
+      for (let id = 2; id < 8; id++) {
+        host.handle({ type: 'step', id, ms: 5 })
+        await inbox.reply(id)
+        const sent = inbox.samples().at(-1)?.rows ?? new Float64Array(0)
+        rows.push([...sent])
+        buffers.push(sent.buffer)
+        if (recycle && sent.buffer instanceof ArrayBuffer)
+          host.handle({ type: 'recycle', id: 0, buffer: sent.buffer })
+      }
+      return { rows, buffers }
+    }
+    const mod = realEngine()
+    // The same engine without stash_samples: the host takes a new buffer for every post.
+    const withoutStash: EngineModule = {
+      ...mod,
+      // biome-ignore lint/complexity/useArrowFunction: the host calls it with `new`, which an arrow refuses
+      Engine: function (json: string) {
+        return new Proxy(new mod.Engine(json), {
+          get: (target, key) => (key === 'stash_samples' ? undefined : Reflect.get(target, key)),
+        })
+      } as unknown as EngineModule['Engine'],
+    }
+    const fresh = await run(withoutStash, false)
+    const reused = await run(mod, true)
+    expect(reused.rows).toEqual(fresh.rows)
+    expect(reused.rows.every((r) => r.length > 0)).toBe(true)
+    // One buffer, handed back and forth.
+    expect(new Set(reused.buffers).size).toBe(1)
+    expect(new Set(fresh.buffers).size).toBe(fresh.buffers.length)
   })
 })

@@ -4,9 +4,55 @@ import type { Layout } from './layout'
 export interface LiveFrame {
   nowMs: number
   /** ACR in Mbit/s by VC id. */
-  acrMbps: ReadonlyMap<string, number>
+  acrMbps: FrameValues
   /** Queue length in cells by port id. */
-  queueCells: ReadonlyMap<string, number>
+  queueCells: FrameValues
+}
+
+/** A frame's values by id (undefined for an id it does not have). */
+export interface FrameValues {
+  get(id: string): number | undefined
+}
+
+/** Values read from the engine's frame array where an index puts them. */
+class FrameView implements FrameValues {
+  constructor(
+    private readonly values: Float64Array,
+    private readonly index: ReadonlyMap<string, number>,
+  ) {}
+
+  get(id: string): number | undefined {
+    const i = this.index.get(id)
+    return i === undefined ? undefined : this.values[i]
+  }
+}
+
+/**
+ * Where each VC's ACR and each port's queue sit in a frame, by layout. Frames arrive about 30
+ * times a second; two new Maps of every VC and port for each were garbage that lived until the
+ * next (issue 18: the page's memory with 200 sources).
+ */
+const indexes = new WeakMap<
+  object,
+  WeakMap<object, { acr: ReadonlyMap<string, number>; queue: ReadonlyMap<string, number> }>
+>()
+
+function frameIndex(layout: Pick<Layout, 'vcs' | 'ports'>) {
+  let byPorts = indexes.get(layout.vcs)
+  if (byPorts === undefined) {
+    byPorts = new WeakMap()
+    indexes.set(layout.vcs, byPorts)
+  }
+  let index = byPorts.get(layout.ports)
+  if (index === undefined) {
+    const offset = 1 + layout.vcs.length
+    index = {
+      acr: new Map(layout.vcs.map((vc, i) => [vc.id, 1 + i])),
+      queue: new Map(layout.ports.map((port, i) => [port.id, offset + i])),
+    }
+    byPorts.set(layout.ports, index)
+  }
+  return index
 }
 
 /** Splits a frame by the layout's VC and port order; throws when the lengths disagree. */
@@ -17,16 +63,12 @@ export function parseFrame(frame: Float64Array, layout: Pick<Layout, 'vcs' | 'po
       `engine frame has ${frame.length} values, expected ${expected} (1 + ${layout.vcs.length} VCs + ${layout.ports.length} ports)`,
     )
   }
-  const acrMbps = new Map<string, number>()
-  layout.vcs.forEach((vc, i) => {
-    acrMbps.set(vc.id, frame[1 + i])
-  })
-  const queueCells = new Map<string, number>()
-  const offset = 1 + layout.vcs.length
-  layout.ports.forEach((port, i) => {
-    queueCells.set(port.id, frame[offset + i])
-  })
-  return { nowMs: frame[0], acrMbps, queueCells }
+  const index = frameIndex(layout)
+  return {
+    nowMs: frame[0],
+    acrMbps: new FrameView(frame, index.acr),
+    queueCells: new FrameView(frame, index.queue),
+  }
 }
 
 /**

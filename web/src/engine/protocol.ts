@@ -43,6 +43,11 @@ export type ClientRequest =
    * `rejected` (the value or path is not acceptable; nothing changed).
    */
   | { type: 'set'; id: number; path: string; valueJson: string }
+  /**
+   * A `samples` buffer the page has read, given back (transferred) for the worker to post rows
+   * in again. No reply.
+   */
+  | { type: 'recycle'; id: number; buffer: ArrayBuffer }
 
 export type ClientRequestType = ClientRequest['type']
 
@@ -61,10 +66,10 @@ export type WorkerReply =
   | { type: 'ok'; id: number }
   /**
    * A `set` was accepted: `live` when the running simulation took it, `restart` when the model
-   * cannot change it mid-run and the scenario has to be rebuilt. `scenarioJson` is the engine's
-   * scenario with every change so far, what `reset` rebuilds; `nowMs` the simulated time it took effect.
+   * cannot change it mid-run and the scenario has to be rebuilt; `nowMs` the simulated time it
+   * took effect. The engine's scenario with the change follows as a `scenario` event.
    */
-  | { type: 'param'; id: number; applied: 'live' | 'restart'; scenarioJson: string; nowMs: number }
+  | { type: 'param'; id: number; applied: 'live' | 'restart'; nowMs: number }
   /** The engine refused the scenario; `errors` names each offending path. */
   | { type: 'rejected'; id: number; message: string; errors: ScenarioError[] }
   /** The request could not be carried out (no scenario loaded, engine crashed, ...). */
@@ -96,13 +101,18 @@ export type WorkerEvent =
       events: number
     }
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }
+  /**
+   * The engine's scenario with every change so far (what `reset` rebuilds), after a `param`
+   * reply: written out after the reply is posted, since with 500 VCs it takes 4–16 ms (issue 18).
+   */
+  | { type: 'scenario'; scenarioJson: string }
   /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */
   | { type: 'fatal'; message: string }
 
 export type WorkerMessage = WorkerReply | WorkerEvent
 
 const replyTypes: ReadonlySet<string> = new Set(['loaded', 'ok', 'param', 'rejected', 'failed'])
-const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'fatal'])
+const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'scenario', 'fatal'])
 
 /** True for a reply to a numbered request. */
 export function isWorkerReply(msg: unknown): msg is WorkerReply {
@@ -149,6 +159,8 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
       return typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms > 0
     case 'set':
       return typeof m.path === 'string' && typeof m.valueJson === 'string'
+    case 'recycle':
+      return m.buffer instanceof ArrayBuffer
     default:
       return false
   }

@@ -12,12 +12,12 @@ import { findById } from '../scenario/doc'
 import { isAlgorithmScope, type EngineInfo, type ParamSpec } from '../scenario/engineInfo'
 import {
   cloneJson,
-  deletePath,
+  editedPart,
   getPath,
   isObject,
-  setPath,
   type Json,
   type JsonObject,
+  type Part,
 } from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
 
@@ -79,12 +79,6 @@ export function jsonValue(spec: ParamSpec, value: number): Json {
   return spec.kind === 'bool' ? value !== 0 : value
 }
 
-function edited(scenario: JsonObject, change: (copy: JsonObject) => void): JsonObject {
-  const copy = cloneJson(scenario)
-  change(copy)
-  return copy
-}
-
 function safeId(text: string): string {
   return text.replace(/[^A-Za-z0-9_-]/g, '_')
 }
@@ -109,6 +103,7 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
     info.param('run', 'until_ms')?.default ??
     undefined
 
+  const vcPart: Part = { key: 'vcs', id: vcId }
   const abr: NumberField[] = info.params('vc').map((spec) => {
     const own = numberOf(vc[spec.key])
     const inherited = isObject(defaults) ? numberOf(defaults[spec.key]) : undefined
@@ -128,7 +123,6 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
         null
       originText = 'default: PCR'
     }
-    const path = (id: string) => `vcs.${id}.${spec.key}`
     return {
       type: 'number',
       id: `vc-${safeId(vcId)}-${spec.key}`,
@@ -137,14 +131,17 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
       origin: own !== undefined ? 'set' : inherited !== undefined ? 'inherited' : 'default',
       originText,
       unsetText: UNSET_TEXT[spec.key],
-      write: (s, v) => edited(s, (c) => setPath(c, path(vcId), jsonValue(spec, v))),
-      clear: own !== undefined ? (s) => edited(s, (c) => deletePath(c, path(vcId))) : undefined,
+      write: (s, v) => editedPart(s, vcPart, (e) => e.set(spec.key, jsonValue(spec, v))),
+      clear:
+        own !== undefined ? (s) => editedPart(s, vcPart, (e) => e.delete(spec.key)) : undefined,
       applyAll:
         vcIds.length > 1
           ? (s, v) =>
-              edited(s, (c) => {
-                for (const id of vcIds) setPath(c, path(id), jsonValue(spec, v))
-              })
+              vcIds.reduce(
+                (doc, id) =>
+                  editedPart(doc, { key: 'vcs', id }, (e) => e.set(spec.key, jsonValue(spec, v))),
+                s,
+              )
           : undefined,
     }
   })
@@ -163,7 +160,7 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
           ? 'atm_forum'
           : startupOptions[0],
     live: false,
-    write: (s, v) => edited(s, (c) => setPath(c, `vcs.${vcId}.startup`, v)),
+    write: (s, v) => editedPart(s, vcPart, (e) => e.set('startup', v)),
   }
 
   const traffic = isObject(vc.traffic) ? vc.traffic : {}
@@ -177,12 +174,12 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
     value: kind,
     live: false,
     write: (s, v) =>
-      edited(s, (c) => {
+      editedPart(s, vcPart, (e) => {
         // A new model keeps the source's start and stop times; its own knobs start at their defaults.
         const next: JsonObject = { kind: v }
         if (traffic.start_ms !== undefined) next.start_ms = traffic.start_ms
         if (traffic.stop_ms !== undefined) next.stop_ms = traffic.stop_ms
-        setPath(c, `vcs.${vcId}.traffic`, next)
+        e.set('traffic', next)
       }),
   }
   const trafficKeys = info.choices.trafficKeys[kind] ?? []
@@ -191,7 +188,7 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
     .filter((spec) => trafficKeys.includes(spec.key))
     .map((spec) => {
       const own = numberOf(traffic[spec.key])
-      const path = `vcs.${vcId}.traffic.${spec.key}`
+      const path = `traffic.${spec.key}`
       return {
         type: 'number',
         id: `vc-${safeId(vcId)}-traffic-${spec.key}`,
@@ -201,10 +198,10 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
         originText: own !== undefined ? `set on ${vcId}` : 'default',
         unsetText: UNSET_TEXT[spec.key],
         softMax: spec.unit === 'ms' && untilMs !== undefined ? untilMs : undefined,
-        write: (s, v) => edited(s, (c) => setPath(c, path, v)),
+        write: (s, v) => editedPart(s, vcPart, (e) => e.set(path, v)),
         clear:
           own !== undefined && (spec.default === null || spec.key === 'stop_ms')
-            ? (s) => edited(s, (c) => deletePath(c, path))
+            ? (s) => editedPart(s, vcPart, (e) => e.delete(path))
             : undefined,
       }
     })
@@ -250,6 +247,7 @@ function portSection(
   const to = String(dir === 'a_to_b' ? link.b : link.a)
   const fromKind = nodeKind(scenario, from)
   const portPath = `links.${linkId}.${dir}`
+  const linkPart: Part = { key: 'links', id: linkId }
   const port = getPath(scenario, portPath)
   const defaultsPath = `defaults.${fromKind}_port`
   const defaults = getPath(scenario, defaultsPath)
@@ -272,10 +270,11 @@ function portSection(
           : inherited !== undefined
             ? `from ${defaultsPath}`
             : `default for ${fromKind} ports`,
-      write: (s, v) => edited(s, (c) => setPath(c, `${portPath}.${spec.key}`, jsonValue(spec, v))),
+      write: (s, v) =>
+        editedPart(s, linkPart, (e) => e.set(`${dir}.${spec.key}`, jsonValue(spec, v))),
       clear:
         own !== undefined
-          ? (s) => edited(s, (c) => deletePath(c, `${portPath}.${spec.key}`))
+          ? (s) => editedPart(s, linkPart, (e) => e.delete(`${dir}.${spec.key}`))
           : undefined,
     }
   })
@@ -291,7 +290,7 @@ function portSection(
     options: info.choices.queues,
     value: queueOwn ?? queueInherited ?? info.choices.queues[0],
     live: false,
-    write: (s, v) => edited(s, (c) => setPath(c, `${portPath}.queue`, v)),
+    write: (s, v) => editedPart(s, linkPart, (e) => e.set(`${dir}.queue`, v)),
   })
 
   const algorithm = portAlgorithm(scenario, linkId, dir, fromKind)
@@ -304,7 +303,7 @@ function portSection(
     options: info.choices.algorithms,
     value: kind,
     live: false,
-    write: (s, v) => edited(s, (c) => setPath(c, `${portPath}.algorithm`, { kind: v })),
+    write: (s, v) => editedPart(s, linkPart, (e) => e.set(`${dir}.algorithm`, { kind: v })),
   })
 
   for (const spec of info.params(kind)) {
@@ -330,10 +329,10 @@ function portSection(
           ? `from ${defaultsPath}`
           : 'default',
       write: (s, v) =>
-        edited(s, (c) => {
+        editedPart(s, linkPart, (e) => {
           // A port without its own algorithm gets a copy of the inherited one with this knob changed.
-          if (!algorithm.own) setPath(c, `${portPath}.algorithm`, cloneJson(algorithm.value))
-          setPath(c, `${portPath}.algorithm.${spec.key}`, jsonValue(spec, v))
+          if (!algorithm.own) e.set(`${dir}.algorithm`, cloneJson(algorithm.value))
+          e.set(`${dir}.algorithm.${spec.key}`, jsonValue(spec, v))
         }),
     })
   }
@@ -374,9 +373,9 @@ function linkSection(scenario: JsonObject, info: EngineInfo, linkId: string): Se
       origin: numberOf(link[spec.key]) !== undefined ? 'set' : 'inherited',
       originText,
       write: (s, v) =>
-        edited(s, (c) => {
-          if (other) deletePath(c, `links.${linkId}.${other}`)
-          setPath(c, `links.${linkId}.${spec.key}`, v)
+        editedPart(s, { key: 'links', id: linkId }, (e) => {
+          if (other) e.delete(other)
+          e.set(spec.key, v)
         }),
     }
   })
@@ -397,7 +396,7 @@ function runSection(scenario: JsonObject, info: EngineInfo): Section {
       origin: own !== undefined ? 'set' : 'default',
       originText: own !== undefined ? 'set in this scenario' : 'default',
       softMax: spec.key === 'seed' ? 1000 : spec.key === 'until_ms' ? 10_000 : undefined,
-      write: (s, v) => edited(s, (c) => setPath(c, `run.${spec.key}`, v)),
+      write: (s, v) => editedPart(s, { key: 'run' }, (e) => e.set(spec.key, v)),
     }
   })
   return {
@@ -414,7 +413,7 @@ function backgroundSections(scenario: JsonObject, info: EngineInfo): Section[] {
     const id = String(bg.id)
     const fields = info.params('background').map((spec): NumberField => {
       const own = numberOf(bg[spec.key])
-      const path = `background.${id}.${spec.key}`
+      const part: Part = { key: 'background', id }
       return {
         type: 'number',
         id: `bg-${safeId(id)}-${spec.key}`,
@@ -423,10 +422,10 @@ function backgroundSections(scenario: JsonObject, info: EngineInfo): Section[] {
         origin: own !== undefined ? 'set' : 'default',
         originText: own !== undefined ? `set on ${id}` : 'default',
         unsetText: UNSET_TEXT[spec.key],
-        write: (s, v) => edited(s, (c) => setPath(c, path, v)),
+        write: (s, v) => editedPart(s, part, (e) => e.set(spec.key, v)),
         clear:
           own !== undefined && spec.default === null
-            ? (s) => edited(s, (c) => deletePath(c, path))
+            ? (s) => editedPart(s, part, (e) => e.delete(spec.key))
             : undefined,
       }
     })

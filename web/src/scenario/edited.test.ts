@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { heatmapDomain } from '../sweep/heatmap'
 import { editedState, editedTitle } from './edited'
 import { library } from './library'
-import { applyVariant, type JsonObject } from './paths'
+import { applyVariant, editedPart, type JsonObject } from './paths'
 import { applyThing, thingsToTry } from './things'
 
 const rif = JSON.parse(library.get('fahmy-rif') as string) as JsonObject
@@ -23,6 +23,16 @@ describe('edited state against the library file', () => {
     ])
     expect(editedTitle('RIF', state)).toBe('RIF (edited)')
     expect(editedTitle('RIF', editedState(rif))).toBe('RIF')
+  })
+
+  it('compares an edited document again from what the edit copied, with the same answer', () => {
+    const one = editedPart(rif, { key: 'vcs', id: 'vc1' }, (e) => e.set('rif', 0.5))
+    const two = editedPart(one, { key: 'vcs', id: 'vc2' }, (e) => e.set('nrm', 8))
+    const back = editedPart(two, { key: 'vcs', id: 'vc1' }, (e) => e.delete('rif'))
+    for (const d of [one, two, back, one])
+      expect(editedState(d)?.changes).toEqual(editedState(structuredClone(d))?.changes)
+    expect(editedState(two)?.changes.map((c) => c.path)).toEqual(['vcs.vc1.rif', 'vcs.vc2.nrm'])
+    expect(editedState(back)?.changes.map((c) => c.path)).toEqual(['vcs.vc2.nrm'])
   })
 
   it('applies a thing to try as its variant or its paths', () => {

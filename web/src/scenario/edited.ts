@@ -39,6 +39,18 @@ function keyOf(item: Json, index: number): string {
   return isObject(item) && typeof item.id === 'string' ? item.id : String(index)
 }
 
+/**
+ * The changes found below an object of a document, by that object: an edit shares what it did not
+ * change with the document before it (scenario/paths.ts `editedPart`), so comparing the edited
+ * document again reads only what the edit copied (issue 18: a slider's step on one VC of 500).
+ * Documents are never changed in place once made, so an object's changes against the same
+ * library object at the same path stay what they were.
+ */
+const found = new WeakMap<
+  object,
+  { before: Json | undefined; path: string; changes: EditedChange[] }
+>()
+
 function diff(
   before: Json | undefined,
   after: Json | undefined,
@@ -46,6 +58,26 @@ function diff(
   out: EditedChange[],
 ): void {
   if (IGNORED.some((re) => re.test(path))) return
+  if (typeof after === 'object' && after !== null) {
+    const known = found.get(after)
+    if (known && known.before === before && known.path === path) {
+      for (const change of known.changes) out.push(change)
+      return
+    }
+    const start = out.length
+    diffInner(before, after, path, out)
+    found.set(after, { before, path, changes: out.slice(start) })
+    return
+  }
+  diffInner(before, after, path, out)
+}
+
+function diffInner(
+  before: Json | undefined,
+  after: Json | undefined,
+  path: string,
+  out: EditedChange[],
+): void {
   if (Array.isArray(before) && Array.isArray(after)) {
     const keyed = (list: Json[]) => new Map(list.map((item, i) => [keyOf(item, i), item]))
     const b = keyed(before)
@@ -75,6 +107,22 @@ export function scenarioChanges(before: JsonObject, after: JsonObject): EditedCh
   return out
 }
 
+/** The library file last compared with, parsed once (its objects key `found`). */
+let lastBase: { text: string; value: Json | null } | null = null
+
+function parsedBase(text: string): Json | null {
+  if (lastBase?.text !== text) {
+    let value: Json | null = null
+    try {
+      value = JSON.parse(text) as Json
+    } catch {
+      value = null
+    }
+    lastBase = { text, value }
+  }
+  return lastBase.value
+}
+
 /**
  * The open document against the library file of its id: null when the library has no such file
  * (nothing to compare with), else the changes (empty: unedited).
@@ -86,12 +134,7 @@ export function editedState(
   const id = typeof scenario.id === 'string' ? scenario.id : ''
   const text = files.get(id)
   if (text === undefined) return null
-  let base: unknown
-  try {
-    base = JSON.parse(text)
-  } catch {
-    return null
-  }
+  const base = parsedBase(text)
   if (!isObject(base)) return null
   return { base: id, changes: scenarioChanges(base, scenario) }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   applyVariant,
   deletePath,
+  editedPart,
   getPath,
   leafChanges,
   PathError,
@@ -93,5 +94,47 @@ describe('leafChanges', () => {
     const gone = doc()
     delete gone.defaults
     expect(leafChanges(a, gone)).toBeNull()
+  })
+})
+
+describe('an edit of one part (editedPart)', () => {
+  it('gives the document setPath gives, sharing what it did not change', () => {
+    const before = doc()
+    const whole = doc()
+    setPath(whole, 'vcs.vc2.traffic.kind', 'onoff')
+    setPath(whole, 'vcs.vc2.rif', 0.5)
+    const after = editedPart(before, { key: 'vcs', id: 'vc2' }, (e) => {
+      e.set('traffic.kind', 'onoff')
+      e.set('rif', 0.5)
+    })
+    expect(after).toEqual(whole)
+    expect(before).toEqual(doc())
+    const vcs = after.vcs as JsonObject[]
+    expect(vcs[0]).toBe((before.vcs as JsonObject[])[0])
+    expect(after.links).toBe(before.links)
+    expect(leafChanges(before, after)).toEqual([
+      { path: 'vcs.vc2.traffic.kind', before: undefined, after: 'onoff' },
+      { path: 'vcs.vc2.rif', before: undefined, after: 0.5 },
+    ])
+    const cleared = editedPart(before, { key: 'vcs', id: 'vc1' }, (e) => e.delete('rif'))
+    expect(cleared.vcs).toEqual([{ id: 'vc1' }, { id: 'vc2' }])
+  })
+
+  it('names the whole path when the grammar refuses', () => {
+    expect(() => editedPart(doc(), { key: 'vcs', id: 'vc1' }, (e) => e.set('id.x', 1))).toThrow(
+      /^vcs\.vc1\.id\.x: /,
+    )
+    expect(() =>
+      editedPart(doc(), { key: 'vcs', id: 'vc1' }, (e) => e.set('nothing.x', 1)),
+    ).toThrow('vcs.vc1.nothing: does not exist')
+  })
+
+  it('edits a part that is not there with whole paths, as the grammar creates it', () => {
+    const whole = doc()
+    setPath(whole, 'run.until_ms', 100)
+    expect(editedPart(doc(), { key: 'run' }, (e) => e.set('until_ms', 100))).toEqual(whole)
+    expect(() => editedPart(doc(), { key: 'vcs', id: 'vc9' }, (e) => e.set('rif', 1))).toThrow(
+      PathError,
+    )
   })
 })

@@ -15,9 +15,10 @@ export type JsonObject = { [key: string]: Json }
 export class PathError extends Error {
   constructor(
     readonly path: string,
-    message: string,
+    /** What is wrong at `path`, without the path. */
+    readonly reason: string,
   ) {
-    super(`${path}: ${message}`)
+    super(`${path}: ${reason}`)
     this.name = 'PathError'
   }
 }
@@ -89,6 +90,74 @@ export function deletePath(root: Json, path: string): void {
   if (isObject(container)) delete container[segments[segments.length - 1]]
 }
 
+/**
+ * Where one edit happens in a scenario: a top-level member (`run`), or the element of a top-level
+ * array whose `id` is `id` (`vcs` and `L001`).
+ */
+export interface Part {
+  key: string
+  id?: string
+}
+
+/** Sets and deletes paths relative to a part of the scenario (`rif` in the VC `L001`). */
+export interface PartEditor {
+  set(path: string, value: Json): void
+  delete(path: string): void
+}
+
+/**
+ * The scenario with one part changed: `change` sets and deletes paths relative to the part, through
+ * the engine's grammar as `setPath` does. Only the part is copied and given to the engine: the new
+ * document shares everything else with `root` (documents are never changed in place once made),
+ * so a slider's step on one VC of 500 neither copies nor serialises the other 499 (issue 18). The
+ * grammar walks a path one segment at a time from where it stands, so `rif` set in the VC is
+ * `vcs.L001.rif` set in the scenario. A part that is not there (a scenario without `run`) is
+ * edited with whole paths in a copy of the whole document, as the grammar would create it.
+ * Throws a PathError naming the whole path.
+ */
+export function editedPart(
+  root: JsonObject,
+  part: Part,
+  change: (editor: PartEditor) => void,
+): JsonObject {
+  const prefix = part.id === undefined ? part.key : `${part.key}.${part.id}`
+  const container = root[part.key]
+  const index =
+    part.id === undefined
+      ? -1
+      : Array.isArray(container)
+        ? container.findIndex((item) => isObject(item) && item.id === part.id)
+        : -1
+  const found = part.id === undefined ? container : index >= 0 ? (container as Json[])[index] : null
+  if (!isObject(found)) {
+    const copy = cloneJson(root)
+    change({
+      set: (path, value) => setPath(copy, `${prefix}.${path}`, value),
+      delete: (path) => deletePath(copy, `${prefix}.${path}`),
+    })
+    return copy
+  }
+  const edited = cloneJson(found)
+  const whole = (error: unknown): never => {
+    if (error instanceof PathError) throw new PathError(`${prefix}.${error.path}`, error.reason)
+    throw error
+  }
+  change({
+    set: (path, value) => {
+      try {
+        setPath(edited, path, value)
+      } catch (error) {
+        whole(error)
+      }
+    },
+    delete: (path) => deletePath(edited, path),
+  })
+  if (part.id === undefined) return { ...root, [part.key]: edited }
+  const items = [...(container as Json[])]
+  items[index] = edited
+  return { ...root, [part.key]: items }
+}
+
 /** A deep copy of JSON data. */
 export function cloneJson<T extends Json>(value: T): T {
   return structuredClone(value)
@@ -129,6 +198,8 @@ function elementKey(item: Json, index: number): string {
  * engine's path grammar builds one.
  */
 export function leafChanges(before: Json, after: Json, prefix = ''): LeafChange[] | null {
+  // The same object: nothing differs below it (an edit shares what it did not change, issue 18).
+  if (before === after) return []
   const join = (key: string) => (prefix === '' ? key : `${prefix}.${key}`)
   if (Array.isArray(before) && Array.isArray(after)) {
     if (before.length !== after.length) return null

@@ -43,6 +43,17 @@ describe('automatic layout', () => {
         expect(x.get(p[0]) ?? Number.NaN).toBeLessThan(x.get(p[p.length - 1]) ?? Number.NaN)
     })
   }
+
+  it('places a network once for as long as its nodes, links and paths stay the same', () => {
+    const s = scenario('ma-gfc')
+    const first = autoPositions(s.nodes, s.links, s.paths, BOX)
+    const again = scenario('ma-gfc')
+    expect(autoPositions(again.nodes, again.links, again.paths, BOX)).toBe(first)
+    const moved = again.nodes.map((n, i) => (i === 0 ? { ...n, x: n.x + 1 } : n))
+    const other = autoPositions(moved, again.links, again.paths, BOX)
+    expect(other).not.toBe(first)
+    expect(other?.size).toBe(first?.size)
+  })
 })
 
 describe('label placement', () => {

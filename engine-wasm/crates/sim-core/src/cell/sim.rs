@@ -381,8 +381,9 @@ impl Simulation {
     /// it, and an idle transmitter starts at once.
     fn enqueue(&mut self, now: SimTime, port: u32, mut cell: Cell) {
         let p = &mut self.ports[port as usize];
-        let view = p.view(now);
-        p.algorithm.on_arrival(&view, &mut cell);
+        if let Some(view) = p.algorithm_view(now) {
+            p.algorithm.on_arrival(&view, &mut cell);
+        }
         match p.offer(now, cell) {
             Offer::Sent { first_due: true } => {
                 let arrival = p.wire.back_time().expect("just sent");

@@ -48,6 +48,10 @@ pub struct AbrSource {
     /// Waiting BRMs replaced by a newer one before they could go.
     pub brm_replaced: u64,
     pub brm_received: u64,
+    /// The last rate turned into a cell interval, and that interval. ACR
+    /// changes only when an RM cell comes back (one in Nrm cells), so most
+    /// cells reuse it instead of dividing and rounding again.
+    interval_memo: std::cell::Cell<(f64, SimTime)>,
 }
 
 impl AbrSource {
@@ -73,6 +77,7 @@ impl AbrSource {
             brm_sent: 0,
             brm_replaced: 0,
             brm_received: 0,
+            interval_memo: std::cell::Cell::new((0.0, SimTime::ZERO)),
         }
     }
 
@@ -109,7 +114,19 @@ impl AbrSource {
             Some(cap) => self.acr.min(cap.max(self.params.tcr)),
             None => self.acr,
         };
-        (rate > 0.0).then(|| cell_interval(rate))
+        (rate > 0.0).then(|| self.interval_of(rate))
+    }
+
+    /// [`cell_interval`] of `rate` (> 0), remembered for the next call.
+    #[inline]
+    fn interval_of(&self, rate: f64) -> SimTime {
+        let (memo_rate, interval) = self.interval_memo.get();
+        if memo_rate.to_bits() == rate.to_bits() {
+            return interval;
+        }
+        let interval = cell_interval(rate);
+        self.interval_memo.set((rate, interval));
+        interval
     }
 
     /// The time from the last cell to the next transmission opportunity.

@@ -10,8 +10,8 @@
 //! A cell being transmitted is therefore already on the wire.
 
 use super::cell::{Cell, CellKind, RmFields};
-use super::queue::{is_empty_rm, CellFifo, Discipline, PortQueue};
-use crate::cell::switch_alg::AnyAlgorithm;
+use super::queue::{keeps_rm, CellFifo, Discipline, PortQueue};
+use crate::cell::switch_alg::{AnyAlgorithm, SwitchAlgorithm};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -86,7 +86,7 @@ impl Wire {
     /// its arrival is now the first event the link has pending (schedule it).
     #[inline]
     pub fn push_back(&mut self, at: SimTime, cell: Cell) -> bool {
-        let rm = !is_empty_rm(&cell.rm);
+        let rm = keeps_rm(&cell);
         if rm {
             self.rm.push_back(cell.rm);
         }
@@ -247,6 +247,13 @@ impl Port {
         }
     }
 
+    /// What the port's switch algorithm may see, if the port runs one (a
+    /// host's port runs none: its cells need no view built).
+    #[inline]
+    pub fn algorithm_view(&self, now: SimTime) -> Option<crate::cell::switch_alg::PortView> {
+        (!matches!(self.algorithm, AnyAlgorithm::None)).then(|| self.view(now))
+    }
+
     /// What the port's switch algorithm may see.
     pub fn view(&self, now: SimTime) -> crate::cell::switch_alg::PortView {
         crate::cell::switch_alg::PortView {
@@ -343,12 +350,10 @@ impl Port {
     /// propagation delay. Returns whether its arrival is the wire's first
     /// pending event.
     fn transmit(&mut self, now: SimTime, mut cell: Cell) -> bool {
-        let view = self.view(now);
-        crate::cell::switch_alg::SwitchAlgorithm::on_departure(
-            &mut self.algorithm,
-            &view,
-            &mut cell,
-        );
+        if self.algorithm.sees_departures() {
+            let view = self.view(now);
+            self.algorithm.on_departure(&view, &mut cell);
+        }
         self.busy_until = now + self.cell_time;
         self.stats.busy += self.cell_time.0;
         self.stats.sent_total += 1;

@@ -21,9 +21,12 @@ struct Header {
     rm: bool,
 }
 
-/// Whether `rm` is [`RmFields::EMPTY`] bit for bit.
-pub(super) fn is_empty_rm(rm: &RmFields) -> bool {
-    rm.ccr.to_bits() == 0 && rm.er.to_bits() == 0 && rm.mcr.to_bits() == 0 && !rm.ci && !rm.ni
+/// Whether `cell`'s RM fields must be kept: an RM cell's. Any other cell's
+/// are [`RmFields::EMPTY`].
+#[inline]
+pub(super) fn keeps_rm(cell: &Cell) -> bool {
+    debug_assert!(cell.is_rm() || cell.rm == RmFields::EMPTY, "only RM cells carry RM fields");
+    cell.is_rm()
 }
 
 /// Cells in first-in first-out order, stored compactly.
@@ -44,7 +47,7 @@ impl CellFifo {
 
     #[inline]
     pub fn push_back(&mut self, cell: Cell) {
-        let rm = !is_empty_rm(&cell.rm);
+        let rm = keeps_rm(&cell);
         if rm {
             self.rm.push_back(cell.rm);
         }

@@ -32,15 +32,17 @@ macro_rules! algorithms {
         }
 
         /// Every algorithm a port can run.
-        #[allow(
-            clippy::large_enum_variant,
-            reason = "one per port, a few hundred bytes: boxing the large variants buys nothing"
-        )]
+        ///
+        /// Boxed: an algorithm's state is a few hundred bytes, and inline it
+        /// made every port that large, the hosts' ports too, which have none.
+        /// With hundreds of VCs, each with ports of its own, the ports then
+        /// outgrew the cache (issue 18); a port is now the part that every
+        /// cell passing it reads.
         #[derive(Clone, Debug)]
         pub enum AnyAlgorithm {
             /// No feedback: the port only queues and forwards (hosts, plain ports).
             None,
-            $($(#[$doc])* $variant($alg),)*
+            $($(#[$doc])* $variant(Box<$alg>),)*
         }
 
         impl AlgorithmConfig {
@@ -49,7 +51,7 @@ macro_rules! algorithms {
                 match self {
                     AlgorithmConfig::None => AnyAlgorithm::None,
                     $(AlgorithmConfig::$variant(c) => {
-                        AnyAlgorithm::$variant(<$alg as Algorithm>::build(c, vc_count))
+                        AnyAlgorithm::$variant(Box::new(<$alg as Algorithm>::build(c, vc_count)))
                     })*
                 }
             }
@@ -96,6 +98,10 @@ macro_rules! algorithms {
             }
             fn on_setup(&mut self, port: &PortView, vc: u32, setup: &mut Setup) {
                 dispatch!(self, [$($variant),*], a => a.on_setup(port, vc, setup), ())
+            }
+            #[inline]
+            fn sees_departures(&self) -> bool {
+                dispatch!(self, [$($variant),*], a => a.sees_departures(), false)
             }
             fn supports_setup(&self) -> bool {
                 dispatch!(self, [$($variant),*], a => a.supports_setup(), false)

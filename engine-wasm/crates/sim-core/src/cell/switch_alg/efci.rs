@@ -128,6 +128,10 @@ impl Efci {
 }
 
 impl SwitchAlgorithm for Efci {
+    fn sees_departures(&self) -> bool {
+        true
+    }
+
     fn on_arrival(&mut self, port: &PortView, _cell: &mut Cell) {
         // The queue is about to hold one more cell.
         self.update(port.queue_len + 1, port.buffer_cells);

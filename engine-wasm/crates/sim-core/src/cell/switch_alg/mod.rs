@@ -111,8 +111,15 @@ pub trait SwitchAlgorithm {
     /// passes the switch on its way back to the source.
     fn on_backward_rm(&mut self, _port: &PortView, _cell: &mut Cell) {}
 
-    /// A cell leaves the queue and starts transmission on the link.
+    /// A cell leaves the queue and starts transmission on the link. Called
+    /// only when [`SwitchAlgorithm::sees_departures`] says so.
     fn on_departure(&mut self, _port: &PortView, _cell: &mut Cell) {}
+
+    /// Whether [`SwitchAlgorithm::on_departure`] does anything: a port skips
+    /// building its view for each cell it sends when not (issue 18).
+    fn sees_departures(&self) -> bool {
+        false
+    }
 
     /// A connection set-up for VC `vc` crosses this port (RATE / RM start-up).
     fn on_setup(&mut self, _port: &PortView, _vc: u32, _setup: &mut Setup) {}
