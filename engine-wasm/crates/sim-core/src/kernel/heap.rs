@@ -66,10 +66,12 @@ impl<E: Copy> Heap<E> {
     /// This and `pop` are inlined into the event loop by force in the wasm
     /// build: left to LLVM, `pop` stayed a function of its own there (it is
     /// inlined natively) and handed its entry back through the shadow stack in
-    /// linear memory. Forced, the wasm engine under Node needs 7 % less CPU
-    /// time at 2 sources and 6 % less on the reference workload (interleaved
-    /// pairs), and is level at 20 and 50 sources. Natively the attribute is
-    /// left as it was, so the native build does not change.
+    /// linear memory. Forced, the wasm engine under Node needs 8 % less CPU
+    /// time at 2 sources and 10 % less on the reference workload (interleaved
+    /// pairs), 3 % less at 20 and 50 sources; the app's worker in Chromium
+    /// plays 6 % (2 sources) and 9 % (reference workload) more cells per
+    /// second (median of three interleaved rounds). Natively the attribute
+    /// is left as it was, so the native build does not change.
     #[cfg_attr(target_arch = "wasm32", inline(always))]
     #[cfg_attr(not(target_arch = "wasm32"), inline)]
     pub(super) fn pop_before(&mut self, bound: u128) -> Option<Entry<E>> {
