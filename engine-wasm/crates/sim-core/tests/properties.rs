@@ -272,20 +272,20 @@ fn check_case(case: &Case) -> Result<u64, TestCaseError> {
         for p in &sim.ports {
             prop_assert!(p.queue_len() <= p.buffer_cells, "{} over its buffer", p.id);
             prop_assert!(
-                p.stats.sent_total + p.stats.lost_total <= p.stats.arrived_total,
+                p.sent_total + p.stats.lost_total <= p.arrived_total,
                 "{} sent {} and lost {} of {} arrived",
                 p.id,
-                p.stats.sent_total,
+                p.sent_total,
                 p.stats.lost_total,
-                p.stats.arrived_total
+                p.arrived_total
             );
             // A port sends at most one cell per cell time (plus the one on the line).
             let line = sim.now().as_ms() / p.cell_time.as_ms() + 1.0;
             prop_assert!(
-                (p.stats.sent_total as f64) <= line,
+                (p.sent_total as f64) <= line,
                 "{} sent {} cells in {} ms, above its line rate",
                 p.id,
-                p.stats.sent_total,
+                p.sent_total,
                 sim.now().as_ms()
             );
         }

@@ -15,18 +15,16 @@ use crate::cell::switch_alg::{AnyAlgorithm, SwitchAlgorithm};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
-/// Counters a port keeps. `*_total` never reset; the rest cover the current
-/// sample interval and are reset by [`Port::take_interval`].
+/// Counters a port keeps beside the three every cell updates, which the
+/// port holds in its first cache line ([`Port::arrived_total`] and the
+/// rest). They cover the current sample interval and are reset by
+/// [`Port::take_interval`], except `lost_total`.
 #[derive(Clone, Debug, Default)]
 pub struct PortStats {
-    pub arrived_total: u64,
-    pub sent_total: u64,
     pub lost_total: u64,
     /// ∫ queue length dt over the interval, in cell·ps.
     pub queue_area: u128,
     pub queue_max: u32,
-    /// Transmitter busy time within the interval, in ps.
-    pub busy: u64,
 }
 
 /// A cell on a link: when it reaches the far end, and its header. 16 bytes
@@ -49,10 +47,17 @@ struct OnWire {
     due: bool,
 }
 
-/// The cells on a link, in the order they arrive.
+/// The cells on a link, in the order they arrive. Laid out as written
+/// (`repr(C)`): what every cell reads first (see [`Port`]).
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct Wire {
     cells: VecDeque<OnWire>,
+    /// Whether this link ends at a host where a data or background cell's
+    /// arrival only counts (issue 18): such a cell needs no event of its own
+    /// and lands when the next cell that does arrives, or when the run reads
+    /// the destinations ([`Wire::pop_landed`]). RM cells are always events.
+    lazy: bool,
     rm: VecDeque<RmFields>,
     /// On a lazy link, the arrival times of the cells whose arrival is an
     /// event, first first. (On any other link every cell's arrival is one,
@@ -60,11 +65,6 @@ pub struct Wire {
     /// the cache for its arrival, one cell time later on a busy link, where
     /// a FIFO of times beside cost a cache miss of its own per cell.)
     due: VecDeque<SimTime>,
-    /// Whether this link ends at a host where a data or background cell's
-    /// arrival only counts (issue 18): such a cell needs no event of its own
-    /// and lands when the next cell that does arrives, or when the run reads
-    /// the destinations ([`Wire::pop_landed`]). RM cells are always events.
-    lazy: bool,
 }
 
 impl Wire {
@@ -175,38 +175,53 @@ pub enum Offer {
 pub use crate::probe::IntervalStats;
 
 /// One direction of a link, seen from the node that transmits on it.
+///
+/// Laid out as written (`repr(C)`), from a cache line's start: what a cell
+/// passing an idle port reads and writes fills the first two lines — the
+/// transmitter, the algorithm's tag and the counters in the first, the
+/// link's FIFO in the second. With hundreds of VCs each crosses ports of its
+/// own, last touched many cells ago, and Rust's own order had spread those
+/// fields over six of the port's seven lines (issue 18).
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct Port {
-    pub id: String,
-    pub link: u32,
-    pub from: u32,
-    pub to: u32,
-    /// Whether the transmitting node is a switch (hosts' ports are the NIC).
-    pub at_switch: bool,
-    pub rate_cps: f64,
-    pub cell_time: SimTime,
-    pub delay: SimTime,
-    /// How long the transmitting switch processes a set-up or connect
-    /// message before sending it on through this port (SPEC §3).
-    pub setup_delay: SimTime,
-    pub buffer_cells: u32,
-    pub discipline: Discipline,
-    /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
-    background: CellFifo,
-    /// ABR cells, ordered by the port's discipline.
-    queue: PortQueue,
     /// The transmitter is busy until then.
     busy_until: SimTime,
-    /// Whether a timer event is pending to start the next queued cell.
-    timer_pending: bool,
+    pub cell_time: SimTime,
+    pub delay: SimTime,
+    pub algorithm: AnyAlgorithm,
+    /// Cells waiting, ABR and background: the two queues' lengths summed,
+    /// kept here so that a cell finding the port idle reads neither queue.
+    waiting: u32,
+    pub buffer_cells: u32,
+    pub arrived_total: u64,
+    pub sent_total: u64,
+    /// Transmitter busy time within the sample interval, in ps.
+    busy: u64,
+    pub rate_cps: f64,
     /// Cells on the wire (including the one being sent), with the time each
     /// reaches the far end.
     pub wire: Wire,
-    pub algorithm: AnyAlgorithm,
+    /// Whether a timer event is pending to start the next queued cell.
+    timer_pending: bool,
+    /// Whether the transmitting node is a switch (hosts' ports are the NIC).
+    pub at_switch: bool,
+    pub discipline: Discipline,
     pub stats: PortStats,
     /// When the queue length last changed (for the time integral).
     queue_since: SimTime,
     interval_start: SimTime,
+    /// How long the transmitting switch processes a set-up or connect
+    /// message before sending it on through this port (SPEC §3).
+    pub setup_delay: SimTime,
+    /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
+    background: CellFifo,
+    /// ABR cells, ordered by the port's discipline.
+    queue: PortQueue,
+    pub id: String,
+    pub link: u32,
+    pub from: u32,
+    pub to: u32,
 }
 
 impl Port {
@@ -237,11 +252,15 @@ impl Port {
             discipline,
             background: CellFifo::default(),
             queue: PortQueue::new(discipline),
+            waiting: 0,
             busy_until: SimTime::ZERO,
             timer_pending: false,
             wire: Wire::default(),
             algorithm,
             stats: PortStats::default(),
+            arrived_total: 0,
+            sent_total: 0,
+            busy: 0,
             queue_since: SimTime::ZERO,
             interval_start: SimTime::ZERO,
         }
@@ -265,8 +284,10 @@ impl Port {
     }
 
     /// Cells waiting, ABR and background (not counting the one being transmitted).
+    #[inline]
     pub fn queue_len(&self) -> u32 {
-        (self.queue.len() + self.background.len()) as u32
+        debug_assert_eq!(self.waiting as usize, self.queue.len() + self.background.len());
+        self.waiting
     }
 
     /// The cells waiting, background first (they are served first), for drawing.
@@ -301,7 +322,7 @@ impl Port {
     /// Offers a cell to the port at `now`: sent at once when the port is idle,
     /// queued otherwise, or lost (and counted) when the buffer is full.
     pub fn offer(&mut self, now: SimTime, cell: Cell) -> Offer {
-        self.stats.arrived_total += 1;
+        self.arrived_total += 1;
         if self.queue_len() == 0 && !self.is_busy(now) {
             return Offer::Sent { first_due: self.transmit(now, cell) };
         }
@@ -315,6 +336,7 @@ impl Port {
         } else {
             self.background.push_back(cell);
         }
+        self.waiting += 1;
         self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
         if self.timer_pending {
             Offer::Queued { timer: None }
@@ -335,6 +357,7 @@ impl Port {
         let Some(cell) = self.background.pop_front().or_else(|| self.queue.pop()) else {
             return (false, None);
         };
+        self.waiting -= 1;
         let first_due = self.transmit(now, cell);
         let next = if self.queue_len() > 0 {
             self.timer_pending = true;
@@ -355,8 +378,8 @@ impl Port {
             self.algorithm.on_departure(&view, &mut cell);
         }
         self.busy_until = now + self.cell_time;
-        self.stats.busy += self.cell_time.0;
-        self.stats.sent_total += 1;
+        self.busy += self.cell_time.0;
+        self.sent_total += 1;
         self.wire.push_back(self.busy_until + self.delay, cell)
     }
 
@@ -370,11 +393,11 @@ impl Port {
         let result = IntervalStats {
             queue_mean: self.stats.queue_area as f64 / span,
             queue_max: self.stats.queue_max,
-            utilization: ((self.stats.busy - carry.min(self.stats.busy)) as f64 / span).min(1.0),
+            utilization: ((self.busy - carry.min(self.busy)) as f64 / span).min(1.0),
         };
         self.stats.queue_area = 0;
         self.stats.queue_max = self.queue_len();
-        self.stats.busy = carry;
+        self.busy = carry;
         self.interval_start = now;
         result
     }
@@ -403,6 +426,17 @@ mod tests {
             Discipline::Fifo,
             AnyAlgorithm::None,
         )
+    }
+
+    #[test]
+    fn what_a_passing_cell_touches_lies_in_the_ports_first_two_cache_lines() {
+        use std::mem::{align_of, offset_of};
+        assert_eq!(align_of::<Port>(), 64);
+        assert!(offset_of!(Port, sent_total) + 8 <= 64, "the first line ends after the counters");
+        let wire = offset_of!(Port, wire);
+        assert!(offset_of!(Port, busy) >= 64);
+        assert!(wire + offset_of!(Wire, lazy) < 128, "the link's FIFO and its flag in the second");
+        assert!(wire + offset_of!(Wire, cells) + size_of::<VecDeque<OnWire>>() <= 128);
     }
 
     #[test]
@@ -521,6 +555,6 @@ mod tests {
         // Half-way through the second cell: busy all along, the rest carried over.
         let half = SimTime(ct.0 + ct.0 / 2);
         assert_eq!(p.take_interval(half).utilization, 1.0);
-        assert_eq!(p.stats.busy, ct.0 - ct.0 / 2);
+        assert_eq!(p.busy, ct.0 - ct.0 / 2);
     }
 }
