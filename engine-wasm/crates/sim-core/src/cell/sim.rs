@@ -229,7 +229,7 @@ impl Simulation {
         let (outcome, handled) = kernel::run_until(self, deadline, max_events);
         self.rec.events += handled;
         let now = self.queue.now();
-        self.land_arrived(now);
+        self.settle(now);
         outcome
     }
 }
@@ -247,6 +247,7 @@ impl Handler<Event> for Simulation {
             Event::LinkArrive { port } => self.on_link_arrive(now, port),
             Event::AlgorithmTick { port } => {
                 let p = &mut self.ports[port as usize];
+                p.catch_up(now);
                 let view = p.view(now);
                 if let Some(next) = p.algorithm.on_tick(&view) {
                     self.queue.schedule(next, event);
@@ -381,6 +382,7 @@ impl Simulation {
     /// it, and an idle transmitter starts at once.
     fn enqueue(&mut self, now: SimTime, port: u32, mut cell: Cell) {
         let p = &mut self.ports[port as usize];
+        p.catch_up(now);
         if let Some(view) = p.algorithm_view(now) {
             p.algorithm.on_arrival(&view, &mut cell);
         }
@@ -417,6 +419,9 @@ impl Simulation {
     }
 
     fn on_link_arrive(&mut self, now: SimTime, port: u32) {
+        // The cells that started since this link's last arrival go onto it
+        // first: the next to arrive may be one of them.
+        self.ports[port as usize].catch_up(now);
         loop {
             let p = &mut self.ports[port as usize];
             let (at, cell, due) =
@@ -451,11 +456,14 @@ impl Simulation {
         }
     }
 
-    /// Lands every cell that has reached its host by `now` without an event of
-    /// its own, so that what the run reports or draws counts it.
-    fn land_arrived(&mut self, now: SimTime) {
+    /// Brings every port up to `now` — starts the waiting cells whose turn
+    /// came ([`Port::catch_up`]) and lands every cell that has reached its
+    /// host without an event of its own — so that what the run reports,
+    /// draws or edits sees the network as it is at `now`.
+    fn settle(&mut self, now: SimTime) {
         for p in 0..self.ports.len() {
             if !self.ports[p].wire.is_lazy() {
+                self.ports[p].catch_up(now);
                 continue;
             }
             while let Some(cell) = self.ports[p].wire.pop_landed(now) {
@@ -527,6 +535,7 @@ impl Simulation {
                     // The switch this BRM is at feeds back on the loop's forward port there.
                     let fwd = self.vcs[vc].fwd_ports[hops - hop] as usize;
                     let p = &mut self.ports[fwd];
+                    p.catch_up(now);
                     let view = p.view(now);
                     p.algorithm.on_backward_rm(&view, &mut cell);
                     let port = self.vcs[vc].rev_ports[hop];

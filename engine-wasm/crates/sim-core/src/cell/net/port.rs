@@ -5,9 +5,19 @@
 //!
 //! The transmitter is lazy: a cell that finds the port idle goes onto the
 //! wire at once, with the time its last bit reaches the far end (start + cell
-//! time + propagation); the port is then busy until start + cell time. Only
-//! while cells wait does the port need a timer event to start the next one.
-//! A cell being transmitted is therefore already on the wire.
+//! time + propagation); the port is then busy until start + cell time. A cell
+//! being transmitted is therefore already on the wire.
+//!
+//! While cells wait, the port of a link that ends at a switch needs no event
+//! to start the next one either (issue 18): each starts when the one before
+//! ends, so the start times are known, and [`Port::catch_up`] starts every
+//! cell whose time has come before anything looks at the port — a cell
+//! arriving, the switch algorithm, the probe — and before the link's next
+//! arrival, which is always pending while cells wait (the cell being sent
+//! is on the wire), and comes no earlier than one cell time after the next
+//! start. Only a link that ends at a host, whose arrivals are mostly not
+//! events ([`Wire::lazy`]), keeps a timer event for its queued cells. A cell
+//! whose start falls at the same instant as another event starts first.
 
 use super::cell::{Cell, CellKind, RmFields};
 use super::queue::{keeps_rm, CellFifo, Discipline, PortQueue};
@@ -202,7 +212,8 @@ pub struct Port {
     /// Cells on the wire (including the one being sent), with the time each
     /// reaches the far end.
     pub wire: Wire,
-    /// Whether a timer event is pending to start the next queued cell.
+    /// Whether a timer event is pending to start the next queued cell (a
+    /// port whose wire is lazy; the others need none, see [`Port::catch_up`]).
     timer_pending: bool,
     /// Whether the transmitting node is a switch (hosts' ports are the NIC).
     pub at_switch: bool,
@@ -338,11 +349,35 @@ impl Port {
         }
         self.waiting += 1;
         self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
-        if self.timer_pending {
+        if !self.wire.is_lazy() || self.timer_pending {
             Offer::Queued { timer: None }
         } else {
             self.timer_pending = true;
             Offer::Queued { timer: Some(self.busy_until.max(now)) }
+        }
+    }
+
+    /// Starts, in order and each at its time, every waiting cell whose turn
+    /// came by `now` — the work a timer event did at each — on a port whose
+    /// link ends at a switch (see the module's notes). Call it before
+    /// reading or changing the port at `now`.
+    #[inline]
+    pub fn catch_up(&mut self, now: SimTime) {
+        if self.waiting > 0 && self.busy_until <= now && !self.wire.is_lazy() {
+            self.start_waiting(now);
+        }
+    }
+
+    /// [`Port::catch_up`]'s work, out of its callers' way.
+    #[inline(never)]
+    fn start_waiting(&mut self, now: SimTime) {
+        while self.waiting > 0 && self.busy_until <= now {
+            let at = self.busy_until;
+            self.account_queue(at);
+            let cell = self.background.pop_front().or_else(|| self.queue.pop());
+            self.waiting -= 1;
+            let first_due = self.transmit(at, cell.expect("a waiting cell"));
+            debug_assert!(!first_due, "the cell sent before it is still on the wire");
         }
     }
 
@@ -441,16 +476,45 @@ mod tests {
 
     #[test]
     fn an_idle_port_sends_at_once_and_a_busy_one_queues() {
+        // A link that ends at a host: queued cells start by timer events.
         let mut p = port(10);
+        p.wire.set_lazy(true);
         let ct = SimTime(2_726_337);
-        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { first_due: true });
-        assert_eq!(p.wire.next_due().unwrap(), ct + SimTime::from_ms(5.0));
+        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { first_due: false });
+        assert_eq!(p.wire.back_time().unwrap(), ct + SimTime::from_ms(5.0));
         assert_eq!(p.offer(SimTime(10), Cell::data(2)), Offer::Queued { timer: Some(ct) });
         assert_eq!(p.offer(SimTime(20), Cell::data(3)), Offer::Queued { timer: None });
         assert_eq!(p.queue_len(), 2);
         assert_eq!(p.on_timer(ct), (false, Some(ct + ct)));
         assert_eq!(p.on_timer(ct + ct), (false, None));
         assert_eq!(p.cells_held(), 3);
+    }
+
+    #[test]
+    fn a_port_to_a_switch_starts_its_waiting_cells_without_timers() {
+        let mut p = port(10);
+        let ct = SimTime(2_726_337);
+        let prop = SimTime::from_ms(5.0);
+        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { first_due: true });
+        assert_eq!(p.offer(SimTime(10), Cell::data(2)), Offer::Queued { timer: None });
+        assert_eq!(p.offer(SimTime(20), Cell::data(3)), Offer::Queued { timer: None });
+        // Nothing starts before its turn; each starts exactly when the one before ends.
+        p.catch_up(SimTime(ct.0 - 1));
+        assert_eq!((p.queue_len(), p.wire.len()), (2, 1));
+        p.catch_up(ct + ct);
+        assert_eq!((p.queue_len(), p.wire.len()), (0, 3));
+        let arrivals: Vec<_> = p.wire.iter().map(|(at, c)| (at, c.vc)).collect();
+        assert_eq!(
+            arrivals,
+            vec![(ct + prop, 1), (ct + ct + prop, 2), (SimTime(3 * ct.0) + prop, 3)]
+        );
+        // The queue integral counts each wait up to its cell's start: 2 cells
+        // for the first cell time (less the 10 and 20 ps before they came),
+        // then 1.
+        let s = p.take_interval(SimTime(3 * ct.0));
+        let area = (ct.0 - 10) + (ct.0 - 20) + ct.0;
+        assert_eq!(s.queue_mean, area as f64 / (3 * ct.0) as f64);
+        assert_eq!((s.utilization, p.sent_total), (1.0, 3));
     }
 
     #[test]

@@ -63,6 +63,7 @@ impl Simulation {
             if let (Some(l), Some(offer)) = (loop_index, offer) {
                 if self.vcs[l as usize].startup != Startup::AtmForum {
                     let p = &mut self.ports[port];
+                    p.catch_up(now);
                     let view = p.view(now);
                     p.algorithm.on_setup(&view, l, offer);
                 }
