@@ -386,7 +386,7 @@ impl Simulation {
         if let Some(view) = p.algorithm_view(now) {
             p.algorithm.on_arrival(&view, &mut cell);
         }
-        match p.offer(now, cell) {
+        match p.offer(now, &mut cell) {
             Offer::Sent { first_due: true } => {
                 let arrival = p.wire.back_time().expect("just sent");
                 self.schedule_arrival(arrival, port);

@@ -95,8 +95,8 @@ impl Wire {
     /// Puts `cell` on the link, to reach the far end at `at`. Returns whether
     /// its arrival is now the first event the link has pending (schedule it).
     #[inline]
-    pub fn push_back(&mut self, at: SimTime, cell: Cell) -> bool {
-        let rm = keeps_rm(&cell);
+    pub fn push_back(&mut self, at: SimTime, cell: &Cell) -> bool {
+        let rm = keeps_rm(cell);
         if rm {
             self.rm.push_back(cell.rm);
         }
@@ -332,7 +332,7 @@ impl Port {
 
     /// Offers a cell to the port at `now`: sent at once when the port is idle,
     /// queued otherwise, or lost (and counted) when the buffer is full.
-    pub fn offer(&mut self, now: SimTime, cell: Cell) -> Offer {
+    pub fn offer(&mut self, now: SimTime, cell: &mut Cell) -> Offer {
         self.arrived_total += 1;
         if self.queue_len() == 0 && !self.is_busy(now) {
             return Offer::Sent { first_due: self.transmit(now, cell) };
@@ -343,9 +343,9 @@ impl Port {
         }
         self.account_queue(now);
         if cell.is_abr() {
-            self.queue.push(cell);
+            self.queue.push(*cell);
         } else {
-            self.background.push_back(cell);
+            self.background.push_back(*cell);
         }
         self.waiting += 1;
         self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
@@ -376,7 +376,7 @@ impl Port {
             self.account_queue(at);
             let cell = self.background.pop_front().or_else(|| self.queue.pop());
             self.waiting -= 1;
-            let first_due = self.transmit(at, cell.expect("a waiting cell"));
+            let first_due = self.transmit(at, &mut cell.expect("a waiting cell"));
             debug_assert!(!first_due, "the cell sent before it is still on the wire");
         }
     }
@@ -389,11 +389,11 @@ impl Port {
         debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
         self.timer_pending = false;
         self.account_queue(now);
-        let Some(cell) = self.background.pop_front().or_else(|| self.queue.pop()) else {
+        let Some(mut cell) = self.background.pop_front().or_else(|| self.queue.pop()) else {
             return (false, None);
         };
         self.waiting -= 1;
-        let first_due = self.transmit(now, cell);
+        let first_due = self.transmit(now, &mut cell);
         let next = if self.queue_len() > 0 {
             self.timer_pending = true;
             Some(self.busy_until)
@@ -407,10 +407,10 @@ impl Port {
     /// the transmitter for one cell time and reaches the far end after the
     /// propagation delay. Returns whether its arrival is the wire's first
     /// pending event.
-    fn transmit(&mut self, now: SimTime, mut cell: Cell) -> bool {
+    fn transmit(&mut self, now: SimTime, cell: &mut Cell) -> bool {
         if self.algorithm.sees_departures() {
             let view = self.view(now);
-            self.algorithm.on_departure(&view, &mut cell);
+            self.algorithm.on_departure(&view, cell);
         }
         self.busy_until = now + self.cell_time;
         self.busy += self.cell_time.0;
@@ -480,10 +480,10 @@ mod tests {
         let mut p = port(10);
         p.wire.set_lazy(true);
         let ct = SimTime(2_726_337);
-        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { first_due: false });
+        assert_eq!(p.offer(SimTime(0), &mut Cell::data(1)), Offer::Sent { first_due: false });
         assert_eq!(p.wire.back_time().unwrap(), ct + SimTime::from_ms(5.0));
-        assert_eq!(p.offer(SimTime(10), Cell::data(2)), Offer::Queued { timer: Some(ct) });
-        assert_eq!(p.offer(SimTime(20), Cell::data(3)), Offer::Queued { timer: None });
+        assert_eq!(p.offer(SimTime(10), &mut Cell::data(2)), Offer::Queued { timer: Some(ct) });
+        assert_eq!(p.offer(SimTime(20), &mut Cell::data(3)), Offer::Queued { timer: None });
         assert_eq!(p.queue_len(), 2);
         assert_eq!(p.on_timer(ct), (false, Some(ct + ct)));
         assert_eq!(p.on_timer(ct + ct), (false, None));
@@ -495,9 +495,9 @@ mod tests {
         let mut p = port(10);
         let ct = SimTime(2_726_337);
         let prop = SimTime::from_ms(5.0);
-        assert_eq!(p.offer(SimTime(0), Cell::data(1)), Offer::Sent { first_due: true });
-        assert_eq!(p.offer(SimTime(10), Cell::data(2)), Offer::Queued { timer: None });
-        assert_eq!(p.offer(SimTime(20), Cell::data(3)), Offer::Queued { timer: None });
+        assert_eq!(p.offer(SimTime(0), &mut Cell::data(1)), Offer::Sent { first_due: true });
+        assert_eq!(p.offer(SimTime(10), &mut Cell::data(2)), Offer::Queued { timer: None });
+        assert_eq!(p.offer(SimTime(20), &mut Cell::data(3)), Offer::Queued { timer: None });
         // Nothing starts before its turn; each starts exactly when the one before ends.
         p.catch_up(SimTime(ct.0 - 1));
         assert_eq!((p.queue_len(), p.wire.len()), (2, 1));
@@ -527,10 +527,10 @@ mod tests {
             ..Cell::data(1)
         };
         // Data first: no event; the FRM behind it is the first due.
-        assert!(!w.push_back(SimTime(10), Cell::data(1)));
-        assert!(w.push_back(SimTime(20), frm));
-        assert!(!w.push_back(SimTime(30), Cell { efci: true, ..Cell::data(1) }));
-        assert!(!w.push_back(SimTime(40), Cell { kind: CellKind::Brm, ..frm }));
+        assert!(!w.push_back(SimTime(10), &Cell::data(1)));
+        assert!(w.push_back(SimTime(20), &frm));
+        assert!(!w.push_back(SimTime(30), &Cell { efci: true, ..Cell::data(1) }));
+        assert!(!w.push_back(SimTime(40), &Cell { kind: CellKind::Brm, ..frm }));
         assert_eq!(w.next_due(), Some(SimTime(20)));
         // Nothing lands before its time, and never past a cell that is due.
         assert_eq!(w.pop_landed(SimTime(9)), None);
@@ -563,7 +563,7 @@ mod tests {
             },
         ];
         for (i, c) in cells.iter().enumerate() {
-            w.push_back(SimTime(i as u64), *c);
+            w.push_back(SimTime(i as u64), c);
         }
         assert_eq!(w.iter().map(|(_, c)| c).collect::<Vec<_>>(), cells);
         assert_eq!((w.next_due(), w.back_time()), (Some(SimTime(0)), Some(SimTime(4))));
@@ -580,10 +580,10 @@ mod tests {
     #[test]
     fn buffer_limit_drops_and_counts() {
         let mut p = port(2);
-        p.offer(SimTime(0), Cell::data(0)); // on the wire
-        assert!(matches!(p.offer(SimTime(0), Cell::data(0)), Offer::Queued { .. }));
-        assert!(matches!(p.offer(SimTime(0), Cell::data(0)), Offer::Queued { .. }));
-        assert_eq!(p.offer(SimTime(0), Cell::data(0)), Offer::Lost);
+        p.offer(SimTime(0), &mut Cell::data(0)); // on the wire
+        assert!(matches!(p.offer(SimTime(0), &mut Cell::data(0)), Offer::Queued { .. }));
+        assert!(matches!(p.offer(SimTime(0), &mut Cell::data(0)), Offer::Queued { .. }));
+        assert_eq!(p.offer(SimTime(0), &mut Cell::data(0)), Offer::Lost);
         assert_eq!(p.stats.lost_total, 1);
         assert_eq!(p.queue_len(), 2);
     }
@@ -591,10 +591,10 @@ mod tests {
     #[test]
     fn background_cells_go_first() {
         let mut p = port(10);
-        p.offer(SimTime(0), Cell::data(9));
-        p.offer(SimTime(0), Cell::data(1));
-        p.offer(SimTime(0), Cell { kind: Background, ..Cell::data(0) });
-        p.offer(SimTime(0), Cell::data(2));
+        p.offer(SimTime(0), &mut Cell::data(9));
+        p.offer(SimTime(0), &mut Cell::data(1));
+        p.offer(SimTime(0), &mut Cell { kind: Background, ..Cell::data(0) });
+        p.offer(SimTime(0), &mut Cell::data(2));
         let mut t = p.cell_time;
         while let (_, Some(next)) = p.on_timer(t) {
             t = next;
@@ -609,9 +609,9 @@ mod tests {
     fn interval_statistics_integrate_the_queue_and_split_busy_time() {
         let mut p = port(10);
         let ct = p.cell_time;
-        p.offer(SimTime(0), Cell::data(0));
-        p.offer(SimTime(0), Cell::data(0));
-        p.offer(SimTime(0), Cell::data(0));
+        p.offer(SimTime(0), &mut Cell::data(0));
+        p.offer(SimTime(0), &mut Cell::data(0));
+        p.offer(SimTime(0), &mut Cell::data(0));
         // Two cells wait for the whole first cell time; the transmitter is busy throughout.
         let s = p.take_interval(ct);
         assert_eq!((s.queue_mean, s.queue_max, s.utilization), (2.0, 2, 1.0));
