@@ -152,3 +152,49 @@ fn fairness_is_one_when_both_sources_hold_their_share() {
     assert_eq!(at(50.0)[active], 0.0);
     assert_eq!(at(150.0)[active], 1.0);
 }
+
+/// A port to a switch starts its waiting cells without events of their own,
+/// caught up whenever something reads the port, and at the end of every
+/// `run_until` (issue 18). Whatever the slices the worker cuts a run into —
+/// odd deadlines, a budget that stops between two events of one instant —
+/// it is the run made in one call, and the queues it draws between slices
+/// are the network's at that instant.
+#[test]
+fn a_run_in_slices_is_the_run_in_one_call() {
+    for (name, until_ms) in [("two-source-wan.json", 140.0), ("ma-cbr-onoff.json", 400.0)] {
+        let text = scenario_text(name);
+        let mut sliced = Simulation::from_json(&text).unwrap();
+        let (mut t, mut cuts, mut waiting_at_a_cut) = (0.0, 0, 0);
+        while t < until_ms {
+            t = f64::min(t + 0.37, until_ms);
+            let at = SimTime::from_ms(t);
+            while sliced.run_until(at, 7) == sim_core::RunOutcome::BudgetExhausted {}
+            for p in sliced.ports.iter().filter(|p| !p.wire.is_lazy() && p.queue_len() > 0) {
+                // Caught up: while cells wait, one is being sent.
+                assert!(p.is_busy(at), "{name}: port {} idle at {t} ms with cells waiting", p.id);
+                waiting_at_a_cut += 1;
+            }
+            cuts += 1;
+            if cuts % 40 != 0 && t < until_ms {
+                continue;
+            }
+            // The run made in one call, read at the same instant.
+            let mut whole = Simulation::from_json(&text).unwrap();
+            whole.run_until(at, u64::MAX);
+            for (a, b) in whole.ports.iter().zip(&sliced.ports) {
+                let held = |p: &sim_core::cell::net::Port| {
+                    (p.queue_len(), p.wire.len(), p.sent_total, p.arrived_total)
+                };
+                assert_eq!(held(a), held(b), "{name}: port {} at {t} ms", a.id);
+            }
+            if t == until_ms {
+                assert_eq!(sliced.series_hash(), whole.series_hash(), "{name}");
+                assert_eq!(sliced.events(), whole.events(), "{name}");
+            }
+        }
+        // Where S2 joins at 100 ms, cells wait at SW1's port to SW2.
+        if name == "two-source-wan.json" {
+            assert!(waiting_at_a_cut > 0, "cells waited at a port to a switch at some cut");
+        }
+    }
+}
