@@ -10,7 +10,9 @@ pub enum Event {
     SourceSend { vc: u32, generation: u32 },
     /// A source's traffic model turns on or off (start/stop times).
     TrafficChange { vc: u32 },
-    /// A port finishes putting its current cell on the wire.
+    /// A port finishes putting its current cell on the wire while cells
+    /// wait: only a port whose link ends at a host has these; the others
+    /// start their waiting cells without events (`Port::catch_up`).
     PortTxDone { port: u32 },
     /// The cell at the head of a port's link FIFO reaches the far end.
     LinkArrive { port: u32 },
