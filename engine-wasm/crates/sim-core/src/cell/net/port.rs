@@ -26,9 +26,9 @@ use crate::time::SimTime;
 use std::collections::VecDeque;
 
 /// Counters a port keeps beside the three every cell updates, which the
-/// port holds in its first cache line ([`Port::arrived_total`] and the
-/// rest). They cover the current sample interval and are reset by
-/// [`Port::take_interval`], except `lost_total`.
+/// port holds among its hot fields ([`Port::arrived_total`],
+/// [`Port::sent_total`] and its busy time). They cover the current sample
+/// interval and are reset by [`Port::take_interval`], except `lost_total`.
 #[derive(Clone, Debug, Default)]
 pub struct PortStats {
     pub lost_total: u64,
@@ -188,8 +188,9 @@ pub use crate::probe::IntervalStats;
 ///
 /// Laid out as written (`repr(C)`), from a cache line's start: what a cell
 /// passing an idle port reads and writes fills the first two lines — the
-/// transmitter, the algorithm's tag and the counters in the first, the
-/// link's FIFO in the second. With hundreds of VCs each crosses ports of its
+/// transmitter, the algorithm's tag, the waiting count and the arrival and
+/// departure counters in the first; the busy time, the rate and the link's
+/// FIFO in the second. With hundreds of VCs each crosses ports of its
 /// own, last touched many cells ago, and Rust's own order had spread those
 /// fields over six of the port's seven lines (issue 18).
 #[derive(Debug)]
@@ -372,13 +373,19 @@ impl Port {
     #[inline(never)]
     fn start_waiting(&mut self, now: SimTime) {
         while self.waiting > 0 && self.busy_until <= now {
-            let at = self.busy_until;
-            self.account_queue(at);
-            let cell = self.background.pop_front().or_else(|| self.queue.pop());
-            self.waiting -= 1;
-            let first_due = self.transmit(at, &mut cell.expect("a waiting cell"));
-            debug_assert!(!first_due, "the cell sent before it is still on the wire");
+            let first_due = self.start_next(self.busy_until);
+            debug_assert_eq!(first_due, Some(false), "the cell sent before is still on the wire");
         }
+    }
+
+    /// Starts sending the next waiting cell at `at` (background first:
+    /// strict priority), closing the queue integral there. Returns whether
+    /// its arrival is the wire's first pending event; None if none waits.
+    fn start_next(&mut self, at: SimTime) -> Option<bool> {
+        self.account_queue(at);
+        let mut cell = self.background.pop_front().or_else(|| self.queue.pop())?;
+        self.waiting -= 1;
+        Some(self.transmit(at, &mut cell))
     }
 
     /// The timer fired: the transmitter is free, so the next queued cell goes
@@ -388,12 +395,9 @@ impl Port {
     pub fn on_timer(&mut self, now: SimTime) -> (bool, Option<SimTime>) {
         debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
         self.timer_pending = false;
-        self.account_queue(now);
-        let Some(mut cell) = self.background.pop_front().or_else(|| self.queue.pop()) else {
+        let Some(first_due) = self.start_next(now) else {
             return (false, None);
         };
-        self.waiting -= 1;
-        let first_due = self.transmit(now, &mut cell);
         let next = if self.queue_len() > 0 {
             self.timer_pending = true;
             Some(self.busy_until)
