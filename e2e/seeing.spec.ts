@@ -79,8 +79,10 @@ async function magnifiedKinds(page: Page): Promise<number[]> {
 /**
  * Steps the paused run one sample interval at a time (the S key) until the magnifier has shown
  * every kind wanted; each step leaves a snapshot of the port's cells, every one drawn on its own.
+ * A step takes a few tens of milliseconds, so the budget can cover the longest dry spell of a rare
+ * kind (see MAGNIFIED).
  */
-async function stepForKinds(page: Page, wanted: number[], steps = 150): Promise<number[]> {
+async function stepForKinds(page: Page, wanted: number[], steps = 400): Promise<number[]> {
   // The S key is the page's, not a focused select's type-ahead.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
   const seen = new Set<number>(await magnifiedKinds(page))
@@ -88,7 +90,7 @@ async function stepForKinds(page: Page, wanted: number[], steps = 150): Promise<
     const before = await page.evaluate(() => window.__abrlab?.nowMs() ?? 0)
     await page.keyboard.press('s')
     await expect
-      .poll(() => page.evaluate(() => window.__abrlab?.nowMs() ?? 0))
+      .poll(() => page.evaluate(() => window.__abrlab?.nowMs() ?? 0), { intervals: [10] })
       .toBeGreaterThan(before)
     await page.waitForTimeout(30)
     for (const k of await magnifiedKinds(page)) seen.add(k)
@@ -106,7 +108,10 @@ async function stepForKinds(page: Page, wanted: number[], steps = 150): Promise<
 // apart, however fast the worker stepped. Now each case runs quickly to a time when the chosen
 // link is busy with every kind (the bottleneck, with a queue), slows down with the magnifier's
 // own button, and steps one sample interval at a time, reading each snapshot. A backward RM cell
-// is on a 1-slot trunk for one cell time in about thirty, so that can take a hundred steps.
+// is on a 1-slot trunk for one cell time in about thirty, and the snapshots come at a fixed
+// interval that can alias with the VCs' RM periods: on ma-gfc's SW4→SW3, a BRM shows in 3 % of
+// 2 ms snapshots after 800 ms, and the longest run of snapshots without one is 142 (1,114 to
+// 1,398 ms). Hence a budget of 400 steps, each as quick as the page allows.
 const MAGNIFIED: {
   id: string
   /** Simulated ms to run to first (at `seek`): the chosen link then carries every kind. */
