@@ -37,7 +37,7 @@ impl Simulation {
             });
             for (start, c) in cells {
                 k += 1;
-                if !k.is_multiple_of(stride) || out.len() >= 7 * max {
+                if !k.is_multiple_of(stride) || out.len() >= max.saturating_mul(7) {
                     continue;
                 }
                 let progress = ((now.0.saturating_sub(start.0)) as f64 / span).clamp(0.0, 1.0);
@@ -52,7 +52,7 @@ impl Simulation {
         let mut out = Vec::new();
         for (i, v) in self.vcs.iter().enumerate() {
             let Some(sig) = v.signal else { continue };
-            if out.len() >= 7 * max {
+            if out.len() >= max.saturating_mul(7) {
                 break;
             }
             let route = if sig.connect { &v.rev_ports } else { &v.fwd_ports };

@@ -53,7 +53,7 @@ impl IpSimulation {
         for (pi, p) in self.ports.iter().enumerate() {
             for &(arrive, packet) in &p.wire {
                 k += 1;
-                if !k.is_multiple_of(stride) || out.len() >= 7 * max {
+                if !k.is_multiple_of(stride) || out.len() >= max.saturating_mul(7) {
                     continue;
                 }
                 let span = p.delay.0 + p.tx_time(packet.bytes).0;
