@@ -8,6 +8,13 @@ pub enum Event {
     /// An ABR source reaches a transmission opportunity (SPEC §4 rule 3).
     /// `generation` invalidates superseded schedules (rescheduling, Fahmy et al. §5.1).
     SourceSend { vc: u32, generation: u32 },
+    /// The next cell of a loop whose source is its host port's only sender
+    /// reaches the switch at that link's far end (or, while the link is
+    /// empty, the earliest the source's next cell can). Such a source has no
+    /// `SourceSend` events: it sends the cells whose time came when this
+    /// arrives or anything else reads or changes it
+    /// (`Simulation::catch_up_source`). `generation` as for `SourceSend`.
+    HostArrive { vc: u32, generation: u32 },
     /// A source's traffic model turns on or off (start/stop times).
     TrafficChange { vc: u32 },
     /// A port finishes putting its current cell on the wire while cells

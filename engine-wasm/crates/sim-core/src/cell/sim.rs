@@ -60,6 +60,11 @@ pub struct Vc {
     pub messages_done: u64,
     /// BRMs the destination sent straight into the network (no partner).
     pub brm_direct: u64,
+    /// The source is the only sender on its host port, whose link ends at
+    /// a switch: it sends without events of its own (`Event::HostArrive`).
+    pub sole_sender: bool,
+    /// A sole sender's pending `HostArrive`, when one is.
+    armed: Option<SimTime>,
     /// ∫ ACR dt over the current sample interval, in cells/s · ps.
     acr_area: f64,
     acr_since: SimTime,
@@ -242,9 +247,14 @@ impl Handler<Event> for Simulation {
     fn handle(&mut self, now: SimTime, event: Event) {
         match event {
             Event::SourceSend { vc, generation } => self.on_source_send(now, vc, generation),
+            Event::HostArrive { vc, generation } => self.on_host_arrive(now, vc, generation),
+
             Event::TrafficChange { vc } => self.on_traffic_change(now, vc),
             Event::PortTxDone { port } => self.on_tx_done(now, port),
-            Event::LinkArrive { port } => self.on_link_arrive(now, port),
+            Event::LinkArrive { port } => {
+                self.ports[port as usize].catch_up(now);
+                self.on_link_arrive(now, port, None);
+            }
             Event::AlgorithmTick { port } => {
                 let p = &mut self.ports[port as usize];
                 p.catch_up(now);
@@ -278,14 +288,97 @@ impl Simulation {
             v.source.start();
             v.connected_at = Some(now);
         }
-        let s = &mut self.vcs[vc as usize].source;
+        self.catch_up_source(now, vc);
+        let v = &mut self.vcs[vc as usize];
+        let s = &mut v.source;
         if s.next_send.is_some() || !s.has_work(now) {
+            if v.sole_sender && v.armed.is_none() {
+                self.arm(vc);
+            }
             return;
         }
         let t = s.earliest_send(now);
         s.next_send = Some(t);
-        s.generation = s.generation.wrapping_add(1);
-        self.queue.schedule(t, Event::SourceSend { vc, generation: s.generation });
+        if v.sole_sender {
+            self.arm(vc);
+        } else {
+            s.generation = s.generation.wrapping_add(1);
+            self.queue.schedule(t, Event::SourceSend { vc, generation: s.generation });
+        }
+    }
+
+    /// Sends, each at its time, the cells of a sole sender's source whose
+    /// time came by `now` (the work its `SourceSend` events would have done):
+    /// call it before reading or changing the source, or its host port, at
+    /// `now`. Its cells arrive at the switch by `Event::HostArrive`.
+    #[inline]
+    fn catch_up_source(&mut self, now: SimTime, vc: u32) {
+        let v = &self.vcs[vc as usize];
+        if v.sole_sender && v.source.next_send.is_some_and(|t| t <= now) {
+            self.send_due(now, vc);
+        }
+    }
+
+    /// [`Simulation::catch_up_source`]'s work, out of its callers' way.
+    #[inline(never)]
+    fn send_due(&mut self, now: SimTime, vc: u32) {
+        let v = &mut self.vcs[vc as usize];
+        let p = &mut self.ports[v.fwd_ports[0] as usize];
+        while let Some(t) = v.source.next_send.filter(|&t| t <= now) {
+            v.source.next_send = None;
+            v.account_acr(t);
+            let Some(mut cell) = v.source.emit(t, vc) else { return };
+            self.source_cells += 1;
+            if v.source.has_work(t) {
+                v.source.next_send = Some(t + v.source.interval_at(t));
+            }
+            // The host port is the source's alone and its link ends at a
+            // switch: no algorithm looks at it and no timer serves it.
+            p.catch_up(t);
+            let _ = p.offer(t, &mut cell);
+        }
+    }
+
+    /// Makes sure a sole sender has its `HostArrive` pending: at its host
+    /// link's first arrival, or while that link is empty, when the source's
+    /// next cell would arrive if sent at its time (the port is then idle and
+    /// nothing else enters it). An event already pending no later stays.
+    fn arm(&mut self, vc: u32) {
+        let v = &mut self.vcs[vc as usize];
+        let p = &self.ports[v.fwd_ports[0] as usize];
+        let next = v.source.next_send.map(|t| t + p.cell_time + p.delay);
+        let at = match (p.wire.next_due(), next) {
+            (Some(head), Some(next)) => head.min(next),
+            (head, next) => match head.or(next) {
+                Some(at) => at,
+                None => return,
+            },
+        };
+        if v.armed.is_some_and(|a| a <= at) {
+            return;
+        }
+        v.armed = Some(at);
+        v.source.generation = v.source.generation.wrapping_add(1);
+        self.queue.schedule(at, Event::HostArrive { vc, generation: v.source.generation });
+    }
+
+    /// A sole sender's host link: the cells whose time came go out, then
+    /// the link's arrival as for any other (if one is due now).
+    fn on_host_arrive(&mut self, now: SimTime, vc: u32, generation: u32) {
+        let v = &mut self.vcs[vc as usize];
+        if generation != v.source.generation {
+            return; // superseded by an earlier arrival
+        }
+        v.armed = None;
+        let port = v.fwd_ports[0];
+        self.catch_up_source(now, vc);
+        let p = &mut self.ports[port as usize];
+        p.catch_up(now);
+        if p.wire.next_due() == Some(now) {
+            self.on_link_arrive(now, port, Some(vc));
+        } else {
+            self.arm(vc);
+        }
     }
 
     fn on_source_send(&mut self, now: SimTime, vc: u32, generation: u32) {
@@ -352,6 +445,10 @@ impl Simulation {
     /// Recomputes the oracle's max-min shares for the loops sending data at
     /// `now`, over each port's ABR capacity less the background sending now.
     fn update_maxmin(&mut self, now: SimTime) {
+        // Whether a loop has data can hang on the cells it sent (a message's).
+        for vc in 0..self.vcs.len() as u32 {
+            self.catch_up_source(now, vc);
+        }
         let mut capacity: Vec<f64> =
             self.ports.iter().map(|p| p.algorithm.abr_capacity_cps(p.rate_cps)).collect();
         for b in self.background.iter().filter(|b| b.is_on) {
@@ -418,10 +515,12 @@ impl Simulation {
         }
     }
 
-    fn on_link_arrive(&mut self, now: SimTime, port: u32) {
-        // The cells that started since this link's last arrival go onto it
-        // first: the next to arrive may be one of them.
-        self.ports[port as usize].catch_up(now);
+    /// The cell at the head of `port`'s link arrives. The caller has caught
+    /// the port up: the cells that started since the link's last arrival
+    /// went onto it first, and the next to arrive may be one of them. The
+    /// link's next arrival is scheduled, or for a sole sender's host link
+    /// (`sole`, the loop) armed.
+    fn on_link_arrive(&mut self, now: SimTime, port: u32, sole: Option<u32>) {
         loop {
             let p = &mut self.ports[port as usize];
             let (at, cell, due) =
@@ -432,8 +531,13 @@ impl Simulation {
                 continue;
             }
             debug_assert_eq!(at, now);
-            if let Some(next) = p.wire.next_due() {
-                self.schedule_arrival(next, port);
+            match sole {
+                None => {
+                    if let Some(next) = p.wire.next_due() {
+                        self.schedule_arrival(next, port);
+                    }
+                }
+                Some(vc) => self.arm(vc),
             }
             self.deliver(now, port, cell);
             return;
@@ -456,11 +560,16 @@ impl Simulation {
         }
     }
 
-    /// Brings every port up to `now` — starts the waiting cells whose turn
-    /// came ([`Port::catch_up`]) and lands every cell that has reached its
-    /// host without an event of its own — so that what the run reports,
-    /// draws or edits sees the network as it is at `now`.
+    /// Brings every source and port up to `now` — sends the cells of sole
+    /// senders whose time came, starts the waiting cells whose turn came
+    /// ([`Port::catch_up`]) and lands every cell that has reached its host
+    /// without an event of its own — so that what the run reports, draws or
+    /// edits sees the network as it is at `now`.
     fn settle(&mut self, now: SimTime) {
+        // Sources first: their cells go into their host ports at their times.
+        for vc in 0..self.vcs.len() as u32 {
+            self.catch_up_source(now, vc);
+        }
         for p in 0..self.ports.len() {
             if !self.ports[p].wire.is_lazy() {
                 self.ports[p].catch_up(now);
@@ -507,6 +616,7 @@ impl Simulation {
                 if let Some(brm) = self.vcs[vc].dest.receive(cell) {
                     match self.vcs[vc].partner {
                         Some(partner) => {
+                            self.catch_up_source(now, partner);
                             self.vcs[partner as usize].source.give_brm(brm);
                             self.wake_source(now, partner);
                         }
@@ -524,12 +634,19 @@ impl Simulation {
             CellKind::Brm => {
                 let hop = after(&self.vcs[vc].rev_ports);
                 if hop == hops {
+                    self.catch_up_source(now, vc as u32);
                     let v = &mut self.vcs[vc];
                     v.account_acr(now);
                     v.source.on_brm(&cell.rm);
                     if let Some(t) = v.source.reschedule(now) {
-                        let generation = v.source.generation;
-                        self.queue.schedule(t, Event::SourceSend { vc: vc as u32, generation });
+                        if v.sole_sender {
+                            // The pending arrival went with the old generation.
+                            v.armed = None;
+                            self.arm(vc as u32);
+                        } else {
+                            let generation = v.source.generation;
+                            self.queue.schedule(t, Event::SourceSend { vc: vc as u32, generation });
+                        }
                     }
                 } else {
                     // The switch this BRM is at feeds back on the loop's forward port there.
@@ -557,6 +674,7 @@ impl Simulation {
         }
         v.message_progress = 0;
         v.messages_done += 1;
+        self.catch_up_source(now, partner);
         let other = &mut self.vcs[partner as usize];
         if other.source.traffic.active(now) {
             other.source.backlog += other.message_cells.unwrap_or(0);

@@ -245,6 +245,7 @@ impl AbrSource {
     /// data — applies rules 5 and 6 before an FRM, and returns the cell to
     /// send. Below TCR, an opportunity the in-rate schedule does not allow
     /// carries an out-of-rate FRM (rule 11). None when there is nothing to send.
+    #[inline(always)]
     pub fn emit(&mut self, now: SimTime, vc: u32) -> Option<Cell> {
         let data = self.has_data(now);
         if !data && self.waiting_brm.is_none() {

@@ -333,6 +333,7 @@ impl Port {
 
     /// Offers a cell to the port at `now`: sent at once when the port is idle,
     /// queued otherwise, or lost (and counted) when the buffer is full.
+    #[inline(always)]
     pub fn offer(&mut self, now: SimTime, cell: &mut Cell) -> Offer {
         self.arrived_total += 1;
         if self.queue_len() == 0 && !self.is_busy(now) {

@@ -103,6 +103,8 @@ impl Simulation {
                     message_progress: 0,
                     messages_done: 0,
                     brm_direct: 0,
+                    sole_sender: false,
+                    armed: None,
                     acr_area: 0.0,
                     acr_since: SimTime::ZERO,
                     signal: None,
@@ -151,7 +153,30 @@ impl Simulation {
         for (port, lazy) in ports.iter_mut().zip(lazy) {
             port.wire.set_lazy(lazy);
         }
-        let background = s.background.iter().map(|b| background_source(b, &route)).collect();
+        let background: Vec<BackgroundSource> =
+            s.background.iter().map(|b| background_source(b, &route)).collect();
+        // A source whose host port nothing else enters, on a link that ends
+        // at a switch, sends without events of its own (issue 18). Cells
+        // enter a port from the loops whose forward cells or whose BRMs
+        // leave by it — a loop with a partner hands its destination's BRMs
+        // to the partner's source, which sends them by its own port — and
+        // from background sources.
+        let mut senders = vec![0u32; ports.len()];
+        for v in &vcs {
+            let brms = if v.partner.is_some() { &v.rev_ports[1..] } else { &v.rev_ports[..] };
+            for &p in v.fwd_ports.iter().chain(brms) {
+                senders[p as usize] += 1;
+            }
+        }
+        for b in &background {
+            for &p in &b.ports {
+                senders[p as usize] += 1;
+            }
+        }
+        for v in &mut vcs {
+            let host = v.fwd_ports[0] as usize;
+            v.sole_sender = senders[host] == 1 && !ports[host].wire.is_lazy();
+        }
         let columns = probe::column_names(
             vcs.iter().map(|v| v.id.as_str()),
             ports.iter().map(|p| p.id.as_str()),

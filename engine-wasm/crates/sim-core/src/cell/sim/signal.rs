@@ -62,6 +62,14 @@ impl Simulation {
             };
             if let (Some(l), Some(offer)) = (loop_index, offer) {
                 if self.vcs[l as usize].startup != Startup::AtmForum {
+                    // A host port's own source goes first (its cells before now).
+                    if let Some(sender) = self
+                        .vcs
+                        .iter()
+                        .position(|v| v.sole_sender && v.fwd_ports[0] as usize == port)
+                    {
+                        self.catch_up_source(now, sender as u32);
+                    }
                     let p = &mut self.ports[port];
                     p.catch_up(now);
                     let view = p.view(now);
