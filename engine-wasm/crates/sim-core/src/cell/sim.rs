@@ -105,6 +105,20 @@ pub struct Signal {
 }
 
 impl Vc {
+    /// The source's transmission opportunity at `now`: the cell it sends,
+    /// if any, with its next opportunity left in `next_send` when it has
+    /// more to send (else None until it is woken).
+    #[inline]
+    fn send(&mut self, now: SimTime, vc: u32) -> Option<Cell> {
+        self.source.next_send = None;
+        self.account_acr(now);
+        let cell = self.source.emit(now, vc)?;
+        if self.source.has_work(now) {
+            self.source.next_send = Some(now + self.source.interval_at(now));
+        }
+        Some(cell)
+    }
+
     fn account_acr(&mut self, now: SimTime) {
         self.acr_area += self.source.reported_acr() * (now.0 - self.acr_since.0) as f64;
         self.acr_since = now;
@@ -319,19 +333,21 @@ impl Simulation {
         }
     }
 
+    /// [`Simulation::catch_up_source`] for every loop.
+    fn catch_up_sources(&mut self, now: SimTime) {
+        for vc in 0..self.vcs.len() as u32 {
+            self.catch_up_source(now, vc);
+        }
+    }
+
     /// [`Simulation::catch_up_source`]'s work, out of its callers' way.
     #[inline(never)]
     fn send_due(&mut self, now: SimTime, vc: u32) {
         let v = &mut self.vcs[vc as usize];
         let p = &mut self.ports[v.fwd_ports[0] as usize];
         while let Some(t) = v.source.next_send.filter(|&t| t <= now) {
-            v.source.next_send = None;
-            v.account_acr(t);
-            let Some(mut cell) = v.source.emit(t, vc) else { return };
+            let Some(mut cell) = v.send(t, vc) else { return };
             self.source_cells += 1;
-            if v.source.has_work(t) {
-                v.source.next_send = Some(t + v.source.interval_at(t));
-            }
             // The host port is the source's alone and its link ends at a
             // switch: no algorithm looks at it and no timer serves it.
             p.catch_up(t);
@@ -386,17 +402,13 @@ impl Simulation {
         if generation != v.source.generation {
             return; // superseded by a reschedule
         }
-        v.source.next_send = None;
-        v.account_acr(now);
-        let Some(cell) = v.source.emit(now, vc) else { return };
+        let Some(cell) = v.send(now, vc) else { return };
         self.source_cells += 1;
         // Whatever the source sends leaves by its own host's port: a BRM it
         // sends for its partner loop goes the way its own cells go, which is
         // the partner's way back.
         let port = v.fwd_ports[0];
-        if v.source.has_work(now) {
-            let next = now + v.source.interval_at(now);
-            v.source.next_send = Some(next);
+        if let Some(next) = v.source.next_send {
             self.queue.schedule(next, Event::SourceSend { vc, generation: v.source.generation });
         }
         self.enqueue(now, port, cell);
@@ -446,9 +458,7 @@ impl Simulation {
     /// `now`, over each port's ABR capacity less the background sending now.
     fn update_maxmin(&mut self, now: SimTime) {
         // Whether a loop has data can hang on the cells it sent (a message's).
-        for vc in 0..self.vcs.len() as u32 {
-            self.catch_up_source(now, vc);
-        }
+        self.catch_up_sources(now);
         let mut capacity: Vec<f64> =
             self.ports.iter().map(|p| p.algorithm.abr_capacity_cps(p.rate_cps)).collect();
         for b in self.background.iter().filter(|b| b.is_on) {
@@ -567,9 +577,7 @@ impl Simulation {
     /// edits sees the network as it is at `now`.
     fn settle(&mut self, now: SimTime) {
         // Sources first: their cells go into their host ports at their times.
-        for vc in 0..self.vcs.len() as u32 {
-            self.catch_up_source(now, vc);
-        }
+        self.catch_up_sources(now);
         for p in 0..self.ports.len() {
             if !self.ports[p].wire.is_lazy() {
                 self.ports[p].catch_up(now);
