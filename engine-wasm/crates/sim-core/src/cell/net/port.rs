@@ -133,15 +133,17 @@ impl Wire {
     #[inline]
     pub fn pop_front(&mut self) -> Option<(SimTime, Cell, bool)> {
         let c = self.cells.pop_front()?;
-        let rm = if c.rm {
-            self.rm.pop_front().expect("an RM cell's fields are on the wire")
-        } else {
-            RmFields::EMPTY
-        };
         if c.due && self.lazy {
             self.due.pop_front();
         }
-        Some((c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm }, c.due))
+        let mut cell = Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm: RmFields::EMPTY };
+        if c.rm {
+            // Copied from the FIFO in place: an `Option<RmFields>` taken off
+            // it was moved field by field through a stack slot.
+            cell.rm = *self.rm.front().expect("an RM cell's fields are on the wire");
+            self.rm.pop_front();
+        }
+        Some((c.at, cell, c.due))
     }
 
     /// Takes the first cell off the link if it lands without an event and has

@@ -57,12 +57,13 @@ impl CellFifo {
     #[inline]
     pub fn pop_front(&mut self) -> Option<Cell> {
         let h = self.cells.pop_front()?;
-        let rm = if h.rm {
-            self.rm.pop_front().expect("an RM cell's fields are queued")
-        } else {
-            RmFields::EMPTY
-        };
-        Some(Cell { vc: h.vc, kind: h.kind, efci: h.efci, rm })
+        let mut cell = Cell { vc: h.vc, kind: h.kind, efci: h.efci, rm: RmFields::EMPTY };
+        if h.rm {
+            // In place, as `Wire::pop_front` does (a failed store forwarding otherwise).
+            cell.rm = *self.rm.front().expect("an RM cell's fields are queued");
+            self.rm.pop_front();
+        }
+        Some(cell)
     }
 
     /// The cells, first first.
