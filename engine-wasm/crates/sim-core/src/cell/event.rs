@@ -19,9 +19,11 @@ pub enum Event {
     TrafficChange { vc: u32 },
     /// A port finishes putting its current cell on the wire while cells
     /// wait: only a port whose link ends at a host has these; the others
-    /// start their waiting cells without events (`Port::catch_up`).
+    /// start their waiting cells without events (`Port::catch_up`), a last
+    /// trunk's under a guard event of this kind (`Starts::Guarded`).
     PortTxDone { port: u32 },
-    /// The cell at the head of a port's link FIFO reaches the far end.
+    /// The next cell on a port's link whose arrival is an event reaches the
+    /// far end (every cell's, except on a lazy link: `Wire::lazy`).
     LinkArrive { port: u32 },
     /// A background (CBR/VBR) source emits a cell.
     BackgroundSend { source: u32 },

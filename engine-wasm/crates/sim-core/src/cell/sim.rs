@@ -12,7 +12,7 @@
 
 use super::event::Event;
 use crate::cell::endsystem::{AbrParams, AbrSource, Destination, Traffic};
-use crate::cell::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields};
+use crate::cell::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields, Starts};
 use crate::cell::scenario::{
     self, params, BackgroundSpec, Scenario, Startup, TrafficSpec, VcParams,
 };
@@ -266,12 +266,13 @@ impl Handler<Event> for Simulation {
             Event::TrafficChange { vc } => self.on_traffic_change(now, vc),
             Event::PortTxDone { port } => self.on_tx_done(now, port),
             Event::LinkArrive { port } => {
-                self.ports[port as usize].catch_up(now);
+                self.catch_up_port(now, port);
                 self.on_link_arrive(now, port, None);
             }
             Event::AlgorithmTick { port } => {
+                self.land_feeder(now, port);
+                self.catch_up_port(now, port);
                 let p = &mut self.ports[port as usize];
-                p.catch_up(now);
                 let view = p.view(now);
                 if let Some(next) = p.algorithm.on_tick(&view) {
                     self.queue.schedule(next, event);
@@ -349,8 +350,9 @@ impl Simulation {
             let Some(mut cell) = v.send(t, vc) else { return };
             self.source_cells += 1;
             // The host port is the source's alone and its link ends at a
-            // switch: no algorithm looks at it and no timer serves it.
-            p.catch_up(t);
+            // switch: no algorithm looks at it, no timer serves it and every
+            // cell's arrival is an event (none is scheduled here).
+            let _ = p.catch_up(t);
             let _ = p.offer(t, &mut cell);
         }
     }
@@ -389,7 +391,7 @@ impl Simulation {
         let port = v.fwd_ports[0];
         self.catch_up_source(now, vc);
         let p = &mut self.ports[port as usize];
-        p.catch_up(now);
+        let _ = p.catch_up(now); // a host port's: see `send_due`
         if p.wire.next_due() == Some(now) {
             self.on_link_arrive(now, port, Some(vc));
         } else {
@@ -488,8 +490,8 @@ impl Simulation {
     /// Offers `cell` to `port`: the algorithm sees it, the port queues or drops
     /// it, and an idle transmitter starts at once.
     fn enqueue(&mut self, now: SimTime, port: u32, mut cell: Cell) {
+        self.catch_up_port(now, port);
         let p = &mut self.ports[port as usize];
-        p.catch_up(now);
         if let Some(view) = p.algorithm_view(now) {
             p.algorithm.on_arrival(&view, &mut cell);
         }
@@ -517,11 +519,50 @@ impl Simulation {
         let p = &mut self.ports[port as usize];
         let (first_due, next) = p.on_timer(now);
         if first_due {
-            let arrival = p.wire.back_time().expect("just sent");
+            let arrival = p.wire.next_due().expect("just sent");
             self.schedule_arrival(arrival, port);
         }
         if let Some(at) = next {
             self.schedule_timer(at, port);
+        }
+    }
+
+    /// Starts the waiting cells of `port` whose turn came by `now`
+    /// ([`Port::catch_up`]), scheduling the wire's first pending arrival if
+    /// one of them is it (a [`Starts::Guarded`] port's RM cell).
+    #[inline]
+    fn catch_up_port(&mut self, now: SimTime, port: u32) {
+        if self.ports[port as usize].catch_up(now) {
+            self.schedule_first_due(port);
+        }
+    }
+
+    #[inline(never)]
+    fn schedule_first_due(&mut self, port: u32) {
+        let at = self.ports[port as usize].wire.next_due().expect("a cell just started is due");
+        self.schedule_arrival(at, port);
+    }
+
+    /// Before anything reads or changes `port` at `now`: if its cells come
+    /// from a last trunk whose data cells land without events, lands them.
+    #[inline]
+    fn land_feeder(&mut self, now: SimTime, port: u32) {
+        if let Some(trunk) = self.ports[port as usize].feeder {
+            self.land_trunk(now, trunk);
+        }
+    }
+
+    /// Lands, each at its own time and in order, every data and background
+    /// cell on last trunk `trunk` that has reached its far switch by `now`,
+    /// which sends it on as its arrival event would have (build.rs: the
+    /// port it enters has no other feeder, no queue and ends at a host, so
+    /// nothing it does schedules an event and nothing else saw that port
+    /// since).
+    #[inline(never)]
+    fn land_trunk(&mut self, now: SimTime, trunk: u32) {
+        self.catch_up_port(now, trunk);
+        while let Some((at, cell)) = self.ports[trunk as usize].wire.pop_landed(now) {
+            self.deliver(at, trunk, cell);
         }
     }
 
@@ -537,7 +578,11 @@ impl Simulation {
                 p.wire.pop_front().expect("an arrival event has a cell on the wire");
             if !due {
                 // Landed before this event's cell, in the order they came.
-                self.land(cell);
+                if p.starts == Starts::Guarded {
+                    self.deliver(at, port, cell);
+                } else {
+                    self.land(cell);
+                }
                 continue;
             }
             debug_assert_eq!(at, now);
@@ -572,18 +617,31 @@ impl Simulation {
 
     /// Brings every source and port up to `now` — sends the cells of sole
     /// senders whose time came, starts the waiting cells whose turn came
-    /// ([`Port::catch_up`]) and lands every cell that has reached its host
-    /// without an event of its own — so that what the run reports, draws or
-    /// edits sees the network as it is at `now`.
+    /// ([`Port::catch_up`]) and lands every cell that has reached its far
+    /// switch or host without an event of its own — so that what the run
+    /// reports, draws or edits sees the network as it is at `now`.
     fn settle(&mut self, now: SimTime) {
-        // Sources first: their cells go into their host ports at their times.
+        // Sources first: their cells go into their host ports at their
+        // times; then the ports; then the last trunks, whose cells go on to
+        // links that end at hosts; then those links.
         self.catch_up_sources(now);
-        for p in 0..self.ports.len() {
-            if !self.ports[p].wire.is_lazy() {
-                self.ports[p].catch_up(now);
+        let ports = 0..self.ports.len() as u32;
+        for p in ports.clone() {
+            if self.ports[p as usize].starts != Starts::Timed {
+                self.catch_up_port(now, p);
+            }
+        }
+        for p in ports.clone() {
+            if self.ports[p as usize].starts == Starts::Guarded {
+                self.land_trunk(now, p);
+            }
+        }
+        for p in ports {
+            let port = &mut self.ports[p as usize];
+            if port.starts == Starts::Guarded || !port.wire.is_lazy() {
                 continue;
             }
-            while let Some(cell) = self.ports[p].wire.pop_landed(now) {
+            while let Some((_, cell)) = self.ports[p as usize].wire.pop_landed(now) {
                 self.land(cell);
             }
         }
@@ -658,9 +716,10 @@ impl Simulation {
                     }
                 } else {
                     // The switch this BRM is at feeds back on the loop's forward port there.
-                    let fwd = self.vcs[vc].fwd_ports[hops - hop] as usize;
-                    let p = &mut self.ports[fwd];
-                    p.catch_up(now);
+                    let fwd = self.vcs[vc].fwd_ports[hops - hop];
+                    self.land_feeder(now, fwd);
+                    self.catch_up_port(now, fwd);
+                    let p = &mut self.ports[fwd as usize];
                     let view = p.view(now);
                     p.algorithm.on_backward_rm(&view, &mut cell);
                     let port = self.vcs[vc].rev_ports[hop];

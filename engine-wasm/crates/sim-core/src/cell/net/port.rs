@@ -15,9 +15,12 @@
 //! arriving, the switch algorithm, the probe — and before the link's next
 //! arrival, which is always pending while cells wait (the cell being sent
 //! is on the wire), and comes no earlier than one cell time after the next
-//! start. Only a link that ends at a host, whose arrivals are mostly not
-//! events ([`Wire::lazy`]), keeps a timer event for its queued cells. A cell
-//! whose start falls at the same instant as another event starts first.
+//! start. A link that ends at a host, whose arrivals are mostly not events
+//! ([`Wire::lazy`]), keeps a timer event for its queued cells
+//! ([`Starts::Timed`]); a link to a switch whose data cells land without
+//! events keeps one guard event per propagation delay ([`Starts::Guarded`]).
+//! A cell whose start falls at the same instant as another event starts
+//! first.
 
 use super::cell::{Cell, CellKind, RmFields};
 use super::queue::{keeps_rm, CellFifo, Discipline, PortQueue};
@@ -63,10 +66,12 @@ struct OnWire {
 #[repr(C)]
 pub struct Wire {
     cells: VecDeque<OnWire>,
-    /// Whether this link ends at a host where a data or background cell's
-    /// arrival only counts (issue 18): such a cell needs no event of its own
-    /// and lands when the next cell that does arrives, or when the run reads
-    /// the destinations ([`Wire::pop_landed`]). RM cells are always events.
+    /// Whether a data or background cell's arrival needs no event of its
+    /// own (issue 18): on a link that ends at a host, where it only counts,
+    /// or on a last trunk whose far switch sends it on without queueing
+    /// (see `Port::feeder`). Such a cell lands when the next cell that is an
+    /// event arrives, or when the run reads what it reaches
+    /// ([`Wire::pop_landed`]). RM cells are always events.
     lazy: bool,
     rm: VecDeque<RmFields>,
     /// On a lazy link, the arrival times of the cells whose arrival is an
@@ -146,12 +151,12 @@ impl Wire {
         Some((c.at, cell, c.due))
     }
 
-    /// Takes the first cell off the link if it lands without an event and has
-    /// arrived by `now`.
+    /// Takes the first cell off the link, with its arrival time, if it lands
+    /// without an event and has arrived by `now`.
     #[inline]
-    pub fn pop_landed(&mut self, now: SimTime) -> Option<Cell> {
+    pub fn pop_landed(&mut self, now: SimTime) -> Option<(SimTime, Cell)> {
         match self.cells.front() {
-            Some(c) if !c.due && c.at <= now => self.pop_front().map(|(_, cell, _)| cell),
+            Some(c) if !c.due && c.at <= now => self.pop_front().map(|(at, cell, _)| (at, cell)),
             _ => None,
         }
     }
@@ -169,6 +174,23 @@ impl Wire {
             (c.at, Cell { vc: c.vc, kind: c.kind, efci: c.efci, rm: fields })
         })
     }
+}
+
+/// How a port's waiting cells start (see the module's notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Starts {
+    /// Without events: [`Port::catch_up`] starts them before anything looks
+    /// at the port, and the link's next arrival, pending while cells wait,
+    /// comes before any of them could reach the far end.
+    CaughtUp,
+    /// Each by a timer event (a link that ends at a host: its arrivals are
+    /// mostly not events, so none is pending to catch the port up).
+    Timed,
+    /// Caught up, with a guard event while cells wait just before the next
+    /// cell to start could reach the far end ([`Port::guard_after`]): a
+    /// link whose data cells land without events has no arrival pending for
+    /// each, yet an RM cell's arrival must be scheduled before it arrives.
+    Guarded,
 }
 
 /// What became of a cell offered to a port.
@@ -215,8 +237,9 @@ pub struct Port {
     /// Cells on the wire (including the one being sent), with the time each
     /// reaches the far end.
     pub wire: Wire,
-    /// Whether a timer event is pending to start the next queued cell (a
-    /// port whose wire is lazy; the others need none, see [`Port::catch_up`]).
+    /// How waiting cells start.
+    pub starts: Starts,
+    /// Whether a timer (or guard) event is pending ([`Starts`]).
     timer_pending: bool,
     /// Whether the transmitting node is a switch (hosts' ports are the NIC).
     pub at_switch: bool,
@@ -236,6 +259,10 @@ pub struct Port {
     pub link: u32,
     pub from: u32,
     pub to: u32,
+    /// The last trunk whose data cells land here without events, if this
+    /// port's cells all come from it (issue 18): the run lands that trunk's
+    /// cells up to now before anything reads or changes this port.
+    pub feeder: Option<u32>,
 }
 
 impl Port {
@@ -257,6 +284,7 @@ impl Port {
             link,
             from,
             to,
+            feeder: None,
             at_switch,
             rate_cps,
             cell_time: crate::time::cell_interval(rate_cps),
@@ -268,6 +296,7 @@ impl Port {
             queue: PortQueue::new(discipline),
             waiting: 0,
             busy_until: SimTime::ZERO,
+            starts: Starts::CaughtUp,
             timer_pending: false,
             wire: Wire::default(),
             algorithm,
@@ -353,32 +382,43 @@ impl Port {
         }
         self.waiting += 1;
         self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
-        if !self.wire.is_lazy() || self.timer_pending {
-            Offer::Queued { timer: None }
-        } else {
-            self.timer_pending = true;
-            Offer::Queued { timer: Some(self.busy_until.max(now)) }
-        }
+        let wait = match self.starts {
+            _ if self.timer_pending => return Offer::Queued { timer: None },
+            Starts::CaughtUp => return Offer::Queued { timer: None },
+            Starts::Timed => SimTime::ZERO,
+            Starts::Guarded => self.guard_after(),
+        };
+        self.timer_pending = true;
+        Offer::Queued { timer: Some(self.busy_until.max(now) + wait) }
     }
 
     /// Starts, in order and each at its time, every waiting cell whose turn
     /// came by `now` — the work a timer event did at each — on a port whose
-    /// link ends at a switch (see the module's notes). Call it before
-    /// reading or changing the port at `now`.
+    /// cells are not [`Starts::Timed`] (see the module's notes). Call it
+    /// before reading or changing the port at `now`. Returns whether a cell
+    /// it started is now the wire's first pending event (schedule it; only
+    /// on a [`Starts::Guarded`] port).
     #[inline]
-    pub fn catch_up(&mut self, now: SimTime) {
-        if self.waiting > 0 && self.busy_until <= now && !self.wire.is_lazy() {
-            self.start_waiting(now);
-        }
+    #[must_use]
+    pub fn catch_up(&mut self, now: SimTime) -> bool {
+        self.waiting > 0
+            && self.busy_until <= now
+            && self.starts != Starts::Timed
+            && self.start_waiting(now)
     }
 
     /// [`Port::catch_up`]'s work, out of its callers' way.
     #[inline(never)]
-    fn start_waiting(&mut self, now: SimTime) {
+    fn start_waiting(&mut self, now: SimTime) -> bool {
+        let mut first_due = false;
         while self.waiting > 0 && self.busy_until <= now {
-            let first_due = self.start_next(self.busy_until);
-            debug_assert_eq!(first_due, Some(false), "the cell sent before is still on the wire");
+            first_due |= self.start_next(self.busy_until) == Some(true);
         }
+        debug_assert!(
+            !first_due || self.starts == Starts::Guarded,
+            "the cell sent before is still on the wire"
+        );
+        first_due
     }
 
     /// Starts sending the next waiting cell at `at` (background first:
@@ -391,13 +431,31 @@ impl Port {
         Some(self.transmit(at, &mut cell))
     }
 
+    /// How long after the next start a [`Starts::Guarded`] port's guard
+    /// fires: 1 ps before that cell could reach the far end. Every cell that
+    /// starts before the guard starts no earlier, so a catch-up by then —
+    /// the guard's or any other — puts it on the wire before its arrival,
+    /// which is then scheduled strictly in the future.
+    fn guard_after(&self) -> SimTime {
+        SimTime(self.cell_time.0 + self.delay.0 - 1)
+    }
+
     /// The timer fired: the transmitter is free, so the next queued cell goes
-    /// (background first: strict priority). Returns whether its arrival is the
-    /// wire's first pending event, and when the timer must fire again if cells
+    /// (background first: strict priority) — on a [`Starts::Guarded`] port,
+    /// every cell whose turn came. Returns whether a cell sent is the wire's
+    /// first pending event, and when the timer must fire again if cells
     /// still wait.
     pub fn on_timer(&mut self, now: SimTime) -> (bool, Option<SimTime>) {
-        debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
         self.timer_pending = false;
+        if self.starts == Starts::Guarded {
+            let first_due = self.catch_up(now);
+            if self.queue_len() == 0 {
+                return (first_due, None);
+            }
+            self.timer_pending = true;
+            return (first_due, Some(self.busy_until + self.guard_after()));
+        }
+        debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
         let Some(first_due) = self.start_next(now) else {
             return (false, None);
         };
@@ -486,6 +544,7 @@ mod tests {
         // A link that ends at a host: queued cells start by timer events.
         let mut p = port(10);
         p.wire.set_lazy(true);
+        p.starts = Starts::Timed;
         let ct = SimTime(2_726_337);
         assert_eq!(p.offer(SimTime(0), &mut Cell::data(1)), Offer::Sent { first_due: false });
         assert_eq!(p.wire.back_time().unwrap(), ct + SimTime::from_ms(5.0));
@@ -506,9 +565,9 @@ mod tests {
         assert_eq!(p.offer(SimTime(10), &mut Cell::data(2)), Offer::Queued { timer: None });
         assert_eq!(p.offer(SimTime(20), &mut Cell::data(3)), Offer::Queued { timer: None });
         // Nothing starts before its turn; each starts exactly when the one before ends.
-        p.catch_up(SimTime(ct.0 - 1));
+        assert!(!p.catch_up(SimTime(ct.0 - 1)));
         assert_eq!((p.queue_len(), p.wire.len()), (2, 1));
-        p.catch_up(ct + ct);
+        assert!(!p.catch_up(ct + ct));
         assert_eq!((p.queue_len(), p.wire.len()), (0, 3));
         let arrivals: Vec<_> = p.wire.iter().map(|(at, c)| (at, c.vc)).collect();
         assert_eq!(
@@ -522,6 +581,43 @@ mod tests {
         let area = (ct.0 - 10) + (ct.0 - 20) + ct.0;
         assert_eq!(s.queue_mean, area as f64 / (3 * ct.0) as f64);
         assert_eq!((s.utilization, p.sent_total), (1.0, 3));
+    }
+
+    #[test]
+    fn a_guarded_port_catches_up_within_a_propagation_delay_of_each_start() {
+        // A last trunk whose data cells land without events: its waiting
+        // cells start by catch-up, and a guard event 1 ps before the next
+        // cell to start could reach the far end makes sure an RM cell's
+        // arrival is scheduled before it gets there.
+        let mut p = port(10);
+        p.wire.set_lazy(true);
+        p.starts = Starts::Guarded;
+        let ct = SimTime(2_726_337);
+        let prop = SimTime::from_ms(5.0);
+        let guard = SimTime(ct.0 + prop.0 - 1);
+        let frm = Cell { kind: CellKind::Frm, ..Cell::data(3) };
+        assert_eq!(p.offer(SimTime(0), &mut Cell::data(1)), Offer::Sent { first_due: false });
+        assert_eq!(
+            p.offer(SimTime(1), &mut Cell::data(2)),
+            Offer::Queued { timer: Some(ct + guard) }
+        );
+        assert_eq!(p.offer(SimTime(2), &mut frm.clone()), Offer::Queued { timer: None });
+        assert_eq!(p.offer(SimTime(3), &mut Cell::data(4)), Offer::Queued { timer: None });
+        // The guard starts every cell whose turn came, the FRM among them.
+        let (first_due, next) = p.on_timer(ct + guard);
+        assert!(first_due);
+        assert_eq!(p.wire.next_due(), Some(SimTime(3 * ct.0) + prop));
+        assert_eq!((p.queue_len(), next), (0, None));
+        // Cells queued later arm a new guard; a catch-up before it does its work.
+        let now = ct + guard;
+        assert_eq!(p.offer(now, &mut Cell::data(5)), Offer::Sent { first_due: false });
+        assert_eq!(
+            p.offer(now, &mut Cell::data(6)),
+            Offer::Queued { timer: Some(now + ct + guard) }
+        );
+        assert!(!p.catch_up(now + ct));
+        assert_eq!(p.on_timer(now + ct + guard), (false, None));
+        assert_eq!(p.wire.len(), 6);
     }
 
     #[test]
@@ -541,14 +637,14 @@ mod tests {
         assert_eq!(w.next_due(), Some(SimTime(20)));
         // Nothing lands before its time, and never past a cell that is due.
         assert_eq!(w.pop_landed(SimTime(9)), None);
-        assert_eq!(w.pop_landed(SimTime(35)), Some(Cell::data(1)));
+        assert_eq!(w.pop_landed(SimTime(35)), Some((SimTime(10), Cell::data(1))));
         assert_eq!(w.pop_landed(SimTime(35)), None);
         assert_eq!(
             w.pop_front().map(|(at, c, due)| (at, c.kind, due)),
             Some((SimTime(20), CellKind::Frm, true))
         );
         assert_eq!(w.next_due(), Some(SimTime(40)));
-        assert!(w.pop_landed(SimTime(35)).is_some_and(|c| c.efci));
+        assert!(w.pop_landed(SimTime(35)).is_some_and(|(_, c)| c.efci));
         assert_eq!(w.pop_landed(SimTime(45)), None);
         assert_eq!(w.len(), 1);
     }

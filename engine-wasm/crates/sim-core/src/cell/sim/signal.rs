@@ -70,8 +70,9 @@ impl Simulation {
                     {
                         self.catch_up_source(now, sender as u32);
                     }
+                    self.land_feeder(now, port as u32);
+                    self.catch_up_port(now, port as u32);
                     let p = &mut self.ports[port];
-                    p.catch_up(now);
                     let view = p.view(now);
                     p.algorithm.on_setup(&view, l, offer);
                 }
