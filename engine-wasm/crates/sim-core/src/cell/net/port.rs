@@ -186,10 +186,10 @@ pub enum Starts {
     /// Each by a timer event (a link that ends at a host: its arrivals are
     /// mostly not events, so none is pending to catch the port up).
     Timed,
-    /// Caught up, with a guard event while cells wait just before the next
-    /// cell to start could reach the far end ([`Port::guard_after`]): a
-    /// link whose data cells land without events has no arrival pending for
-    /// each, yet an RM cell's arrival must be scheduled before it arrives.
+    /// Caught up, with a guard event while an RM cell waits, just before it
+    /// could reach the far end ([`Port::guard_at`]): a link whose data cells
+    /// land without events has no arrival pending for each, yet an RM
+    /// cell's arrival must be scheduled before it gets there.
     Guarded,
 }
 
@@ -382,14 +382,14 @@ impl Port {
         }
         self.waiting += 1;
         self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
-        let wait = match self.starts {
+        let timer = match self.starts {
             _ if self.timer_pending => return Offer::Queued { timer: None },
-            Starts::CaughtUp => return Offer::Queued { timer: None },
-            Starts::Timed => SimTime::ZERO,
-            Starts::Guarded => self.guard_after(),
+            Starts::CaughtUp => None,
+            Starts::Timed => Some(self.busy_until.max(now)),
+            Starts::Guarded => self.guard_at(now),
         };
-        self.timer_pending = true;
-        Offer::Queued { timer: Some(self.busy_until.max(now) + wait) }
+        self.timer_pending = timer.is_some();
+        Offer::Queued { timer }
     }
 
     /// Starts, in order and each at its time, every waiting cell whose turn
@@ -431,13 +431,18 @@ impl Port {
         Some(self.transmit(at, &mut cell))
     }
 
-    /// How long after the next start a [`Starts::Guarded`] port's guard
-    /// fires: 1 ps before that cell could reach the far end. Every cell that
-    /// starts before the guard starts no earlier, so a catch-up by then —
-    /// the guard's or any other — puts it on the wire before its arrival,
-    /// which is then scheduled strictly in the future.
-    fn guard_after(&self) -> SimTime {
-        SimTime(self.cell_time.0 + self.delay.0 - 1)
+    /// When a [`Starts::Guarded`] port's guard must fire, if an RM cell
+    /// waits (data cells need none: they land without events): 1 ps before
+    /// the first RM cell could reach the far end if it started as soon as it
+    /// can — after the background cells and the ABR cells ahead of it, each
+    /// a cell time (more may come ahead of it, never fewer). A catch-up by
+    /// then, the guard's or any other, puts it on the wire before its
+    /// arrival, which is then scheduled strictly in the future; an RM cell
+    /// queued later can start no earlier than the first.
+    fn guard_at(&self, now: SimTime) -> Option<SimTime> {
+        let ahead = self.background.len() as u64 + self.queue.first_rm_ahead()?;
+        let start = self.busy_until.max(now).0 + ahead * self.cell_time.0;
+        Some(SimTime(start + self.cell_time.0 + self.delay.0 - 1))
     }
 
     /// The timer fired: the transmitter is free, so the next queued cell goes
@@ -449,11 +454,9 @@ impl Port {
         self.timer_pending = false;
         if self.starts == Starts::Guarded {
             let first_due = self.catch_up(now);
-            if self.queue_len() == 0 {
-                return (first_due, None);
-            }
-            self.timer_pending = true;
-            return (first_due, Some(self.busy_until + self.guard_after()));
+            let next = self.guard_at(now);
+            self.timer_pending = next.is_some();
+            return (first_due, next);
         }
         debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
         let Some(first_due) = self.start_next(now) else {
@@ -586,9 +589,9 @@ mod tests {
     #[test]
     fn a_guarded_port_catches_up_within_a_propagation_delay_of_each_start() {
         // A last trunk whose data cells land without events: its waiting
-        // cells start by catch-up, and a guard event 1 ps before the next
-        // cell to start could reach the far end makes sure an RM cell's
-        // arrival is scheduled before it gets there.
+        // cells start by catch-up, and while an RM cell waits a guard event
+        // 1 ps before it could reach the far end makes sure its arrival is
+        // scheduled before it gets there.
         let mut p = port(10);
         p.wire.set_lazy(true);
         p.starts = Starts::Guarded;
@@ -597,27 +600,28 @@ mod tests {
         let guard = SimTime(ct.0 + prop.0 - 1);
         let frm = Cell { kind: CellKind::Frm, ..Cell::data(3) };
         assert_eq!(p.offer(SimTime(0), &mut Cell::data(1)), Offer::Sent { first_due: false });
-        assert_eq!(
-            p.offer(SimTime(1), &mut Cell::data(2)),
-            Offer::Queued { timer: Some(ct + guard) }
-        );
-        assert_eq!(p.offer(SimTime(2), &mut frm.clone()), Offer::Queued { timer: None });
+        assert_eq!(p.offer(SimTime(1), &mut Cell::data(2)), Offer::Queued { timer: None });
+        // The FRM starts after data(2), at 2 cell times at the earliest.
+        let at = SimTime(2 * ct.0) + guard;
+        assert_eq!(p.offer(SimTime(2), &mut frm.clone()), Offer::Queued { timer: Some(at) });
         assert_eq!(p.offer(SimTime(3), &mut Cell::data(4)), Offer::Queued { timer: None });
-        // The guard starts every cell whose turn came, the FRM among them.
-        let (first_due, next) = p.on_timer(ct + guard);
+        // One guard at a time: a later RM cell can start no earlier.
+        assert_eq!(p.offer(SimTime(4), &mut frm.clone()), Offer::Queued { timer: None });
+        // The guard starts every cell whose turn came, the FRMs among them.
+        let (first_due, next) = p.on_timer(at);
         assert!(first_due);
         assert_eq!(p.wire.next_due(), Some(SimTime(3 * ct.0) + prop));
-        assert_eq!((p.queue_len(), next), (0, None));
-        // Cells queued later arm a new guard; a catch-up before it does its work.
-        let now = ct + guard;
+        assert_eq!((p.queue_len(), next, p.wire.len()), (0, None, 5));
+        // An RM cell queued later arms a new guard; a catch-up before it
+        // does its work (the FRM before is still on the wire, the first due).
+        let now = at;
         assert_eq!(p.offer(now, &mut Cell::data(5)), Offer::Sent { first_due: false });
-        assert_eq!(
-            p.offer(now, &mut Cell::data(6)),
-            Offer::Queued { timer: Some(now + ct + guard) }
-        );
-        assert!(!p.catch_up(now + ct));
-        assert_eq!(p.on_timer(now + ct + guard), (false, None));
-        assert_eq!(p.wire.len(), 6);
+        assert_eq!(p.offer(now, &mut Cell::data(6)), Offer::Queued { timer: None });
+        let at = now + SimTime(2 * ct.0) + guard;
+        assert_eq!(p.offer(now, &mut frm.clone()), Offer::Queued { timer: Some(at) });
+        assert!(!p.catch_up(now + SimTime(2 * ct.0)));
+        assert_eq!(p.on_timer(at), (false, None));
+        assert_eq!(p.wire.len(), 8);
     }
 
     #[test]

@@ -34,6 +34,11 @@ pub(super) fn keeps_rm(cell: &Cell) -> bool {
 pub struct CellFifo {
     cells: VecDeque<Header>,
     rm: VecDeque<RmFields>,
+    /// Cells taken so far, and the number each RM cell waiting was pushed
+    /// as (cells taken then plus cells waiting): how many cells are ahead
+    /// of the first RM cell ([`CellFifo::first_rm`]).
+    taken: u64,
+    rm_at: VecDeque<u64>,
 }
 
 impl CellFifo {
@@ -50,18 +55,27 @@ impl CellFifo {
         let rm = keeps_rm(&cell);
         if rm {
             self.rm.push_back(cell.rm);
+            self.rm_at.push_back(self.taken + self.cells.len() as u64);
         }
         self.cells.push_back(Header { vc: cell.vc, kind: cell.kind, efci: cell.efci, rm });
+    }
+
+    /// How many cells wait ahead of the first RM cell, if one waits.
+    #[inline]
+    pub fn first_rm(&self) -> Option<u64> {
+        self.rm_at.front().map(|&at| at - self.taken)
     }
 
     #[inline]
     pub fn pop_front(&mut self) -> Option<Cell> {
         let h = self.cells.pop_front()?;
+        self.taken += 1;
         let mut cell = Cell { vc: h.vc, kind: h.kind, efci: h.efci, rm: RmFields::EMPTY };
         if h.rm {
             // In place, as `Wire::pop_front` does (a failed store forwarding otherwise).
             cell.rm = *self.rm.front().expect("an RM cell's fields are queued");
             self.rm.pop_front();
+            self.rm_at.pop_front();
         }
         Some(cell)
     }
@@ -114,11 +128,14 @@ pub struct RoundRobin {
     /// VCs with at least one cell waiting, in the order they will be served.
     ring: VecDeque<u32>,
     len: usize,
+    /// RM cells waiting.
+    rm: usize,
 }
 
 impl RoundRobin {
     fn push(&mut self, cell: Cell) {
         self.len += 1;
+        self.rm += cell.is_rm() as usize;
         let vc = cell.vc as usize;
         if vc >= self.per_vc.len() {
             self.per_vc.resize_with(vc + 1, CellFifo::default);
@@ -140,6 +157,7 @@ impl RoundRobin {
             self.ring.push_back(vc);
         }
         self.len -= 1;
+        self.rm -= cell.is_rm() as usize;
         Some(cell)
     }
 
@@ -199,6 +217,15 @@ impl PortQueue {
             PortQueue::PerVc(q) => q.pop(),
         }
     }
+
+    /// If an RM cell waits, a lower bound of the cells served before the
+    /// first: exact for a FIFO, 0 for per-VC queues (whose round decides).
+    pub fn first_rm_ahead(&self) -> Option<u64> {
+        match self {
+            PortQueue::Fifo(q) => q.first_rm(),
+            PortQueue::PerVc(q) => (q.rm > 0).then_some(0),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -251,6 +278,31 @@ mod tests {
         f.push(Cell::data(1));
         assert_eq!(f.pop().map(|c| c.kind), Some(CellKind::Data));
         assert_eq!(f.pop().map(|c| c.kind), Some(CellKind::Frm));
+    }
+
+    #[test]
+    fn the_first_rm_cell_and_the_cells_ahead_of_it_are_known() {
+        let frm = |vc| Cell { kind: CellKind::Frm, ..Cell::data(vc) };
+        for d in Discipline::ALL {
+            let mut q = PortQueue::new(d);
+            q.push(Cell::data(0));
+            assert_eq!(q.first_rm_ahead(), None);
+            for c in [Cell::data(1), frm(1), Cell::data(1), frm(2)] {
+                q.push(c);
+            }
+            let fifo = d == Discipline::Fifo;
+            assert_eq!(q.first_rm_ahead(), Some(if fifo { 2 } else { 0 }));
+            q.pop();
+            q.pop();
+            assert_eq!(q.first_rm_ahead(), Some(0));
+            let served = q.pop().map(|c| c.kind);
+            assert!(q.first_rm_ahead().is_some());
+            if fifo {
+                assert_eq!((served, q.first_rm_ahead()), (Some(CellKind::Frm), Some(1)));
+            }
+            while q.pop().is_some() {}
+            assert_eq!(q.first_rm_ahead(), None);
+        }
     }
 
     #[test]
