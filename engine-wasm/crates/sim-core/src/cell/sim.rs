@@ -561,8 +561,14 @@ impl Simulation {
     #[inline(never)]
     fn land_trunk(&mut self, now: SimTime, trunk: u32) {
         self.catch_up_port(now, trunk);
-        while let Some((at, cell)) = self.ports[trunk as usize].wire.pop_landed(now) {
-            self.deliver(at, trunk, cell);
+        self.land_arrived(now, trunk);
+    }
+
+    /// Lands, in order, the cells on `port`'s link that have arrived by
+    /// `now` without events of their own ([`Simulation::land`]).
+    fn land_arrived(&mut self, now: SimTime, port: u32) {
+        while let Some((at, cell)) = self.ports[port as usize].wire.pop_landed(now) {
+            self.land(at, port, cell);
         }
     }
 
@@ -578,11 +584,7 @@ impl Simulation {
                 p.wire.pop_front().expect("an arrival event has a cell on the wire");
             if !due {
                 // Landed before this event's cell, in the order they came.
-                if p.starts == Starts::Guarded {
-                    self.deliver(at, port, cell);
-                } else {
-                    self.land(cell);
-                }
+                self.land(at, port, cell);
                 continue;
             }
             debug_assert_eq!(at, now);
@@ -599,12 +601,18 @@ impl Simulation {
         }
     }
 
-    /// A cell that reaches the host at the end of its route and needs no
-    /// event there: a data cell of a loop without messages, which the
-    /// destination only counts (and whose EFCI it keeps for the next FRM,
-    /// which comes after it on the same link), or a background cell. Same
-    /// books as [`Simulation::deliver`] keeps for it.
-    fn land(&mut self, cell: Cell) {
+    /// A cell that arrived at `at` over `from`'s link without an event of
+    /// its own (`Wire::lazy`). Over a last trunk
+    /// ([`Starts::Guarded`]) the far switch sends it on, as the event would
+    /// have. At the host at the end of its route: a data cell of a loop
+    /// without messages, which the destination only counts (and whose EFCI
+    /// it keeps for the next FRM, which comes after it on the same link), or
+    /// a background cell — the same books as [`Simulation::deliver`] keeps.
+    fn land(&mut self, at: SimTime, from: u32, cell: Cell) {
+        if self.ports[from as usize].starts == Starts::Guarded {
+            self.deliver(at, from, cell);
+            return;
+        }
         match cell.kind {
             CellKind::Data => {
                 let landed = self.vcs[cell.vc as usize].dest.receive(cell);
@@ -637,12 +645,9 @@ impl Simulation {
             }
         }
         for p in ports {
-            let port = &mut self.ports[p as usize];
-            if port.starts == Starts::Guarded || !port.wire.is_lazy() {
-                continue;
-            }
-            while let Some((_, cell)) = self.ports[p as usize].wire.pop_landed(now) {
-                self.land(cell);
+            let port = &self.ports[p as usize];
+            if port.starts != Starts::Guarded && port.wire.is_lazy() {
+                self.land_arrived(now, p);
             }
         }
     }

@@ -187,7 +187,7 @@ pub enum Starts {
     /// mostly not events, so none is pending to catch the port up).
     Timed,
     /// Caught up, with a guard event while an RM cell waits, just before it
-    /// could reach the far end ([`Port::guard_at`]): a link whose data cells
+    /// could reach the far end (`Port::guard_at`): a link whose data cells
     /// land without events has no arrival pending for each, yet an RM
     /// cell's arrival must be scheduled before it gets there.
     Guarded,
