@@ -162,7 +162,9 @@ fn fairness_is_one_when_both_sources_hold_their_share() {
 /// are the network's at that instant.
 #[test]
 fn a_run_in_slices_is_the_run_in_one_call() {
-    for (name, until_ms) in [("two-source-wan.json", 140.0), ("ma-cbr-onoff.json", 400.0)] {
+    let runs =
+        [("two-source-wan.json", 140.0), ("ma-cbr-onoff.json", 400.0), ("ma-500-vcs.json", 150.0)];
+    for (name, until_ms) in runs {
         let text = scenario_text(name);
         let mut sliced = Simulation::from_json(&text).unwrap();
         let (mut t, mut cuts, mut waiting_at_a_cut) = (0.0, 0, 0);
@@ -201,6 +203,53 @@ fn a_run_in_slices_is_the_run_in_one_call() {
     }
 }
 
+/// Host links shared by several sources, into a last trunk, land their data
+/// cells at the trunk without events of their own (issue 18), merged in time
+/// order, and the run is the one with an event per cell: the same network
+/// with one more host link into the trunk, whose only VC never starts, keeps
+/// an arrival event per cell at the first switch, and every sample of the
+/// cells both runs carry is the same, bit for bit, at every interval.
+#[test]
+fn host_links_into_a_last_trunk_land_their_cells_as_their_events_would() {
+    let mut shared: Value = serde_json::from_str(&scenario_text("two-source-wan.json")).unwrap();
+    // Two sources on each host link, S2's shorter, so that the two links'
+    // cells interleave at SW1; vc2 joins and leaves as in the lesson.
+    shared["links"][1]["length_km"] = serde_json::json!(300);
+    shared["vcs"].as_array_mut().unwrap().extend([
+        serde_json::json!({"id": "vc3", "path": ["S1", "SW1", "SW2", "D2"],
+                           "traffic": {"kind": "persistent", "start_ms": 40}}),
+        serde_json::json!({"id": "vc4", "path": ["S2", "SW1", "SW2", "D1"],
+                           "traffic": {"kind": "persistent", "start_ms": 0}}),
+    ]);
+    let mut other = shared.clone();
+    other["nodes"].as_array_mut().unwrap().push(serde_json::json!(
+        {"id": "X", "kind": "host", "x": 80, "y": 390}
+    ));
+    other["links"].as_array_mut().unwrap().push(serde_json::json!(
+        {"id": "lx", "a": "X", "b": "SW1", "rate_mbps": 155.52, "length_km": 1}
+    ));
+    other["vcs"].as_array_mut().unwrap().push(serde_json::json!(
+        {"id": "idle", "path": ["X", "SW1", "SW2", "D1"],
+         "traffic": {"kind": "persistent", "start_ms": 100000}}
+    ));
+    let mut lazy = Simulation::from_json(&shared.to_string()).unwrap();
+    let mut eager = Simulation::from_json(&other.to_string()).unwrap();
+    let port = |sim: &Simulation, id: &str| {
+        let p = sim.ports.iter().find(|p| p.id == id).unwrap();
+        (p.starts, p.lands_into.is_some(), p.feeders.len())
+    };
+    assert_eq!(port(&lazy, "l1"), (Starts::Guarded, true, 0));
+    assert_eq!(port(&lazy, "l2"), (Starts::Guarded, true, 0));
+    assert_eq!(port(&lazy, "l3"), (Starts::Guarded, false, 2));
+    assert_eq!(port(&eager, "l1"), (Starts::CaughtUp, false, 0));
+    assert_eq!(port(&eager, "l3"), (Starts::Guarded, false, 0));
+    let until = SimTime::from_ms(300.0);
+    lazy.run_until(until, u64::MAX);
+    eager.run_until(until, u64::MAX);
+    assert!(lazy.events() < eager.events() * 2 / 3, "the host links' data cells need no events");
+    assert_same_samples(&mut lazy, &mut eager);
+}
+
 /// A last trunk's data cells land at its far switch without events of their
 /// own (issue 18), and the run is the one with an event per cell: the same
 /// network with one more feeder (a VC that never starts) into a port past
@@ -224,7 +273,7 @@ fn a_last_trunk_lands_its_cells_as_their_events_would() {
     let mut eager = Simulation::from_json(&other.to_string()).unwrap();
     let starts = |sim: &Simulation, id: &str| {
         let p = sim.ports.iter().find(|p| p.id == id).unwrap();
-        (p.starts, p.feeder.is_some())
+        (p.starts, !p.feeders.is_empty())
     };
     assert_eq!(starts(&lazy, "l3"), (Starts::Guarded, false));
     assert_eq!(starts(&lazy, "l4"), (Starts::Timed, true));
@@ -234,6 +283,12 @@ fn a_last_trunk_lands_its_cells_as_their_events_would() {
     lazy.run_until(until, u64::MAX);
     eager.run_until(until, u64::MAX);
     assert!(lazy.events() < eager.events() * 3 / 4, "the trunk's data cells need no events");
+    assert_same_samples(&mut lazy, &mut eager);
+}
+
+/// Every sample column of `lazy` is `eager`'s column of the same name, bit
+/// for bit, at every one of at least 100 rows.
+fn assert_same_samples(lazy: &mut Simulation, eager: &mut Simulation) {
     let (a, b) = (lazy.take_samples(), eager.take_samples());
     let (ca, cb) = (lazy.columns().to_vec(), eager.columns().to_vec());
     let rows = a.len() / ca.len();

@@ -266,6 +266,13 @@ impl Handler<Event> for Simulation {
             Event::TrafficChange { vc } => self.on_traffic_change(now, vc),
             Event::PortTxDone { port } => self.on_tx_done(now, port),
             Event::LinkArrive { port } => {
+                // An RM cell over a host link whose data cells land without
+                // events: every cell that reached the port it enters before
+                // it lands first, whichever link brought it.
+                if let Some(into) = self.ports[port as usize].lands_into {
+                    self.land_feeder(now, into);
+                }
+                self.land_feeder(now, port);
                 self.catch_up_port(now, port);
                 self.on_link_arrive(now, port, None);
             }
@@ -516,6 +523,7 @@ impl Simulation {
     }
 
     fn on_tx_done(&mut self, now: SimTime, port: u32) {
+        self.land_feeder(now, port);
         let p = &mut self.ports[port as usize];
         let (first_due, next) = p.on_timer(now);
         if first_due {
@@ -544,24 +552,55 @@ impl Simulation {
     }
 
     /// Before anything reads or changes `port` at `now`: if its cells come
-    /// from a last trunk whose data cells land without events, lands them.
+    /// from links whose data cells land without events, lands them.
     #[inline]
     fn land_feeder(&mut self, now: SimTime, port: u32) {
-        if let Some(trunk) = self.ports[port as usize].feeder {
-            self.land_trunk(now, trunk);
+        let feeders = &self.ports[port as usize].feeders;
+        match feeders[..] {
+            [] => {}
+            [trunk] => self.land_trunk(now, trunk),
+            _ => self.land_merged(now, port),
         }
     }
 
     /// Lands, each at its own time and in order, every data and background
-    /// cell on last trunk `trunk` that has reached its far switch by `now`,
+    /// cell on lazy link `trunk` that has reached its far switch by `now`,
     /// which sends it on as its arrival event would have (build.rs: the
     /// port it enters has no other feeder, no queue and ends at a host, so
     /// nothing it does schedules an event and nothing else saw that port
-    /// since).
+    /// since). The trunk's own feeders land first: its cells up to `now`
+    /// are then all on it.
     #[inline(never)]
     fn land_trunk(&mut self, now: SimTime, trunk: u32) {
+        self.land_feeder(now, trunk);
         self.catch_up_port(now, trunk);
         self.land_arrived(now, trunk);
+    }
+
+    /// Lands the cells of `port`'s several lazy feeders (host links into a
+    /// last trunk, build.rs) that have arrived by `now`, merged: each in
+    /// turn, the one that arrived first, as their arrival events would have
+    /// come (at equal times, the feeder listed first).
+    #[inline(never)]
+    fn land_merged(&mut self, now: SimTime, port: u32) {
+        let count = self.ports[port as usize].feeders.len();
+        for k in 0..count {
+            let link = self.ports[port as usize].feeders[k];
+            self.catch_up_port(now, link);
+        }
+        loop {
+            let mut first: Option<(SimTime, u32)> = None;
+            for &link in &self.ports[port as usize].feeders {
+                if let Some(at) = self.ports[link as usize].wire.landed_head(now) {
+                    if first.is_none_or(|(t, _)| at < t) {
+                        first = Some((at, link));
+                    }
+                }
+            }
+            let Some((_, link)) = first else { return };
+            let (at, cell) = self.ports[link as usize].wire.pop_landed(now).expect("its head");
+            self.land(at, link, cell);
+        }
     }
 
     /// Lands, in order, the cells on `port`'s link that have arrived by
@@ -602,9 +641,9 @@ impl Simulation {
     }
 
     /// A cell that arrived at `at` over `from`'s link without an event of
-    /// its own (`Wire::lazy`). Over a last trunk
-    /// ([`Starts::Guarded`]) the far switch sends it on, as the event would
-    /// have. At the host at the end of its route: a data cell of a loop
+    /// its own (`Wire::lazy`). Over a last trunk or a host link into one
+    /// (both [`Starts::Guarded`]) the far switch sends it on, as the event
+    /// would have. At the host at the end of its route: a data cell of a loop
     /// without messages, which the destination only counts (and whose EFCI
     /// it keeps for the next FRM, which comes after it on the same link), or
     /// a background cell — the same books as [`Simulation::deliver`] keeps.
@@ -630,17 +669,20 @@ impl Simulation {
     /// reports, draws or edits sees the network as it is at `now`.
     fn settle(&mut self, now: SimTime) {
         // Sources first: their cells go into their host ports at their
-        // times; then the ports; then the last trunks, whose cells go on to
-        // links that end at hosts; then those links.
+        // times; then the ports, each after the links whose cells land in
+        // it; then the last trunks, whose cells go on to links that end at
+        // hosts; then those links.
         self.catch_up_sources(now);
         let ports = 0..self.ports.len() as u32;
         for p in ports.clone() {
             if self.ports[p as usize].starts != Starts::Timed {
+                self.land_feeder(now, p);
                 self.catch_up_port(now, p);
             }
         }
         for p in ports.clone() {
-            if self.ports[p as usize].starts == Starts::Guarded {
+            let port = &self.ports[p as usize];
+            if port.starts == Starts::Guarded && port.lands_into.is_none() {
                 self.land_trunk(now, p);
             }
         }

@@ -68,8 +68,9 @@ pub struct Wire {
     cells: VecDeque<OnWire>,
     /// Whether a data or background cell's arrival needs no event of its
     /// own (issue 18): on a link that ends at a host, where it only counts,
-    /// or on a last trunk whose far switch sends it on without queueing
-    /// (see `Port::feeder`). Such a cell lands when the next cell that is an
+    /// on a last trunk whose far switch sends it on without queueing, or on
+    /// a host link into a last trunk (see [`Port::feeders`]). Such a cell
+    /// lands when the next cell that is an
     /// event arrives, or when the run reads what it reaches
     /// ([`Wire::pop_landed`]). RM cells are always events.
     lazy: bool,
@@ -157,6 +158,16 @@ impl Wire {
     pub fn pop_landed(&mut self, now: SimTime) -> Option<(SimTime, Cell)> {
         match self.cells.front() {
             Some(c) if !c.due && c.at <= now => self.pop_front().map(|(at, cell, _)| (at, cell)),
+            _ => None,
+        }
+    }
+
+    /// When the first cell on the link arrives, if it lands without an
+    /// event and has arrived by `now` (what [`Wire::pop_landed`] would take).
+    #[inline]
+    pub fn landed_head(&self, now: SimTime) -> Option<SimTime> {
+        match self.cells.front() {
+            Some(c) if !c.due && c.at <= now => Some(c.at),
             _ => None,
         }
     }
@@ -259,10 +270,15 @@ pub struct Port {
     pub link: u32,
     pub from: u32,
     pub to: u32,
-    /// The last trunk whose data cells land here without events, if this
-    /// port's cells all come from it (issue 18): the run lands that trunk's
-    /// cells up to now before anything reads or changes this port.
-    pub feeder: Option<u32>,
+    /// The lazy links whose data cells land here without events, when this
+    /// port's cells all come from them (issue 18): the last trunk feeding a
+    /// link to a host, or the host links feeding a last trunk. The run lands
+    /// their cells up to now, merged in time order, before anything reads or
+    /// changes this port.
+    pub feeders: Vec<u32>,
+    /// For a host link whose data cells land without events: the port at
+    /// the far switch they all enter (whose `feeders` it is among).
+    pub lands_into: Option<u32>,
 }
 
 impl Port {
@@ -284,7 +300,8 @@ impl Port {
             link,
             from,
             to,
-            feeder: None,
+            feeders: Vec::new(),
+            lands_into: None,
             at_switch,
             rate_cps,
             cell_time: crate::time::cell_interval(rate_cps),

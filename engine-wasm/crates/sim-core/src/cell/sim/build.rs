@@ -158,13 +158,10 @@ impl Simulation {
         }
         let background: Vec<BackgroundSource> =
             s.background.iter().map(|b| background_source(b, &route)).collect();
-        last_trunks(&mut ports, &nodes, &vcs, &background);
-        // A source whose host port nothing else enters, on a link that ends
-        // at a switch, sends without events of its own (issue 18). Cells
-        // enter a port from the loops whose forward cells or whose BRMs
-        // leave by it — a loop with a partner hands its destination's BRMs
-        // to the partner's source, which sends them by its own port — and
-        // from background sources.
+        // Cells enter a port from the loops whose forward cells or whose
+        // BRMs leave by it — a loop with a partner hands its destination's
+        // BRMs to the partner's source, which sends them by its own port —
+        // and from background sources.
         let mut senders = vec![0u32; ports.len()];
         for v in &vcs {
             let brms = if v.partner.is_some() { &v.rev_ports[1..] } else { &v.rev_ports[..] };
@@ -177,6 +174,9 @@ impl Simulation {
                 senders[p as usize] += 1;
             }
         }
+        lazy_links(&mut ports, &nodes, &vcs, &background, &senders);
+        // A source whose host port nothing else enters, on a link that ends
+        // at a switch, sends without events of its own (issue 18).
         for v in &mut vcs {
             let host = v.fwd_ports[0] as usize;
             v.sole_sender = senders[host] == 1 && !ports[host].wire.is_lazy();
@@ -299,34 +299,81 @@ pub(super) fn background_source(
     }
 }
 
-/// Marks the last trunks (issue 18): a link between switches whose data and
-/// background cells all go on, at its far switch, to ports that no other
-/// link feeds, that are at least as fast (so they never hold a queue) and
-/// whose links end at hosts where those cells only count. Such a cell's
-/// arrival at the far switch needs no event: nothing can see it there
-/// before it reaches the host, where it needs none either. The trunk's
-/// data cells land when its next RM cell arrives, or before anything reads
-/// or changes the ports it feeds (`Simulation::land_feeder`); its waiting
-/// cells start by catch-up under a guard event ([`Starts::Guarded`]). With
-/// the events their own transmissions at the far switch spared, a source
-/// cell on the benchmark's workloads costs one event on its way to the
-/// destination instead of two.
-fn last_trunks(ports: &mut [Port], nodes: &[Node], vcs: &[Vc], background: &[BackgroundSource]) {
-    // The ports whose cells enter each port, and where each port's data and
-    // background cells go next.
-    let mut feeders: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
-    let mut next: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
-    let data_routes = vcs.iter().map(|v| &v.fwd_ports).chain(background.iter().map(|b| &b.ports));
-    for route in data_routes {
+/// Where each port's data and background cells go next, in port order
+/// without repeats, and whether a data or background route ends at it.
+fn data_hops(
+    ports: usize,
+    vcs: &[Vc],
+    background: &[BackgroundSource],
+) -> (Vec<Vec<u32>>, Vec<bool>) {
+    let mut next: Vec<Vec<u32>> = vec![Vec::new(); ports];
+    let mut last = vec![false; ports];
+    for route in vcs.iter().map(|v| &v.fwd_ports).chain(background.iter().map(|b| &b.ports)) {
         for hop in route.windows(2) {
-            feeders[hop[1] as usize].push(hop[0]);
             next[hop[0] as usize].push(hop[1]);
         }
+        if let Some(&p) = route.last() {
+            last[p as usize] = true;
+        }
     }
-    for v in vcs {
-        for hop in v.rev_ports.windows(2) {
+    for list in &mut next {
+        list.sort_unstable();
+        list.dedup();
+    }
+    (next, last)
+}
+
+/// The most links whose cells [`lazy_links`] lands merged into one port:
+/// each landing looks at every one's head.
+const MAX_MERGED: usize = 8;
+
+/// Marks the links whose data and background cells land without events
+/// (issue 18), as [`Starts::Guarded`] ports with lazy wires:
+///
+/// - The *last trunks*: a link between switches whose data and background
+///   cells all go on, at its far switch, to ports that no other link feeds,
+///   that are at least as fast (so they never hold a queue) and whose links
+///   end at hosts where those cells only count. Such a cell's arrival at the
+///   far switch needs no event: nothing can see it there before it reaches
+///   the host, where it needs none either. The trunk's data cells land when
+///   its next RM cell arrives, or before anything reads or changes the ports
+///   it feeds (`Simulation::land_feeder`); its waiting cells start by
+///   catch-up under a guard event. With the events their own transmissions
+///   at the far switch spared, a source cell on the benchmark's workloads
+///   costs one event on its way to the destination instead of two.
+/// - The host links into a last trunk, when every link that feeds the
+///   trunk is one, nothing else enters it, and several sources share each
+///   (a sole sender keeps its own arrival events, `Event::HostArrive`): the
+///   sources' cells then cost one event each, their `SourceSend`, where
+///   their arrivals at the switch were a second (`ma-500-vcs`, 250 sources
+///   on each of two host links). They land in the trunk merged in time
+///   order (`Simulation::land_merged`) when an RM cell arrives over one of
+///   them, or before anything reads or changes the trunk; nothing else can
+///   see them before: the trunk is lazy itself.
+fn lazy_links(
+    ports: &mut [Port],
+    nodes: &[Node],
+    vcs: &[Vc],
+    background: &[BackgroundSource],
+    senders: &[u32],
+) {
+    // The ports whose cells enter each port, where each port's data and
+    // background cells go next, and the ports routes start at.
+    let mut feeders: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
+    let mut first = vec![false; ports.len()];
+    let (next, _) = data_hops(ports.len(), vcs, background);
+    let routes = vcs.iter().flat_map(|v| [&v.fwd_ports, &v.rev_ports]);
+    for route in routes.chain(background.iter().map(|b| &b.ports)) {
+        if let Some(&p) = route.first() {
+            first[p as usize] = true;
+        }
+        for hop in route.windows(2) {
             feeders[hop[1] as usize].push(hop[0]);
         }
+    }
+    for list in &mut feeders {
+        list.sort_unstable();
+        list.dedup();
     }
     for trunk in 0..ports.len() {
         let t = &ports[trunk];
@@ -337,14 +384,39 @@ fn last_trunks(ports: &mut [Port], nodes: &[Node], vcs: &[Vc], background: &[Bac
             let p = &ports[x as usize];
             p.starts == Starts::Timed
                 && p.cell_time <= t.cell_time
-                && feeders[x as usize].iter().all(|&f| f as usize == trunk)
+                && feeders[x as usize] == [trunk as u32]
         };
         if next[trunk].iter().all(|&x| fed_alone(x)) {
             ports[trunk].wire.set_lazy(true);
             ports[trunk].starts = Starts::Guarded;
             for &x in &next[trunk] {
-                ports[x as usize].feeder = Some(trunk as u32);
+                ports[x as usize].feeders = vec![trunk as u32];
             }
+        }
+    }
+    for trunk in 0..ports.len() {
+        let into_trunk = |w: u32| {
+            let p = &ports[w as usize];
+            !p.at_switch
+                && nodes[p.to as usize].kind == NodeKind::Switch
+                && p.starts == Starts::CaughtUp
+                && senders[w as usize] > 1
+                && next[w as usize] == [trunk as u32]
+        };
+        let links = &feeders[trunk];
+        if ports[trunk].starts == Starts::Guarded
+            && !first[trunk]
+            && !links.is_empty()
+            && links.len() <= MAX_MERGED
+            && links.iter().all(|&w| into_trunk(w))
+        {
+            for &w in links {
+                let p = &mut ports[w as usize];
+                p.wire.set_lazy(true);
+                p.starts = Starts::Guarded;
+                p.lands_into = Some(trunk as u32);
+            }
+            ports[trunk].feeders = links.clone();
         }
     }
 }
