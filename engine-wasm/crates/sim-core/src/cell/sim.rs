@@ -698,6 +698,12 @@ impl Simulation {
     /// Routes never visit a node twice, so where `from` is on the cell's
     /// route says how far along it the cell is.
     fn deliver(&mut self, now: SimTime, from: u32, mut cell: Cell) {
+        if cell.kind != CellKind::Brm {
+            if let Some(port) = self.ports[from as usize].next_hop {
+                self.enqueue(now, port, cell);
+                return;
+            }
+        }
         let after = |ports: &[u32]| {
             1 + ports
                 .iter()

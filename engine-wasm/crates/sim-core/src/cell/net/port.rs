@@ -254,6 +254,9 @@ pub struct Port {
     timer_pending: bool,
     /// Whether the transmitting node is a switch (hosts' ports are the NIC).
     pub at_switch: bool,
+    /// The port every data and FRM cell arriving over this port's link
+    /// leaves the far node by, when it is one port for all (build.rs).
+    pub next_hop: Option<u32>,
     pub discipline: Discipline,
     pub stats: PortStats,
     /// When the queue length last changed (for the time integral).
@@ -302,6 +305,7 @@ impl Port {
             to,
             feeders: Vec::new(),
             lands_into: None,
+            next_hop: None,
             at_switch,
             rate_cps,
             cell_time: crate::time::cell_interval(rate_cps),

@@ -175,6 +175,7 @@ impl Simulation {
             }
         }
         lazy_links(&mut ports, &nodes, &vcs, &background, &senders);
+        next_hops(&mut ports, &vcs, &background);
         // A source whose host port nothing else enters, on a link that ends
         // at a switch, sends without events of its own (issue 18).
         for v in &mut vcs {
@@ -321,6 +322,19 @@ fn data_hops(
         list.dedup();
     }
     (next, last)
+}
+
+/// Gives each port whose data cells all go on to one port that port
+/// ([`Port::next_hop`]): a cell arriving over it then finds its way
+/// without reading its loop's route, which with hundreds of loops is a
+/// cache miss or two per cell (issue 18).
+fn next_hops(ports: &mut [Port], vcs: &[Vc], background: &[BackgroundSource]) {
+    let (next, last) = data_hops(ports.len(), vcs, background);
+    for (p, port) in ports.iter_mut().enumerate() {
+        if let ([to], false) = (&next[p][..], last[p]) {
+            port.next_hop = Some(*to);
+        }
+    }
 }
 
 /// The most links whose cells [`lazy_links`] lands merged into one port:
