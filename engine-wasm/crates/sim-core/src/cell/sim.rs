@@ -598,7 +598,7 @@ impl Simulation {
                 }
             }
             let Some((_, link)) = first else { return };
-            let (at, cell) = self.ports[link as usize].wire.pop_landed(now).expect("its head");
+            let (at, cell, _) = self.ports[link as usize].wire.pop_front().expect("its head");
             self.land(at, link, cell);
         }
     }

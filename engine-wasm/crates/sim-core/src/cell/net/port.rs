@@ -154,7 +154,7 @@ impl Wire {
 
     /// Takes the first cell off the link, with its arrival time, if it lands
     /// without an event and has arrived by `now`.
-    #[inline]
+    #[inline(always)]
     pub fn pop_landed(&mut self, now: SimTime) -> Option<(SimTime, Cell)> {
         match self.cells.front() {
             Some(c) if !c.due && c.at <= now => self.pop_front().map(|(at, cell, _)| (at, cell)),
