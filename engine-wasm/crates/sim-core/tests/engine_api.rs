@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{col, scenario_text};
+use common::{col, library_texts, scenario_text};
 use serde_json::Value;
-use sim_core::cell::net::Starts;
+use sim_core::cell::net::{NextHop, Starts};
 use sim_core::time::SimTime;
 use sim_core::{Applied, Simulation};
 
@@ -201,6 +201,39 @@ fn a_run_in_slices_is_the_run_in_one_call() {
             assert!(waiting_at_a_cut > 0, "cells waited at a port to a switch at some cut");
         }
     }
+}
+
+/// Where a port says the far node sends the cells arriving over its link
+/// (issue 18: read there instead of the loop's route) is where every route
+/// through it goes: one port for all, or the loop's next port by loop, in
+/// every library scenario, and both kinds are met.
+#[test]
+fn a_ports_next_hop_is_where_every_route_through_it_goes() {
+    let (mut one, mut by_loop) = (0, 0);
+    for (name, text) in library_texts() {
+        let Ok(sim) = Simulation::from_json(&text) else { continue }; // the packet model's
+        for (l, v) in sim.vcs.iter().enumerate() {
+            for hop in v.fwd_ports.windows(2) {
+                let said = sim.ports[hop[0] as usize].next_hop.of(l as u32);
+                assert!(said.is_none_or(|p| p == hop[1]), "{name}: {} at port {}", v.id, hop[0]);
+            }
+        }
+        for b in &sim.background {
+            for hop in b.ports.windows(2) {
+                if let NextHop::One(p) = sim.ports[hop[0] as usize].next_hop {
+                    assert_eq!(p, hop[1], "{name}: background {}", b.id);
+                }
+            }
+        }
+        for p in &sim.ports {
+            match p.next_hop {
+                NextHop::One(_) => one += 1,
+                NextHop::ByLoop(_) => by_loop += 1,
+                NextHop::Route => {}
+            }
+        }
+    }
+    assert!(one > 0 && by_loop > 0, "{one} ports with one next hop, {by_loop} with a table");
 }
 
 /// Host links shared by several sources, into a last trunk, land their data

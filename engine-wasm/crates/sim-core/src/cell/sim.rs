@@ -12,7 +12,9 @@
 
 use super::event::Event;
 use crate::cell::endsystem::{AbrParams, AbrSource, Destination, Traffic};
-use crate::cell::net::{Cell, CellKind, Link, Node, NodeKind, Offer, Port, RmFields, Starts};
+use crate::cell::net::{
+    Cell, CellKind, Link, NextHop, Node, NodeKind, Offer, Port, RmFields, Starts,
+};
 use crate::cell::scenario::{
     self, params, BackgroundSpec, Scenario, Startup, TrafficSpec, VcParams,
 };
@@ -698,11 +700,17 @@ impl Simulation {
     /// Routes never visit a node twice, so where `from` is on the cell's
     /// route says how far along it the cell is.
     fn deliver(&mut self, now: SimTime, from: u32, mut cell: Cell) {
-        if cell.kind != CellKind::Brm {
-            if let Some(port) = self.ports[from as usize].next_hop {
-                self.enqueue(now, port, cell);
-                return;
-            }
+        let next = match cell.kind {
+            CellKind::Data | CellKind::Frm => self.ports[from as usize].next_hop.of(cell.vc),
+            CellKind::Background => match self.ports[from as usize].next_hop {
+                NextHop::One(port) => Some(port),
+                _ => None,
+            },
+            CellKind::Brm => None,
+        };
+        if let Some(port) = next {
+            self.enqueue(now, port, cell);
+            return;
         }
         let after = |ports: &[u32]| {
             1 + ports

@@ -6,7 +6,7 @@ pub mod port;
 pub mod queue;
 
 pub use cell::{Cell, CellKind, RmFields};
-pub use port::{Offer, Port, PortStats, Starts, Wire};
+pub use port::{NextHop, Offer, Port, PortStats, Starts, Wire};
 pub use queue::{Discipline, PortQueue};
 
 /// What a node is.

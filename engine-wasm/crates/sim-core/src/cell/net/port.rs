@@ -187,6 +187,37 @@ impl Wire {
     }
 }
 
+/// Where the far node of a port's link sends the data and FRM cells that
+/// arrive over it (build.rs), so that a cell finds its way without reading
+/// its loop's route: with hundreds of loops, the loop's record and its
+/// route are a cache miss or two per cell (issue 18).
+#[derive(Clone, Debug)]
+pub enum NextHop {
+    /// Read from the cell's route.
+    Route,
+    /// Every cell (background ones too) to this port.
+    One(u32),
+    /// By loop index: the port, or [`NextHop::END`] where the loop's route
+    /// ends at the far node or does not pass (its route says what then).
+    ByLoop(Box<[u32]>),
+}
+
+impl NextHop {
+    pub const END: u32 = u32::MAX;
+
+    /// The port a data or FRM cell of loop `vc` leaves by, if known here.
+    #[inline]
+    pub fn of(&self, vc: u32) -> Option<u32> {
+        match self {
+            NextHop::Route => None,
+            NextHop::One(port) => Some(*port),
+            NextHop::ByLoop(ports) => {
+                ports.get(vc as usize).copied().filter(|&p| p != NextHop::END)
+            }
+        }
+    }
+}
+
 /// How a port's waiting cells start (see the module's notes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Starts {
@@ -254,9 +285,9 @@ pub struct Port {
     timer_pending: bool,
     /// Whether the transmitting node is a switch (hosts' ports are the NIC).
     pub at_switch: bool,
-    /// The port every data and FRM cell arriving over this port's link
-    /// leaves the far node by, when it is one port for all (build.rs).
-    pub next_hop: Option<u32>,
+    /// Where the far node sends the data and FRM cells that arrive over
+    /// this port's link, when build.rs could say.
+    pub next_hop: NextHop,
     pub discipline: Discipline,
     pub stats: PortStats,
     /// When the queue length last changed (for the time integral).
@@ -305,7 +336,7 @@ impl Port {
             to,
             feeders: Vec::new(),
             lands_into: None,
-            next_hop: None,
+            next_hop: NextHop::Route,
             at_switch,
             rate_cps,
             cell_time: crate::time::cell_interval(rate_cps),

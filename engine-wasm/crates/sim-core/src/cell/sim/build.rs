@@ -324,15 +324,31 @@ fn data_hops(
     (next, last)
 }
 
-/// Gives each port whose data cells all go on to one port that port
-/// ([`Port::next_hop`]): a cell arriving over it then finds its way
-/// without reading its loop's route, which with hundreds of loops is a
-/// cache miss or two per cell (issue 18).
+/// The most entries of the loop-indexed tables [`next_hops`] builds, in
+/// all: 4 MiB.
+const MAX_HOP_TABLE: usize = 1 << 20;
+
+/// Tells each port where the far node sends the data cells that arrive over
+/// its link ([`Port::next_hop`]): one port for all, or else, at a port whose
+/// cells fan out (a trunk into the switch that serves each source's
+/// destination), a table by loop.
 fn next_hops(ports: &mut [Port], vcs: &[Vc], background: &[BackgroundSource]) {
     let (next, last) = data_hops(ports.len(), vcs, background);
-    for (p, port) in ports.iter_mut().enumerate() {
-        if let ([to], false) = (&next[p][..], last[p]) {
-            port.next_hop = Some(*to);
+    let fanning = (0..ports.len()).filter(|&p| next[p].len() > 1 || last[p] && !next[p].is_empty());
+    let tables = fanning.count().saturating_mul(vcs.len()) <= MAX_HOP_TABLE;
+    for p in 0..ports.len() {
+        ports[p].next_hop = match (&next[p][..], last[p]) {
+            ([], _) => NextHop::Route,
+            ([to], false) => NextHop::One(*to),
+            _ if tables => NextHop::ByLoop(vec![NextHop::END; vcs.len()].into()),
+            _ => NextHop::Route,
+        };
+    }
+    for (l, v) in vcs.iter().enumerate() {
+        for hop in v.fwd_ports.windows(2) {
+            if let NextHop::ByLoop(table) = &mut ports[hop[0] as usize].next_hop {
+                table[l] = hop[1];
+            }
         }
     }
 }
