@@ -1,6 +1,6 @@
 /**
  * Determinism across platforms: every library scenario, run in the wasm engine under Node and
- * natively by `abrsim`, must give bit-identical sample series (the same FNV-1a hash over every
+ * natively by `abrsim`, must give bit-identical sample series (the same hash over every
  * value's bits). Runs are cut at 100 ms of simulated time to keep the suite quick.
  */
 import { execFileSync } from 'node:child_process'

@@ -181,7 +181,7 @@ impl Model {
         }
     }
 
-    /// FNV-1a hash of every sample value so far.
+    /// Hash of every sample value so far ([`crate::session::SeriesHash`]).
     pub fn series_hash(&self) -> String {
         match self {
             Model::Cell(s) => s.series_hash(),

@@ -335,7 +335,7 @@ impl Engine {
         self.sim.events() as f64
     }
 
-    /// FNV-1a hash of every sample value so far (compare with `abrsim`'s `stats.series_hash`).
+    /// Hash of every sample value so far (compare with `abrsim`'s `stats.series_hash`).
     pub fn series_hash(&self) -> String {
         self.sim.series_hash()
     }

@@ -336,7 +336,7 @@ impl IpSimulation {
         self.rec.columns()
     }
 
-    /// FNV-1a hash of every sample value so far, as hex: the same run gives the same hash.
+    /// Hash of every sample value so far, as hex: the same run gives the same hash.
     pub fn series_hash(&self) -> String {
         self.rec.series_hash()
     }
