@@ -21,9 +21,11 @@
 // Natively the CPU time of each run is taken too (/usr/bin/time), so that the cost per source cell
 // can be compared across the N-source workloads (issue 18) on a busy machine. --baseline names the
 // abrsim of another build (e.g. an older commit built in a worktree of its own): the reference and
-// N-source workloads then run --pairs times each (default 3) alternately with it and with this
+// N-source workloads then run --pairs times each (default 7) alternately with it and with this
 // build, and the speed-up is the median of the pairs' CPU-time ratios, so load on the machine
-// cancels out.
+// cancels out; the CPU time per source cell is then the median of every run of this build. On a
+// shared 2-core virtual machine single runs of 0.3-1 s vary by up to a factor of 1.5 and three
+// pairs' ratios spread from 1.4 to 3.1: seven pairs' median holds within a few per cent.
 //
 // --parts picks browser parts (throughput, frames, slider, memory). --only, --skip-* and --parts
 // make a partial run, which writes --out but leaves docs/performance.md alone.
@@ -60,7 +62,7 @@ const args = {
   out: 'bench/results.json',
   page: true,
   baseline: null,
-  pairs: 3,
+  pairs: 7,
 }
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
@@ -262,21 +264,12 @@ const median = (xs) => {
       ? s[(s.length - 1) / 2]
       : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
-const nSources = results
-  .filter((r) => /^n-sources-\d+$/.test(r.scenario) && r.native.cpu_ms != null)
-  .map((r) => ({
-    n: Number(r.scenario.slice('n-sources-'.length)),
-    scenario: r.scenario,
-    cpu_ns_per_cell: (r.native.cpu_ms * 1e6) / r.native.source_cells,
-    events_per_cell: r.native.events / r.native.source_cells,
-  }))
-if (nSources.length > 0) {
-  console.log('\nN-source workload, native: CPU time per source cell')
-  for (const x of nSources)
-    console.log(
-      `  N = ${pad(x.n, 3)}: ${x.cpu_ns_per_cell.toFixed(0)} ns per source cell, ${x.events_per_cell.toFixed(2)} events per source cell`,
-    )
-}
+/** Every CPU time (ms) of this build's runs of each N-source workload: the run above, then its pairs'. */
+const ourCpuMs = Object.fromEntries(
+  results
+    .filter((r) => /^n-sources-\d+$/.test(r.scenario) && r.native.cpu_ms != null)
+    .map((r) => [r.scenario, [r.native.cpu_ms]]),
+)
 let baseline = null
 if (args.baseline) {
   const names = [REFERENCE, ...N_SOURCES.map((n) => `n-sources-${n}`)]
@@ -295,6 +288,7 @@ if (args.baseline) {
         )
       }
       if (base.cpu_ms && ours.cpu_ms) ratios.push(base.cpu_ms / ours.cpu_ms)
+      if (ours.cpu_ms) ourCpuMs[c.name]?.push(ours.cpu_ms)
     }
     const m = median(ratios)
     pairs.push({
@@ -309,6 +303,23 @@ if (args.baseline) {
   // Named by the commit its checkout is at, when it is in a git worktree.
   const commit = version('git', ['-C', dirname(args.baseline), 'rev-parse', '--short', 'HEAD'])
   baseline = { label: commit ? `commit ${commit}` : 'the baseline build', pairs }
+}
+
+const nSources = results
+  .filter((r) => ourCpuMs[r.scenario])
+  .map((r) => ({
+    n: Number(r.scenario.slice('n-sources-'.length)),
+    scenario: r.scenario,
+    cpu_ns_per_cell: (median(ourCpuMs[r.scenario]) * 1e6) / r.native.source_cells,
+    cpu_runs: ourCpuMs[r.scenario].length,
+    events_per_cell: r.native.events / r.native.source_cells,
+  }))
+if (nSources.length > 0) {
+  console.log("\nN-source workload, native: CPU time per source cell (median of this build's runs)")
+  for (const x of nSources)
+    console.log(
+      `  N = ${pad(x.n, 3)}: ${x.cpu_ns_per_cell.toFixed(0)} ns per source cell (${x.cpu_runs} runs), ${x.events_per_cell.toFixed(2)} events per source cell`,
+    )
 }
 
 // ---- Chromium --------------------------------------------------------------------------------
