@@ -241,7 +241,9 @@ fn a_ports_next_hop_is_where_every_route_through_it_goes() {
 /// order, and the run is the one with an event per cell: the same network
 /// with one more host link into the trunk, whose only VC never starts, keeps
 /// an arrival event per cell at the first switch, and every sample of the
-/// cells both runs carry is the same, bit for bit, at every interval.
+/// cells both runs carry is the same, bit for bit, at every interval — with
+/// FIFO queues, with per-VC queues (whose guard cannot count the cells ahead
+/// of an RM cell), and with a CBR stream sharing a host link (served first).
 #[test]
 fn host_links_into_a_last_trunk_land_their_cells_as_their_events_would() {
     let mut shared: Value = serde_json::from_str(&scenario_text("two-source-wan.json")).unwrap();
@@ -254,33 +256,42 @@ fn host_links_into_a_last_trunk_land_their_cells_as_their_events_would() {
         serde_json::json!({"id": "vc4", "path": ["S2", "SW1", "SW2", "D1"],
                            "traffic": {"kind": "persistent", "start_ms": 0}}),
     ]);
-    let mut other = shared.clone();
-    other["nodes"].as_array_mut().unwrap().push(serde_json::json!(
-        {"id": "X", "kind": "host", "x": 80, "y": 390}
-    ));
-    other["links"].as_array_mut().unwrap().push(serde_json::json!(
-        {"id": "lx", "a": "X", "b": "SW1", "rate_mbps": 155.52, "length_km": 1}
-    ));
-    other["vcs"].as_array_mut().unwrap().push(serde_json::json!(
-        {"id": "idle", "path": ["X", "SW1", "SW2", "D1"],
-         "traffic": {"kind": "persistent", "start_ms": 100000}}
-    ));
-    let mut lazy = Simulation::from_json(&shared.to_string()).unwrap();
-    let mut eager = Simulation::from_json(&other.to_string()).unwrap();
-    let port = |sim: &Simulation, id: &str| {
-        let p = sim.ports.iter().find(|p| p.id == id).unwrap();
-        (p.starts, p.lands_into.is_some(), p.feeders.len())
-    };
-    assert_eq!(port(&lazy, "l1"), (Starts::Guarded, true, 0));
-    assert_eq!(port(&lazy, "l2"), (Starts::Guarded, true, 0));
-    assert_eq!(port(&lazy, "l3"), (Starts::Guarded, false, 2));
-    assert_eq!(port(&eager, "l1"), (Starts::CaughtUp, false, 0));
-    assert_eq!(port(&eager, "l3"), (Starts::Guarded, false, 0));
-    let until = SimTime::from_ms(300.0);
-    lazy.run_until(until, u64::MAX);
-    eager.run_until(until, u64::MAX);
-    assert!(lazy.events() < eager.events() * 2 / 3, "the host links' data cells need no events");
-    assert_same_samples(&mut lazy, &mut eager);
+    let mut per_vc = shared.clone();
+    per_vc["defaults"]["switch_port"]["queue"] = serde_json::json!("per_vc");
+    let mut cbr = shared.clone();
+    cbr["background"] = serde_json::json!([
+        {"id": "cbr", "kind": "cbr", "path": ["S2", "SW1", "SW2", "D1"], "rate_mbps": 40,
+         "on_ms": 7, "off_ms": 5, "start_ms": 30}
+    ]);
+    for (case, lazy_json) in [("fifo", shared), ("per-VC queues", per_vc), ("CBR", cbr)] {
+        let mut eager_json = lazy_json.clone();
+        eager_json["nodes"].as_array_mut().unwrap().push(serde_json::json!(
+            {"id": "X", "kind": "host", "x": 80, "y": 390}
+        ));
+        eager_json["links"].as_array_mut().unwrap().push(serde_json::json!(
+            {"id": "lx", "a": "X", "b": "SW1", "rate_mbps": 155.52, "length_km": 1}
+        ));
+        eager_json["vcs"].as_array_mut().unwrap().push(serde_json::json!(
+            {"id": "idle", "path": ["X", "SW1", "SW2", "D1"],
+             "traffic": {"kind": "persistent", "start_ms": 100000}}
+        ));
+        let mut lazy = Simulation::from_json(&lazy_json.to_string()).unwrap();
+        let mut eager = Simulation::from_json(&eager_json.to_string()).unwrap();
+        let port = |sim: &Simulation, id: &str| {
+            let p = sim.ports.iter().find(|p| p.id == id).unwrap();
+            (p.starts, p.lands_into.is_some(), p.feeders.len())
+        };
+        assert_eq!(port(&lazy, "l1"), (Starts::Guarded, true, 0), "{case}");
+        assert_eq!(port(&lazy, "l2"), (Starts::Guarded, true, 0), "{case}");
+        assert_eq!(port(&lazy, "l3"), (Starts::Guarded, false, 2), "{case}");
+        assert_eq!(port(&eager, "l1"), (Starts::CaughtUp, false, 0), "{case}");
+        assert_eq!(port(&eager, "l3"), (Starts::Guarded, false, 0), "{case}");
+        let until = SimTime::from_ms(300.0);
+        lazy.run_until(until, u64::MAX);
+        eager.run_until(until, u64::MAX);
+        assert!(lazy.events() < eager.events() * 2 / 3, "{case}: the data cells need no events");
+        assert_same_samples(&mut lazy, &mut eager);
+    }
 }
 
 /// A last trunk's data cells land at its far switch without events of their
