@@ -67,6 +67,32 @@ impl fmt::Display for SimTime {
 
 /// Cells per second carried by a link of `mbps` Mbit/s: R·10^6/424 (SPEC §2; the
 /// papers' rounded 353.7 and 365 cells/ms are not used).
+/// `count × dt` exactly, as a queue's time integral (cells or packets × ps)
+/// adds it up. In wasm a 128-bit multiply is a library call (`__multi3`), and
+/// so is a 64-bit `checked_mul` (its overflow test is one): with a queue
+/// waiting, that was a call per cell offered or started. There the product
+/// is taken in 64 bits when [`fits_u64`] says it can be, as it mostly can (a
+/// queue of thousands for milliseconds); natively `checked_mul` is a multiply
+/// and a flag test, and stays.
+#[inline]
+pub fn queue_area(count: u64, dt: u64) -> u128 {
+    if cfg!(target_arch = "wasm32") {
+        if fits_u64(count, dt) {
+            return (count * dt) as u128;
+        }
+    } else if let Some(area) = count.checked_mul(dt) {
+        return area as u128;
+    }
+    count as u128 * dt as u128
+}
+
+/// Whether `a × b` surely fits in 64 bits: their leading zeros add up to 64
+/// or more (two `clz`, where the exact test is a 128-bit multiply in wasm).
+#[inline]
+pub fn fits_u64(a: u64, b: u64) -> bool {
+    a.leading_zeros() + b.leading_zeros() >= 64
+}
+
 pub fn mbps_to_cells_per_s(mbps: f64) -> f64 {
     mbps * 1e6 / CELL_BITS
 }
@@ -103,6 +129,31 @@ pub fn propagation_delay(km: f64) -> SimTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn queue_area_is_the_exact_product() {
+        let edges = [0, 1, 2, 3, 0xffff_ffff, 0x1_0000_0000, 0x1_0000_0001, u64::MAX / 3, u64::MAX];
+        for &a in &edges {
+            for &b in &edges {
+                assert_eq!(queue_area(a, b), a as u128 * b as u128, "{a} × {b}");
+                if fits_u64(a, b) {
+                    assert!(a.checked_mul(b).is_some(), "{a} × {b} said to fit");
+                }
+            }
+        }
+        assert!(fits_u64(0xffff_ffff, 0xffff_ffff) && fits_u64(1 << 40, 1 << 22));
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (a, b) = (x >> (x % 64), x.rotate_left(29) >> (x % 61));
+            assert_eq!(queue_area(a, b), a as u128 * b as u128, "{a} × {b}");
+            if fits_u64(a, b) {
+                assert!(a.checked_mul(b).is_some(), "{a} × {b} said to fit");
+            }
+        }
+    }
 
     #[test]
     fn round_positive_is_round() {

@@ -175,7 +175,7 @@ impl IpPort {
 
     fn account_queue(&mut self, now: SimTime) {
         let dt = now.0 - self.queue_since.0;
-        self.stats.queue_area += self.queue.len() as u128 * dt as u128;
+        self.stats.queue_area += crate::time::queue_area(self.queue.len() as u64, dt);
         self.queue_since = now;
     }
 

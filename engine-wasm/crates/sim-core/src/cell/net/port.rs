@@ -402,14 +402,10 @@ impl Port {
 
     fn account_queue(&mut self, now: SimTime) {
         let dt = now.0 - self.queue_since.0;
-        // Mostly the queue is empty; and the product mostly fits 64 bits
-        // (a 128-bit multiply is a library call in wasm).
+        // Mostly the queue is empty.
         let len = self.queue_len() as u64;
         if len > 0 {
-            self.stats.queue_area += match len.checked_mul(dt) {
-                Some(area) => area as u128,
-                None => len as u128 * dt as u128,
-            };
+            self.stats.queue_area += crate::time::queue_area(len, dt);
         }
         self.queue_since = now;
     }
