@@ -567,11 +567,12 @@ impl Simulation {
 
     /// Lands, each at its own time and in order, every data and background
     /// cell on lazy link `trunk` that has reached its far switch by `now`,
-    /// which sends it on as its arrival event would have (build.rs: the
-    /// port it enters has no other feeder, no queue and ends at a host, so
-    /// nothing it does schedules an event and nothing else saw that port
-    /// since). The trunk's own feeders land first: its cells up to `now`
-    /// are then all on it.
+    /// which sends it on as its arrival event would have (build.rs): a last
+    /// trunk's into ports that no other link feeds, with no queue, ending at
+    /// hosts, so that nothing it does schedules an event and nothing else
+    /// saw those ports since; or a host link's into the last trunk it alone
+    /// feeds. The link's own feeders land first: its cells up to `now` are
+    /// then all on it.
     #[inline(never)]
     fn land_trunk(&mut self, now: SimTime, trunk: u32) {
         self.land_feeder(now, trunk);
@@ -698,7 +699,8 @@ impl Simulation {
 
     /// A cell reaches the far end of `from`, the next node of its route.
     /// Routes never visit a node twice, so where `from` is on the cell's
-    /// route says how far along it the cell is.
+    /// route says how far along it the cell is; where `from` names the port
+    /// its cells go on by ([`Port::next_hop`]), the route is not read.
     fn deliver(&mut self, now: SimTime, from: u32, mut cell: Cell) {
         let next = match cell.kind {
             CellKind::Data | CellKind::Frm => self.ports[from as usize].next_hop.of(cell.vc),
