@@ -1,7 +1,7 @@
-//! BAT, the Bandwidth Allocation Technology rate-based AQM (Bowen et al.
-//! [10], as Pletka et al. §III-A states it). Every arriving packet of flow i is
-//! admitted with probability T_i and dropped otherwise; every Δt = 4 ms the
-//! probabilities move by equation 1:
+//! BAT, the Bandwidth Allocation Technology rate-based AQM (Bowen et al.,
+//! Pletka et al.'s reference \[10\], as Pletka et al. §III-A states it).
+//! Every arriving packet of flow i is admitted with probability T_i and
+//! dropped otherwise; every Δt = 4 ms the probabilities move by equation 1:
 //!
 //! ```text
 //!               ⎧ min(1, T_i + w)          if f_i ≤ f_i,min
@@ -16,14 +16,14 @@
 //! the increase is not, flows with equal parameters settle at equal serviced
 //! rates — max-min fairness, approximated.
 //!
-//! Pletka et al. leaves three details to [10], which is not among the seeds; this
-//! model fixes them and says so:
+//! Pletka et al. leave three details to their reference \[10\], whose text this
+//! project does not have; this model fixes them and says so:
 //! - O_i in the decrease term is a fraction of the link rate (so D_i·O_i is a
 //!   dimensionless fraction below 1); f_i is compared with f_min and f_max in
 //!   bit/s.
 //! - B(t) = 1 when the queue holds at most `excess_queue_pkts` packets at the
 //!   update (150, half the default buffer), or when it is shorter than at the
-//!   previous update (`excess_on_drain`): Bowen et al. [10] describe BAT as
+//!   previous update (`excess_on_drain`): Bowen et al. \[10\] describe BAT as
 //!   sensing "not only queue levels but also rates of queue level changes".
 //!   A level alone (50 packets, this model's first reading) kept B = 0 while
 //!   the queue drained after TCP had already backed off; BAT then went on
@@ -56,7 +56,7 @@ pub static PARAMS: &[ParamSpec] = &[
     p("w", S, "w", "", 0.05, 0.0001, 0.9999, Real, true,
       "Constant of the coarse AIMD level that brings f_i within [f_min, f_max] (equation 1, 0 < w < 1)."),
     p("ewma_weight", S, "B̄ weight", "", 1.0 / 16.0, 0.0001, 1.0, Real, true,
-      "Weight k of the newest excess-bandwidth signal in its moving average B̄ = (1−k)B̄ + kB (chosen; [10] not in the seeds)."),
+      "Weight k of the newest excess-bandwidth signal in its moving average B̄ = (1−k)B̄ + kB (chosen: Pletka et al. leave it to Bowen et al.'s description, which this project does not have)."),
     p("excess_queue_pkts", S, "B queue threshold", "packets", 150.0, 0.0, 100_000.0, Integer, true,
       "The excess-bandwidth signal B(t) is 1 while the queue holds at most this many packets (chosen: half the default 300-packet buffer; Bowen et al.'s definition is not in the paper)."),
     p("excess_on_drain", S, "B on a draining queue", "", 1.0, 0.0, 1.0, Bool, true,

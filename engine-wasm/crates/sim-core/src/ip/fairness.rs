@@ -1,7 +1,7 @@
-//! The fairness measure of Pletka et al. §III-B: the weighted fairness index of
-//! equation 2 (Jain's index of x_i / w_i, [18]) against a reference
-//! allocation w_i, and that reference — max-min fairness with minimum and
-//! maximum bandwidth guarantees.
+//! The fairness measure of Pletka et al. §III-B: the weighted fairness index
+//! of equation 2 (Jain's index of x_i / w_i, their reference \[18\]) against
+//! a reference allocation w_i, and that reference — max-min fairness with
+//! minimum and maximum bandwidth guarantees.
 //!
 //! The reference gives every flow its minimum guarantee f_min first and
 //! shares the rest by water-filling in proportion to a weight, each flow

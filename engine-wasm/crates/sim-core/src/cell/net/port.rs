@@ -16,7 +16,7 @@
 //! arrival, which is always pending while cells wait (the cell being sent
 //! is on the wire), and comes no earlier than one cell time after the next
 //! start. A link that ends at a host, whose arrivals are mostly not events
-//! ([`Wire::lazy`]), keeps a timer event for its queued cells
+//! (`Wire::lazy`), keeps a timer event for its queued cells
 //! ([`Starts::Timed`]); a link to a switch whose data cells land without
 //! events keeps one guard event per propagation delay ([`Starts::Guarded`]).
 //! A cell whose start falls at the same instant as another event starts

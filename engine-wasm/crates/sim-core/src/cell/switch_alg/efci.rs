@@ -15,7 +15,7 @@
 //! Cells are marked as they leave the queue, so that the mark tells the state
 //! of the queue now rather than when the cell joined it, several milliseconds
 //! earlier at a full buffer: the feedback delay is then the propagation delay,
-//! as in the analysis Ohsaki et al. relies on ([10]–[12]).
+//! as in the analysis Ohsaki et al. relies on (their references \[10\]–\[12\]).
 //!
 //! Relative-rate marking (`relative_rate`, ATM Forum TM 4.0's other binary
 //! switch): instead of EFCI in data cells, the switch writes into the backward
