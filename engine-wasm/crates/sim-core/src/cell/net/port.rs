@@ -590,13 +590,19 @@ mod tests {
         assert!(wire + offset_of!(Wire, cells) + size_of::<VecDeque<OnWire>>() <= 128);
     }
 
+    /// A port of ten cells' buffer whose link is lazy, its waiting cells
+    /// starting as `starts` says; and its cell time at 155.52 Mbit/s.
+    fn lazy_port(starts: Starts) -> (Port, SimTime) {
+        let mut p = port(10);
+        p.wire.set_lazy(true);
+        p.starts = starts;
+        (p, SimTime(2_726_337))
+    }
+
     #[test]
     fn an_idle_port_sends_at_once_and_a_busy_one_queues() {
         // A link that ends at a host: queued cells start by timer events.
-        let mut p = port(10);
-        p.wire.set_lazy(true);
-        p.starts = Starts::Timed;
-        let ct = SimTime(2_726_337);
+        let (mut p, ct) = lazy_port(Starts::Timed);
         assert_eq!(p.offer(SimTime(0), &mut Cell::data(1)), Offer::Sent { first_due: false });
         assert_eq!(p.wire.back_time().unwrap(), ct + SimTime::from_ms(5.0));
         assert_eq!(p.offer(SimTime(10), &mut Cell::data(2)), Offer::Queued { timer: Some(ct) });
@@ -640,10 +646,7 @@ mod tests {
         // cells start by catch-up, and while an RM cell waits a guard event
         // 1 ps before it could reach the far end makes sure its arrival is
         // scheduled before it gets there.
-        let mut p = port(10);
-        p.wire.set_lazy(true);
-        p.starts = Starts::Guarded;
-        let ct = SimTime(2_726_337);
+        let (mut p, ct) = lazy_port(Starts::Guarded);
         let prop = SimTime::from_ms(5.0);
         let guard = SimTime(ct.0 + prop.0 - 1);
         let frm = Cell { kind: CellKind::Frm, ..Cell::data(3) };
