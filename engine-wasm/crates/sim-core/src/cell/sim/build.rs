@@ -174,8 +174,9 @@ impl Simulation {
                 senders[p as usize] += 1;
             }
         }
-        lazy_links(&mut ports, &nodes, &vcs, &background, &senders);
-        next_hops(&mut ports, &vcs, &background);
+        let (next, last) = data_hops(ports.len(), &vcs, &background);
+        lazy_links(&mut ports, &nodes, &vcs, &background, &senders, &next);
+        next_hops(&mut ports, &vcs, &next, &last);
         // A source whose host port nothing else enters, on a link that ends
         // at a switch, sends without events of its own (issue 18).
         for v in &mut vcs {
@@ -332,8 +333,8 @@ const MAX_HOP_TABLE: usize = 1 << 20;
 /// its link ([`Port::next_hop`]): one port for all, or else, at a port whose
 /// cells fan out (a trunk into the switch that serves each source's
 /// destination), a table by loop.
-fn next_hops(ports: &mut [Port], vcs: &[Vc], background: &[BackgroundSource]) {
-    let (next, last) = data_hops(ports.len(), vcs, background);
+/// `next` and `last` are [`data_hops`]'.
+fn next_hops(ports: &mut [Port], vcs: &[Vc], next: &[Vec<u32>], last: &[bool]) {
     let fanning = (0..ports.len()).filter(|&p| next[p].len() > 1 || last[p] && !next[p].is_empty());
     let tables = fanning.count().saturating_mul(vcs.len()) <= MAX_HOP_TABLE;
     for p in 0..ports.len() {
@@ -386,12 +387,12 @@ fn lazy_links(
     vcs: &[Vc],
     background: &[BackgroundSource],
     senders: &[u32],
+    next: &[Vec<u32>],
 ) {
-    // The ports whose cells enter each port, where each port's data and
-    // background cells go next, and the ports routes start at.
+    // The ports whose cells enter each port, and the ports routes start at
+    // (`next`: where each port's data and background cells go next).
     let mut feeders: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
     let mut first = vec![false; ports.len()];
-    let (next, _) = data_hops(ports.len(), vcs, background);
     let routes = vcs.iter().flat_map(|v| [&v.fwd_ports, &v.rev_ports]);
     for route in routes.chain(background.iter().map(|b| &b.ports)) {
         if let Some(&p) = route.first() {
