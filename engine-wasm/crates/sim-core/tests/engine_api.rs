@@ -294,6 +294,90 @@ fn host_links_into_a_last_trunk_land_their_cells_as_their_events_would() {
     }
 }
 
+/// Sole senders into a last trunk send their data cells without events
+/// (issue 18): the cells land in the trunk merged in order of arrival when
+/// something reads it, and only RM cells arrive as events. The same network
+/// with one more host at each switch and two VCs between them that never
+/// start (they share both hosts' links, so neither is a sole sender's)
+/// keeps an event per cell, and every sample of the cells both runs carry is the same, bit for
+/// bit, at every interval. The host links' lengths are set apart so that no
+/// two cells reach the switch at one instant: there the lazy run lands data
+/// cells before the instant's events, and the source listed first first.
+/// Cases: traffic that starts and stops; bidirectional VCs, whose sources
+/// also send their partners' BRMs; ten bottlenecked applications; per-VC
+/// queues; a frequent Trm; and sources below TCR behind host links slower
+/// than TCR, whose out-of-rate FRMs queue there.
+#[test]
+fn sole_senders_into_a_last_trunk_land_their_cells_as_their_events_would() {
+    let wan: Value = serde_json::from_str(&scenario_text("two-source-wan.json")).unwrap();
+    let ten: Value = serde_json::from_str(&scenario_text("erica-acr-retention.json")).unwrap();
+    let mut apart = wan.clone();
+    apart["links"][1]["length_km"] = serde_json::json!(1234.567);
+    let mut both_ways = apart.clone();
+    both_ways["links"][4]["length_km"] = serde_json::json!(876.543);
+    for vc in both_ways["vcs"].as_array_mut().unwrap() {
+        vc["bidirectional"] = serde_json::json!(true);
+    }
+    let mut bottlenecked = ten.clone();
+    for (i, link) in bottlenecked["links"].as_array_mut().unwrap().iter_mut().enumerate() {
+        link["length_km"] = serde_json::json!(20.0 + 37.123 * i as f64);
+    }
+    let mut per_vc = apart.clone();
+    per_vc["defaults"]["switch_port"]["queue"] = serde_json::json!("per_vc");
+    let mut trm = apart.clone();
+    trm["defaults"]["vc"]["trm_ms"] = serde_json::json!(0.78125);
+    trm["defaults"]["vc"]["nrm"] = serde_json::json!(256);
+    let mut below_tcr = bottlenecked.clone();
+    for link in &mut below_tcr["links"].as_array_mut().unwrap()[..10] {
+        link["rate_mbps"] = serde_json::json!(0.3);
+    }
+    below_tcr["links"][10]["rate_mbps"] = serde_json::json!(1);
+    below_tcr["defaults"]["vc"]["tcr_cps"] = serde_json::json!(1000);
+    below_tcr["defaults"]["vc"]["icr_mbps"] = serde_json::json!(0.5);
+    let cases = [
+        ("start and stop", apart),
+        ("bidirectional", both_ways),
+        ("ten bottlenecked", bottlenecked),
+        ("per-VC queues", per_vc),
+        ("Trm", trm),
+        ("below TCR", below_tcr),
+    ];
+    for (case, lazy_json) in cases {
+        let mut eager_json = lazy_json.clone();
+        let first = lazy_json["vcs"][0]["path"].clone();
+        eager_json["nodes"].as_array_mut().unwrap().extend([
+            serde_json::json!({"id": "X", "kind": "host", "x": 80, "y": 390}),
+            serde_json::json!({"id": "Y", "kind": "host", "x": 780, "y": 390}),
+        ]);
+        eager_json["links"].as_array_mut().unwrap().extend([
+            serde_json::json!({"id": "lx", "a": "X", "b": first[1], "rate_mbps": 155.52,
+                               "length_km": 1}),
+            serde_json::json!({"id": "ly", "a": first[2], "b": "Y", "rate_mbps": 155.52,
+                               "length_km": 1}),
+        ]);
+        for id in ["idle1", "idle2"] {
+            eager_json["vcs"].as_array_mut().unwrap().push(serde_json::json!(
+                {"id": id, "path": ["X", first[1], first[2], "Y"],
+                 "traffic": {"kind": "persistent", "start_ms": 100000}}
+            ));
+        }
+        let mut lazy = Simulation::from_json(&lazy_json.to_string()).unwrap();
+        let mut eager = Simulation::from_json(&eager_json.to_string()).unwrap();
+        let by_source =
+            |sim: &Simulation| sim.ports.iter().filter(|p| p.starts == Starts::BySource).count();
+        let vcs = lazy_json["vcs"].as_array().unwrap().len();
+        assert!(by_source(&lazy) >= vcs, "{case}: every forward source's host link");
+        assert_eq!(by_source(&eager), 0, "{case}");
+        let until = SimTime::from_ms(300.0);
+        lazy.run_until(until, u64::MAX);
+        eager.run_until(until, u64::MAX);
+        // Below TCR most cells are out-of-rate FRMs, which are events.
+        let spared = if case == "below TCR" { 1 } else { 2 };
+        assert!(lazy.events() < eager.events() / spared, "{case}: data cells need no events");
+        assert_same_samples(&mut lazy, &mut eager);
+    }
+}
+
 /// A last trunk's data cells land at its far switch without events of their
 /// own (issue 18), and the run is the one with an event per cell: the same
 /// network with one more feeder (a VC that never starts) into a port past

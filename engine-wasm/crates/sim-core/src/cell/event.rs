@@ -13,7 +13,10 @@ pub enum Event {
     /// empty, the earliest the source's next cell can). Such a source has no
     /// `SourceSend` events: it sends the cells whose time came when this
     /// arrives or anything else reads or changes it
-    /// (`Simulation::catch_up_source`). `generation` as for `SourceSend`.
+    /// (`Simulation::catch_up_source`). When every link into a last trunk
+    /// is such a link, only the sources' RM cells arrive by this event: their
+    /// data cells land in the trunk without one (`sim/sources.rs`).
+    /// `generation` as for `SourceSend`.
     HostArrive { vc: u32, generation: u32 },
     /// A source's traffic model turns on or off (start/stop times).
     TrafficChange { vc: u32 },

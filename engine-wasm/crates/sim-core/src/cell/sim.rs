@@ -32,6 +32,7 @@ pub use edit::check_edit;
 mod layout;
 mod sample;
 mod signal;
+mod sources;
 mod view;
 
 /// One ABR loop: a route through the ports and its two end systems.
@@ -67,6 +68,11 @@ pub struct Vc {
     pub sole_sender: bool,
     /// A sole sender's pending `HostArrive`, when one is.
     armed: Option<SimTime>,
+    /// A sole sender whose data cells land without events (`sim/sources.rs`).
+    lazy: Option<sources::LazySource>,
+    /// Such a source's next RM cell still to send: when it goes, unless
+    /// something changes the source first ([`SimTime::NEVER`]: none).
+    rm_at: SimTime,
     /// ∫ ACR dt over the current sample interval, in cells/s · ps.
     acr_area: f64,
     acr_since: SimTime,
@@ -197,6 +203,8 @@ pub struct Simulation {
     pub maxmin_cps: Vec<f64>,
     /// The sample rows, their columns and series hash, and the events handled.
     pub(super) rec: Recorder,
+    /// The lazy sources into each last trunk fed by them alone ([`Port::merge`]).
+    merges: Vec<sources::SourceMerge>,
     /// Cells (data and RM) the ABR end systems have emitted.
     pub source_cells: u64,
 }
@@ -316,14 +324,19 @@ impl Simulation {
         let v = &mut self.vcs[vc as usize];
         let s = &mut v.source;
         if s.next_send.is_some() || !s.has_work(now) {
-            if v.sole_sender && v.armed.is_none() {
+            // A lazy source's coming cells may have changed (a partner's BRM).
+            if v.lazy.is_some() {
+                self.requeue(now, vc, true);
+            } else if v.sole_sender && v.armed.is_none() {
                 self.arm(vc);
             }
             return;
         }
         let t = s.earliest_send(now);
         s.next_send = Some(t);
-        if v.sole_sender {
+        if v.lazy.is_some() {
+            self.requeue(now, vc, true);
+        } else if v.sole_sender {
             self.arm(vc);
         } else {
             s.generation = s.generation.wrapping_add(1);
@@ -397,6 +410,10 @@ impl Simulation {
             return; // superseded by an earlier arrival
         }
         v.armed = None;
+        if let Some(lazy) = v.lazy {
+            self.on_lazy_arrive(now, vc, lazy.merge);
+            return;
+        }
         let port = v.fwd_ports[0];
         self.catch_up_source(now, vc);
         let p = &mut self.ports[port as usize];
@@ -557,8 +574,12 @@ impl Simulation {
     /// from links whose data cells land without events, lands them.
     #[inline]
     fn land_feeder(&mut self, now: SimTime, port: u32) {
-        let feeders = &self.ports[port as usize].feeders;
-        match feeders[..] {
+        let p = &self.ports[port as usize];
+        if let Some(m) = p.merge {
+            self.land_sources(now, m);
+            return;
+        }
+        match p.feeders[..] {
             [] => {}
             [trunk] => self.land_trunk(now, trunk),
             _ => self.land_merged(now, port),
@@ -691,7 +712,7 @@ impl Simulation {
         }
         for p in ports {
             let port = &self.ports[p as usize];
-            if port.starts != Starts::Guarded && port.wire.is_lazy() {
+            if !matches!(port.starts, Starts::Guarded | Starts::BySource) && port.wire.is_lazy() {
                 self.land_arrived(now, p);
             }
         }
@@ -767,7 +788,14 @@ impl Simulation {
                     let v = &mut self.vcs[vc];
                     v.account_acr(now);
                     v.source.on_brm(&cell.rm);
-                    if let Some(t) = v.source.reschedule(now) {
+                    let rescheduled = v.source.reschedule(now);
+                    if v.lazy.is_some() {
+                        // ACR changed: so may the times of its coming cells.
+                        if rescheduled.is_some() {
+                            v.armed = None;
+                        }
+                        self.requeue(now, vc as u32, true);
+                    } else if let Some(t) = rescheduled {
                         if v.sole_sender {
                             // The pending arrival went with the old generation.
                             v.armed = None;

@@ -128,6 +128,13 @@ impl Wire {
         }
     }
 
+    /// When the first cell on the link reaches the far end, and whether
+    /// that arrival is an event.
+    #[inline]
+    pub fn head(&self) -> Option<(SimTime, bool)> {
+        self.cells.front().map(|c| (c.at, c.due))
+    }
+
     /// When the last cell reaches the far end.
     #[inline]
     pub fn back_time(&self) -> Option<SimTime> {
@@ -233,6 +240,11 @@ pub enum Starts {
     /// land without events has no arrival pending for each, yet an RM
     /// cell's arrival must be scheduled before it gets there.
     Guarded,
+    /// Caught up, on the host link of a source that is its only sender and
+    /// whose data cells land in the last trunk it feeds without events
+    /// (`sim/sources.rs`): the arrivals that are events are the source's
+    /// `Event::HostArrive`, which it arms itself.
+    BySource,
 }
 
 /// What became of a cell offered to a port.
@@ -313,6 +325,10 @@ pub struct Port {
     /// For a host link whose data cells land without events: the port at
     /// the far switch they all enter (whose `feeders` it is among).
     pub lands_into: Option<u32>,
+    /// For a last trunk fed only by the host links of sole senders whose
+    /// data cells land without events ([`Starts::BySource`]): their merge
+    /// (`sim/sources.rs`), landed before anything reads or changes the port.
+    pub merge: Option<u32>,
 }
 
 impl Port {
@@ -336,6 +352,7 @@ impl Port {
             to,
             feeders: Vec::new(),
             lands_into: None,
+            merge: None,
             next_hop: NextHop::Route,
             at_switch,
             rate_cps,
@@ -432,7 +449,7 @@ impl Port {
         self.stats.queue_max = self.stats.queue_max.max(self.queue_len());
         let timer = match self.starts {
             _ if self.timer_pending => return Offer::Queued { timer: None },
-            Starts::CaughtUp => None,
+            Starts::CaughtUp | Starts::BySource => None,
             Starts::Timed => Some(self.busy_until.max(now)),
             Starts::Guarded => self.guard_at(now),
         };
@@ -463,10 +480,11 @@ impl Port {
             first_due |= self.start_next(self.busy_until) == Some(true);
         }
         debug_assert!(
-            !first_due || self.starts == Starts::Guarded,
+            !first_due || matches!(self.starts, Starts::Guarded | Starts::BySource),
             "the cell sent before is still on the wire"
         );
-        first_due
+        // A `BySource` port's RM cells arrive by its source's own events.
+        first_due && self.starts == Starts::Guarded
     }
 
     /// Starts sending the next waiting cell at `at` (background first:
@@ -517,6 +535,28 @@ impl Port {
             None
         };
         (first_due, next)
+    }
+
+    /// When the transmitter is free.
+    #[inline]
+    pub fn free_at(&self) -> SimTime {
+        self.busy_until
+    }
+
+    /// Sends a cell at `now` from a port that is idle, has nothing waiting
+    /// and no cell on its link, when the run reads it at its far end
+    /// already (a lazy source's data cell landing, `sim/sources.rs`): the
+    /// books [`Port::offer`] keeps, without putting it on the link only to
+    /// take it off. Returns when it reaches the far end.
+    #[inline]
+    pub fn pass(&mut self, now: SimTime) -> SimTime {
+        debug_assert!(self.waiting == 0 && !self.is_busy(now) && self.wire.is_empty());
+        debug_assert!(!self.algorithm.sees_departures());
+        self.arrived_total += 1;
+        self.busy_until = now + self.cell_time;
+        self.busy += self.cell_time.0;
+        self.sent_total += 1;
+        self.busy_until + self.delay
     }
 
     /// Starts sending `cell` now (the algorithm sees it leave): it occupies

@@ -105,6 +105,8 @@ impl Simulation {
                     brm_direct: 0,
                     sole_sender: false,
                     armed: None,
+                    lazy: None,
+                    rm_at: SimTime::NEVER,
                     acr_area: 0.0,
                     acr_since: SimTime::ZERO,
                     signal: None,
@@ -175,7 +177,8 @@ impl Simulation {
             }
         }
         let (next, last) = data_hops(ports.len(), &vcs, &background);
-        lazy_links(&mut ports, &nodes, &vcs, &background, &senders, &next);
+        let (feeders, first) = port_feeders(ports.len(), &vcs, &background);
+        lazy_links(&mut ports, &nodes, &senders, &next, &feeders, &first);
         next_hops(&mut ports, &vcs, &next, &last);
         // A source whose host port nothing else enters, on a link that ends
         // at a switch, sends without events of its own (issue 18).
@@ -183,6 +186,7 @@ impl Simulation {
             let host = v.fwd_ports[0] as usize;
             v.sole_sender = senders[host] == 1 && !ports[host].wire.is_lazy();
         }
+        let merges = sources::lazy_sources(&mut ports, &mut vcs, &senders, &next, &feeders, &first);
         let columns = probe::column_names(
             vcs.iter().map(|v| v.id.as_str()),
             ports.iter().map(|p| p.id.as_str()),
@@ -201,6 +205,7 @@ impl Simulation {
             vcs,
             background,
             rec: Recorder::new(columns, s.run.sample_interval_ms),
+            merges,
             source_cells: 0,
         };
         for vc in 0..sim.vcs.len() {
@@ -301,6 +306,31 @@ pub(super) fn background_source(
     }
 }
 
+/// The ports whose cells (of any kind) enter each port, in port order
+/// without repeats, and whether a route starts at it.
+fn port_feeders(
+    ports: usize,
+    vcs: &[Vc],
+    background: &[BackgroundSource],
+) -> (Vec<Vec<u32>>, Vec<bool>) {
+    let mut feeders: Vec<Vec<u32>> = vec![Vec::new(); ports];
+    let mut first = vec![false; ports];
+    let routes = vcs.iter().flat_map(|v| [&v.fwd_ports, &v.rev_ports]);
+    for route in routes.chain(background.iter().map(|b| &b.ports)) {
+        if let Some(&p) = route.first() {
+            first[p as usize] = true;
+        }
+        for hop in route.windows(2) {
+            feeders[hop[1] as usize].push(hop[0]);
+        }
+    }
+    for list in &mut feeders {
+        list.sort_unstable();
+        list.dedup();
+    }
+    (feeders, first)
+}
+
 /// Where each port's data and background cells go next, in port order
 /// without repeats, and whether a data or background route ends at it.
 fn data_hops(
@@ -374,38 +404,24 @@ const MAX_MERGED: usize = 8;
 ///   costs one event on its way to the destination instead of two.
 /// - The host links into a last trunk, when every link that feeds the
 ///   trunk is one, nothing else enters it, and several sources share each
-///   (a sole sender keeps its own arrival events, `Event::HostArrive`): the
+///   (sole senders' links are `sources::lazy_sources`'): the
 ///   sources' cells then cost one event each, their `SourceSend`, where
 ///   their arrivals at the switch were a second (`ma-500-vcs`, 250 sources
 ///   on each of two host links). They land in the trunk merged in time
 ///   order (`Simulation::land_merged`) when an RM cell arrives over one of
 ///   them, or before anything reads or changes the trunk; nothing else can
 ///   see them before: the trunk is lazy itself.
+///
+/// `next`: where each port's data and background cells go next; `feeders`
+/// and `first`: [`port_feeders`]'.
 fn lazy_links(
     ports: &mut [Port],
     nodes: &[Node],
-    vcs: &[Vc],
-    background: &[BackgroundSource],
     senders: &[u32],
     next: &[Vec<u32>],
+    feeders: &[Vec<u32>],
+    first: &[bool],
 ) {
-    // The ports whose cells enter each port, and the ports routes start at
-    // (`next`: where each port's data and background cells go next).
-    let mut feeders: Vec<Vec<u32>> = vec![Vec::new(); ports.len()];
-    let mut first = vec![false; ports.len()];
-    let routes = vcs.iter().flat_map(|v| [&v.fwd_ports, &v.rev_ports]);
-    for route in routes.chain(background.iter().map(|b| &b.ports)) {
-        if let Some(&p) = route.first() {
-            first[p as usize] = true;
-        }
-        for hop in route.windows(2) {
-            feeders[hop[1] as usize].push(hop[0]);
-        }
-    }
-    for list in &mut feeders {
-        list.sort_unstable();
-        list.dedup();
-    }
     for trunk in 0..ports.len() {
         let t = &ports[trunk];
         if !t.at_switch || nodes[t.to as usize].kind != NodeKind::Switch || next[trunk].is_empty() {

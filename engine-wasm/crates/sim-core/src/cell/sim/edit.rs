@@ -135,6 +135,10 @@ impl Simulation {
                     v.source.params.frtt = frtt;
                 }
                 v.source.acr = v.source.acr.min(v.source.params.pcr).max(v.source.params.mcr);
+                if v.lazy.is_some() {
+                    // Its coming cells go by the new parameters.
+                    self.requeue(now, i as u32, true);
+                }
             }
         }
     }
