@@ -288,6 +288,74 @@ impl AbrSource {
         Some(cell)
     }
 
+    /// When this source's next transmission opportunity that is not a data
+    /// cell comes — an RM cell, or nothing to send — if nothing from outside
+    /// changes it first (a BRM, a partner's BRM, a parameter); `SimTime::NEVER`
+    /// when its data cells are all it sends before it stops asking for
+    /// opportunities. A sole sender's data cells land without events while
+    /// its RM cells arrive by them (`sim/sources.rs`): this says which.
+    pub fn next_rm_at(&self) -> SimTime {
+        let counted = self.steady_frm_at();
+        debug_assert!(counted.is_none_or(|t| t == self.stepped_rm_at()), "{counted:?}");
+        counted.unwrap_or_else(|| self.stepped_rm_at())
+    }
+
+    /// The most cells [`AbrSource::stepped_rm_at`] runs ahead: more than one
+    /// in Nrm (at most 256 by TM 4.0) or one per Trm. Past it, the cell is
+    /// taken for an RM cell: its arrival is then an event, which looks again.
+    const LOOK_AHEAD: u32 = 1024;
+
+    /// [`AbrSource::next_rm_at`] by sending the coming cells from a copy,
+    /// each at its time, as a transmission opportunity does.
+    fn stepped_rm_at(&self) -> SimTime {
+        let Some(mut t) = self.next_send else { return SimTime::NEVER };
+        let mut s = self.clone();
+        for _ in 0..Self::LOOK_AHEAD {
+            // The loop's number only labels the cell.
+            match s.emit(t, 0) {
+                // Nothing to send then (its traffic paused or stopped): no
+                // data cell either.
+                None => return t,
+                Some(cell) if cell.kind != CellKind::Data => return t,
+                Some(_) => {}
+            }
+            if !s.has_work(t) {
+                return SimTime::NEVER;
+            }
+            t = t + s.interval_at(t);
+        }
+        t
+    }
+
+    /// [`AbrSource::next_rm_at`] counted by rule 3 without sending, where
+    /// every opportunity until the next in-rate FRM carries data one
+    /// interval apart: persistent traffic within its window, no BRM
+    /// waiting, ACR ≥ TCR (no out-of-rate FRMs) and ACR unchanged by data
+    /// cells. The FRM is the `j`-th opportunity from the next for the least
+    /// `j` at which `cells_since_frm + j + 1 ≥ Nrm`, or at which Trm has
+    /// passed since the last FRM and `cells_since_frm + j ≥ Mrm`
+    /// ([`AbrSource::frm_due`]). None where it cannot tell.
+    fn steady_frm_at(&self) -> Option<SimTime> {
+        let t0 = self.next_send?;
+        let Traffic::Persistent { start, stop } = self.traffic else { return None };
+        if self.waiting_brm.is_some() || self.acr < self.params.tcr || t0 < start {
+            return None;
+        }
+        let t = match self.last_frm {
+            None => t0.0,
+            Some(last) => {
+                let i = self.interval_of(self.acr).0.max(1);
+                let c = self.cells_since_frm;
+                let by_nrm = self.params.nrm.saturating_sub(1).saturating_sub(c) as u64;
+                let trm_due = (last.0 + self.params.trm.0).saturating_sub(t0.0).div_ceil(i);
+                let by_trm = (self.params.mrm.saturating_sub(c) as u64).max(trm_due);
+                t0.0.checked_add(by_nrm.min(by_trm).checked_mul(i)?)?
+            }
+        };
+        // Every cell up to it within the traffic window.
+        (stop.is_none_or(|s| t < s.0)).then_some(SimTime(t))
+    }
+
     /// Rules 8–9 on a backward RM cell, the NI/CI table of Fahmy et al. §5.1:
     /// CI = 1: ACR ← ACR − ACR·RDF; else NI = 0: ACR ← ACR + RIF·PCR; NI = 1:
     /// no increase; then ACR ← min(ACR, ER, PCR) and ACR ← max(ACR, MCR).
@@ -357,6 +425,48 @@ mod tests {
 
     fn brm(er: f64, ci: bool, ni: bool) -> RmFields {
         RmFields { ccr: 0.0, er, mcr: 0.0, ci, ni }
+    }
+
+    /// Rule 3 counted ahead gives the FRM that sending the cells one by one
+    /// finds, over sources run with random Nrm, Mrm, Trm, TCR, ACR, stops and
+    /// BRMs; and it counts in most of the states they pass through.
+    #[test]
+    fn the_next_frm_counted_is_the_one_sent() {
+        let mut rng = crate::kernel::Rng::new(7, 0);
+        let (mut counted, mut compared) = (0, 0);
+        for _ in 0..300 {
+            let pick = |rng: &mut crate::kernel::Rng, n: u64| rng.next_u64() % n;
+            let p = AbrParams {
+                nrm: 1 << (1 + pick(&mut rng, 8)),
+                mrm: 1 + pick(&mut rng, 4) as u32,
+                trm: SimTime::from_us(100.0 + pick(&mut rng, 3000) as f64),
+                tcr: [10.0, 1000.0, 50_000.0][pick(&mut rng, 3) as usize],
+                icr: 1000.0 + pick(&mut rng, 300_000) as f64,
+                mcr: [0.0, 20_000.0][pick(&mut rng, 2) as usize],
+                ..params()
+            };
+            let stop =
+                (pick(&mut rng, 2) == 0).then(|| SimTime::from_ms(pick(&mut rng, 40) as f64));
+            let mut s = AbrSource::new(p, Traffic::Persistent { start: SimTime::ZERO, stop });
+            s.start();
+            s.next_send = Some(SimTime::ZERO);
+            for step in 0..400 {
+                let Some(t) = s.next_send else { break };
+                compared += 1;
+                if let Some(at) = s.steady_frm_at() {
+                    counted += 1;
+                    assert_eq!(at, s.stepped_rm_at(), "{p:?} {stop:?} step {step}");
+                }
+                if pick(&mut rng, 40) == 0 {
+                    s.on_brm(&brm(1000.0 + pick(&mut rng, 300_000) as f64, false, false));
+                }
+                s.next_send = None;
+                if s.emit(t, 1).is_some() && s.has_work(t) {
+                    s.next_send = Some(t + s.interval_at(t));
+                }
+            }
+        }
+        assert!(counted * 2 > compared, "counted {counted} of {compared}");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! The source knows when each of its cells goes until something from
 //! outside changes it — a BRM coming back, a partner's BRM handed to it, a
 //! traffic edge, a parameter edit — so which of its coming cells is the next
-//! RM cell is found by running a copy of it ahead ([`next_rm_send`]); each
+//! RM cell is found by running a copy of it ahead ([`AbrSource::next_rm_at`]); each
 //! such change finds it again ([`Simulation::requeue`]).
 //!
 //! At equal arrival times, the source listed first lands first, and every
@@ -103,43 +103,13 @@ impl SourceMerge {
     }
 }
 
-/// The most cells [`next_rm_send`] runs a source ahead: more than one in
-/// Nrm (at most 256 by TM 4.0) or one per Trm. Past it, the cell is taken
-/// for an RM cell: its arrival is then an event, which looks again.
-const LOOK_AHEAD: u32 = 1024;
-
-/// When `source`'s next transmission opportunity that is not a data cell
-/// comes (an RM cell, or nothing to send), if nothing from outside changes
-/// it: a copy of it sends its coming cells, each at its time, as `Vc::send`
-/// does. [`SimTime::NEVER`] when its data cells are all it sends before it
-/// stops asking for opportunities (a wake-up then looks again).
-fn next_rm_send(source: &AbrSource) -> SimTime {
-    let Some(mut t) = source.next_send else { return SimTime::NEVER };
-    let mut s = source.clone();
-    for _ in 0..LOOK_AHEAD {
-        // The loop's number only labels the cell.
-        match s.emit(t, 0) {
-            // Nothing to send then (its traffic paused or stopped): no data
-            // cell either, so its arrival is an event, which finds none.
-            None => return t,
-            Some(cell) if cell.kind != CellKind::Data => return t,
-            Some(_) => {}
-        }
-        if !s.has_work(t) {
-            return SimTime::NEVER;
-        }
-        t = t + s.interval_at(t);
-    }
-    t
-}
-
 impl Vc {
     /// A lazy source's next RM cell still to send, found again if the one
     /// it knew has gone.
     #[inline]
     fn find_rm_cell(&mut self) {
         if self.source.next_send.is_some_and(|t| t > self.rm_at) {
-            self.rm_at = next_rm_send(&self.source);
+            self.rm_at = self.source.next_rm_at();
         }
     }
 }
@@ -215,7 +185,7 @@ impl Simulation {
         let p = &mut self.ports[v.fwd_ports[0] as usize];
         let _ = p.catch_up(now);
         if changed {
-            v.rm_at = next_rm_send(&v.source);
+            v.rm_at = v.source.next_rm_at();
         } else {
             v.find_rm_cell();
         }
