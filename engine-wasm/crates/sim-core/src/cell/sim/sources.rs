@@ -14,8 +14,9 @@
 //! The source knows when each of its cells goes until something from
 //! outside changes it — a BRM coming back, a partner's BRM handed to it, a
 //! traffic edge, a parameter edit — so which of its coming cells is the next
-//! RM cell is found by running a copy of it ahead ([`AbrSource::next_rm_at`]); each
-//! such change finds it again ([`Simulation::requeue`]).
+//! RM cell is found ahead, by rule 3's count in the steady state or else by
+//! running a copy of it ([`AbrSource::next_rm_at`]); each such change finds
+//! it again ([`Simulation::requeue`]).
 //!
 //! At equal arrival times, the source listed first lands first, and every
 //! data cell arriving at an instant lands before the events of that instant
