@@ -176,8 +176,7 @@ impl Simulation {
                 senders[p as usize] += 1;
             }
         }
-        let (next, last) = data_hops(ports.len(), &vcs, &background);
-        let (feeders, first) = port_feeders(ports.len(), &vcs, &background);
+        let Hops { next, last, feeders, first } = route_hops(ports.len(), &vcs, &background);
         lazy_links(&mut ports, &nodes, &senders, &next, &feeders, &first);
         next_hops(&mut ports, &vcs, &next, &last);
         // A source whose host port nothing else enters, on a link that ends
@@ -306,53 +305,48 @@ pub(super) fn background_source(
     }
 }
 
-/// The ports whose cells (of any kind) enter each port, in port order
-/// without repeats, and whether a route starts at it.
-fn port_feeders(
-    ports: usize,
-    vcs: &[Vc],
-    background: &[BackgroundSource],
-) -> (Vec<Vec<u32>>, Vec<bool>) {
-    let mut feeders: Vec<Vec<u32>> = vec![Vec::new(); ports];
-    let mut first = vec![false; ports];
-    let routes = vcs.iter().flat_map(|v| [&v.fwd_ports, &v.rev_ports]);
-    for route in routes.chain(background.iter().map(|b| &b.ports)) {
-        if let Some(&p) = route.first() {
-            first[p as usize] = true;
-        }
-        for hop in route.windows(2) {
-            feeders[hop[1] as usize].push(hop[0]);
-        }
-    }
-    for list in &mut feeders {
-        list.sort_unstable();
-        list.dedup();
-    }
-    (feeders, first)
+/// What the build reads off the routes, port by port; each list in port
+/// order without repeats.
+struct Hops {
+    /// Where the port's data and background cells go next.
+    next: Vec<Vec<u32>>,
+    /// Whether a data or background route ends at the port.
+    last: Vec<bool>,
+    /// The ports whose cells of any kind (BRMs too) enter the port.
+    feeders: Vec<Vec<u32>>,
+    /// Whether any route starts at the port.
+    first: Vec<bool>,
 }
 
-/// Where each port's data and background cells go next, in port order
-/// without repeats, and whether a data or background route ends at it.
-fn data_hops(
-    ports: usize,
-    vcs: &[Vc],
-    background: &[BackgroundSource],
-) -> (Vec<Vec<u32>>, Vec<bool>) {
-    let mut next: Vec<Vec<u32>> = vec![Vec::new(); ports];
-    let mut last = vec![false; ports];
-    for route in vcs.iter().map(|v| &v.fwd_ports).chain(background.iter().map(|b| &b.ports)) {
+fn route_hops(ports: usize, vcs: &[Vc], background: &[BackgroundSource]) -> Hops {
+    let mut h = Hops {
+        next: vec![Vec::new(); ports],
+        last: vec![false; ports],
+        feeders: vec![Vec::new(); ports],
+        first: vec![false; ports],
+    };
+    let backgrounds = || background.iter().map(|b| &b.ports);
+    for route in vcs.iter().map(|v| &v.fwd_ports).chain(backgrounds()) {
         for hop in route.windows(2) {
-            next[hop[0] as usize].push(hop[1]);
+            h.next[hop[0] as usize].push(hop[1]);
         }
         if let Some(&p) = route.last() {
-            last[p as usize] = true;
+            h.last[p as usize] = true;
         }
     }
-    for list in &mut next {
+    for route in vcs.iter().flat_map(|v| [&v.fwd_ports, &v.rev_ports]).chain(backgrounds()) {
+        for hop in route.windows(2) {
+            h.feeders[hop[1] as usize].push(hop[0]);
+        }
+        if let Some(&p) = route.first() {
+            h.first[p as usize] = true;
+        }
+    }
+    for list in h.next.iter_mut().chain(&mut h.feeders) {
         list.sort_unstable();
         list.dedup();
     }
-    (next, last)
+    h
 }
 
 /// The most entries of the loop-indexed tables [`next_hops`] builds, in
@@ -363,7 +357,7 @@ const MAX_HOP_TABLE: usize = 1 << 20;
 /// its link ([`Port::next_hop`]): one port for all, or else, at a port whose
 /// cells fan out (a trunk into the switch that serves each source's
 /// destination), a table by loop.
-/// `next` and `last` are [`data_hops`]'.
+/// `next` and `last` are [`Hops`]'.
 fn next_hops(ports: &mut [Port], vcs: &[Vc], next: &[Vec<u32>], last: &[bool]) {
     let fanning = (0..ports.len()).filter(|&p| next[p].len() > 1 || last[p] && !next[p].is_empty());
     let tables = fanning.count().saturating_mul(vcs.len()) <= MAX_HOP_TABLE;
@@ -412,8 +406,7 @@ const MAX_MERGED: usize = 8;
 ///   them, or before anything reads or changes the trunk; nothing else can
 ///   see them before: the trunk is lazy itself.
 ///
-/// `next`: where each port's data and background cells go next; `feeders`
-/// and `first`: [`port_feeders`]'.
+/// `next`, `feeders` and `first` are [`Hops`]'.
 fn lazy_links(
     ports: &mut [Port],
     nodes: &[Node],
