@@ -33,7 +33,7 @@ impl Simulation {
                     delay,
                     spec.buffer_cells,
                     spec.discipline,
-                    spec.algorithm.build(loop_count),
+                    spec.algorithm.build(),
                 ));
                 ports.last_mut().expect("just pushed").setup_delay = setup_delay;
             }
@@ -140,7 +140,7 @@ impl Simulation {
             }
         }
         for (port, m) in ports.iter_mut().zip(members) {
-            port.algorithm.restrict_to(m);
+            port.algorithm.set_members(m);
         }
         // Links into a host: data and background cells only count there
         // (issue 18: one event per cell saved), unless a loop's data makes a

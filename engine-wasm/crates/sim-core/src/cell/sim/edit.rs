@@ -83,12 +83,12 @@ impl Editable for Simulation {
             }
             (CellCheck::Whole(parsed), [.., "algorithm", _]) => {
                 // The algorithms as built from the edited scenario, port by
-                // port in the order `build` makes them.
-                let loops: usize = parsed.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
+                // port in the order `build` makes them: only their knobs are
+                // taken, so they have no members (and no per-VC tables).
                 let fresh = parsed.links.iter().flat_map(|l| l.ports.iter());
                 let mut ok = self.ports.len() == 2 * parsed.links.len();
                 for (p, spec) in self.ports.iter_mut().zip(fresh) {
-                    ok &= p.algorithm.reconfigure_from(&spec.algorithm.build(loops));
+                    ok &= p.algorithm.reconfigure_from(&spec.algorithm.build());
                 }
                 if ok {
                     Applied::Live

@@ -46,12 +46,13 @@ macro_rules! algorithms {
         }
 
         impl AlgorithmConfig {
-            /// The algorithm instance for a port that up to `vc_count` VCs may cross.
-            pub fn build(&self, vc_count: usize) -> AnyAlgorithm {
+            /// The algorithm instance for a port, before its members are known
+            /// ([`AnyAlgorithm::set_members`]).
+            pub fn build(&self) -> AnyAlgorithm {
                 match self {
                     AlgorithmConfig::None => AnyAlgorithm::None,
                     $(AlgorithmConfig::$variant(c) => {
-                        AnyAlgorithm::$variant(Box::new(<$alg as Algorithm>::build(c, vc_count)))
+                        AnyAlgorithm::$variant(Box::new(<$alg as Algorithm>::build(c)))
                     })*
                 }
             }
@@ -62,10 +63,11 @@ macro_rules! algorithms {
                 dispatch!(self, [$($variant),*], a => a.name(), "none")
             }
 
-            /// Tells the algorithm which loops' forward cells can pass its port
-            /// (ascending), so that per-VC work is sized by them.
-            pub fn restrict_to(&mut self, members: Vec<u32>) {
-                dispatch!(self, [$($variant),*], a => a.restrict_to(members), ())
+            /// Tells the algorithm before the run which loops' forward cells can
+            /// pass its port (ascending), so that per-VC state and work are
+            /// sized by them.
+            pub fn set_members(&mut self, members: Vec<u32>) {
+                dispatch!(self, [$($variant),*], a => a.set_members(members), ())
             }
 
             /// Takes the knobs of `other` (built from an edited scenario) while

@@ -64,7 +64,7 @@ impl Registration for EfciConfig {
 
 impl Algorithm for Efci {
     type Config = EfciConfig;
-    fn build(config: &EfciConfig, _vc_count: usize) -> Efci {
+    fn build(config: &EfciConfig) -> Efci {
         Efci::new(*config)
     }
     fn name(&self) -> &'static str {

@@ -127,8 +127,9 @@ pub struct Erica {
 }
 
 impl Erica {
-    /// ERICA at a port that `vc_count` VCs might cross.
-    pub fn new(config: EricaConfig, vc_count: usize) -> Erica {
+    /// ERICA at a port whose members are `members` (ascending): the VCs
+    /// whose forward cells can pass it.
+    pub fn new(config: EricaConfig, members: Vec<u32>) -> Erica {
         Erica {
             config,
             interval_start: SimTime::ZERO,
@@ -141,15 +142,16 @@ impl Erica {
             active: 0.0,
             max_alloc_current: 0.0,
             max_alloc_previous: 0.0,
-            vcs: VcTable::new(vc_count),
+            vcs: VcTable::new(members),
             measurement: None,
         }
     }
 
-    /// Tells the port which VCs' forward cells can pass it (ascending);
-    /// no other VC's state ever changes here.
-    pub fn restrict_to(&mut self, members: Vec<u32>) {
-        self.vcs.restrict_to(members);
+    /// Gives the port its members before the run (ascending): the VCs whose
+    /// forward cells can pass it, each with a new state. No other VC's
+    /// state is kept.
+    pub fn set_members(&mut self, members: Vec<u32>) {
+        self.vcs = VcTable::new(members);
     }
 
     /// The number of active VCs the fair share divides by now.
@@ -319,8 +321,8 @@ impl Erica {
 
 impl Algorithm for Erica {
     type Config = EricaConfig;
-    fn build(config: &EricaConfig, vc_count: usize) -> Erica {
-        Erica::new(*config, vc_count)
+    fn build(config: &EricaConfig) -> Erica {
+        Erica::new(*config, Vec::new())
     }
     fn name(&self) -> &'static str {
         if self.config.erica_plus {
@@ -332,8 +334,8 @@ impl Algorithm for Erica {
     fn reconfigure(&mut self, other: &Erica) {
         self.config = other.config;
     }
-    fn restrict_to(&mut self, members: Vec<u32>) {
-        Erica::restrict_to(self, members);
+    fn set_members(&mut self, members: Vec<u32>) {
+        Erica::set_members(self, members);
     }
 }
 

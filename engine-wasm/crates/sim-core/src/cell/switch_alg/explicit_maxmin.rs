@@ -100,7 +100,7 @@ impl Registration for ExplicitMaxMinConfig {
 
 impl Algorithm for ExplicitMaxMin {
     type Config = ExplicitMaxMinConfig;
-    fn build(config: &ExplicitMaxMinConfig, _vc_count: usize) -> ExplicitMaxMin {
+    fn build(config: &ExplicitMaxMinConfig) -> ExplicitMaxMin {
         ExplicitMaxMin::new(*config)
     }
     fn name(&self) -> &'static str {
@@ -108,6 +108,11 @@ impl Algorithm for ExplicitMaxMin {
     }
     fn reconfigure(&mut self, other: &ExplicitMaxMin) {
         self.config = other.config;
+    }
+    fn set_members(&mut self, members: Vec<u32>) {
+        if let Some(&first) = members.first() {
+            self.table.start_at(first);
+        }
     }
 }
 
@@ -468,8 +473,9 @@ impl SwitchAlgorithm for ExplicitMaxMin {
         if timeout == 0 {
             return None;
         }
-        for vc in 0..self.table.vcs.len() as u32 {
-            let s = self.table.vcs[vc as usize];
+        for i in 0..self.table.vcs.len() {
+            let s = self.table.vcs[i];
+            let vc = self.table.base + i as u32;
             if s.class != Class::Idle
                 && s.last_rm.is_none_or(|t| port.now.0.saturating_sub(t.0) > timeout)
             {

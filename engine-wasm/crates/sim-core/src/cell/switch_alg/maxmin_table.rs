@@ -53,7 +53,11 @@ impl Default for VcState {
 /// ordered by allocation and their sum.
 #[derive(Clone, Debug, Default)]
 pub struct MaxMinTable {
+    /// `vcs[i]` is the state of VC `base + i`: the table spans the VCs seen,
+    /// from the port's first member on, not every VC of the network (a port
+    /// of a destination's own link holds one state, not one per VC before it).
     pub(crate) vcs: Vec<VcState>,
+    pub(crate) base: u32,
     bottlenecked: u32,
     /// Σ_{j∈S} A_j.
     pub(crate) satisfied_sum: f64,
@@ -77,8 +81,21 @@ fn key(allocation: f64) -> u64 {
 }
 
 impl MaxMinTable {
+    /// Starts the table at `vc`, the port's first member; before any state.
+    pub(crate) fn start_at(&mut self, vc: u32) {
+        debug_assert!(self.vcs.is_empty());
+        self.base = vc;
+    }
+
     pub(crate) fn state(&mut self, vc: u32) -> &mut VcState {
-        let i = vc as usize;
+        if vc < self.base {
+            // Below the first member (no cell of the run's own does this):
+            // the table grows at the front.
+            let more = (self.base - vc) as usize;
+            self.vcs.splice(0..0, std::iter::repeat_n(VcState::default(), more));
+            self.base = vc;
+        }
+        let i = (vc - self.base) as usize;
         if i >= self.vcs.len() {
             self.vcs.resize(i + 1, VcState::default());
         }
@@ -87,12 +104,12 @@ impl MaxMinTable {
 
     /// The class of `vc` here.
     pub fn class(&self, vc: u32) -> Class {
-        self.vcs.get(vc as usize).map_or(Class::Idle, |s| s.class)
+        self.vcs.get(vc.wrapping_sub(self.base) as usize).map_or(Class::Idle, |s| s.class)
     }
 
     /// The allocation recorded for `vc`.
     pub fn allocation(&self, vc: u32) -> f64 {
-        self.vcs.get(vc as usize).map_or(0.0, |s| s.allocation)
+        self.vcs.get(vc.wrapping_sub(self.base) as usize).map_or(0.0, |s| s.allocation)
     }
 
     /// p.bottleneck: the number of VCs bottlenecked here.

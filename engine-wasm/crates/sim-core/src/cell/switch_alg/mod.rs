@@ -41,16 +41,16 @@ pub fn algorithm_kinds() -> Vec<&'static str> {
 pub trait Algorithm: SwitchAlgorithm + Sized {
     /// Its configuration as a scenario gives it.
     type Config;
-    /// The instance for a port that up to `vc_count` VCs may cross.
-    fn build(config: &Self::Config, vc_count: usize) -> Self;
+    /// The instance for a port, before its members are known.
+    fn build(config: &Self::Config) -> Self;
     /// The `kind` it runs as.
     fn name(&self) -> &'static str;
     /// Takes the knobs of `other` (built from an edited scenario) while
     /// keeping its measurements.
     fn reconfigure(&mut self, other: &Self);
-    /// Told which loops' forward cells can pass its port (ascending), so that
-    /// per-VC work is sized by them.
-    fn restrict_to(&mut self, _members: Vec<u32>) {}
+    /// Told before the run which loops' forward cells can pass its port
+    /// (ascending), so that per-VC state and work are sized by them.
+    fn set_members(&mut self, _members: Vec<u32>) {}
 }
 
 /// No feedback, as a registration: the port only queues and forwards.

@@ -17,13 +17,13 @@ fn config() -> EricaConfig {
 }
 
 fn erica(vcs: usize) -> Erica {
-    Erica::new(config(), vcs)
+    Erica::new(config(), (0..vcs as u32).collect())
 }
 
 fn with(vcs: usize, f: impl Fn(&mut EricaConfig)) -> Erica {
     let mut c = config();
     f(&mut c);
-    Erica::new(c, vcs)
+    Erica::new(c, (0..vcs as u32).collect())
 }
 
 fn feed(e: &mut Erica, vc: u32, cells: u32) {
@@ -503,18 +503,20 @@ fn config_reads_every_key_and_refuses_bad_ones() {
 #[test]
 fn a_port_kept_to_its_members_gives_the_same_feedback() {
     // The per-VC extensions on, so that every field of the VC's state is
-    // read: a port restricted to its one member VC (kept inline) or to two
-    // must give exactly the ERs of a port keeping every VC.
+    // read: a port kept to its one member VC (inline), to members close
+    // together (a table over their span) or far apart (a table of the
+    // members alone) must give exactly the ERs of a port keeping every VC.
     let configure = |c: &mut EricaConfig| {
         c.forward_ccr = true;
         c.same_feedback = true;
         c.average_sources = true;
         c.bidirectional_counting = true;
     };
-    for members in [vec![2], vec![1, 2]] {
-        let mut all = with(4, configure);
-        let mut kept = with(4, configure);
-        kept.restrict_to(members.clone());
+    for (vcs, members) in [(4, vec![2]), (4, vec![1, 2]), (4, vec![0, 2]), (200, vec![5, 150, 199])]
+    {
+        let mut all = with(vcs, configure);
+        let mut kept = with(vcs, configure);
+        kept.set_members(members.clone());
         for step in 0..6 {
             let t = step as f64;
             for e in [&mut all, &mut kept] {
@@ -540,7 +542,7 @@ fn a_port_kept_to_its_members_gives_the_same_feedback() {
 fn a_port_no_vc_leaves_by_does_not_tick() {
     let mut e = erica(3);
     assert_eq!(e.first_tick(SimTime::ZERO), Some(SimTime::from_ms(1.0)));
-    e.restrict_to(Vec::new());
+    e.set_members(Vec::new());
     assert_eq!(e.first_tick(SimTime::ZERO), None);
     // Backward RM cells still pass and load it; nothing breaks.
     e.on_arrival(&view(0.5), &mut brm(1, 1.0, LINK));

@@ -1,8 +1,9 @@
-//! ERICA's per-VC table at one port. It is indexed directly by the VC's
-//! index in the network: a table sized by the port's members needs a map
-//! from one index to the other, and that extra dependent load per cell cost
-//! as much as the smaller table saved (issue 18, measured at 2 to 200
-//! sources). The interval's end visits only the members.
+//! ERICA's per-VC table at one port. It is indexed by the VC's index in the
+//! network (less the first member's) wherever the members lie close enough
+//! together: a table of the members alone needs a map from one index to the
+//! other, and that extra dependent load per cell cost as much as the smaller
+//! table saved (issue 18, measured at 2 to 200 sources). The interval's end
+//! visits only the members.
 
 /// What ERICA remembers about one VC at one port.
 #[derive(Clone, Copy, Debug)]
@@ -49,54 +50,54 @@ impl VcState {
 /// Marks a table with other than one member.
 const NO_SOLO: u32 = u32::MAX;
 
-/// The per-VC states at one port, indexed by the VC's index in the network,
-/// with the port's members: the VCs whose forward cells can pass it. A port
-/// with one member (a source's own link, the usual case with many sources)
-/// keeps that VC's state inline, beside the port's own counters: one cache
-/// line fewer per cell there, and no table the size of the network.
+/// The per-VC states at one port, for the port's members: the VCs whose
+/// forward cells can pass it. A port with one member (a source's own link,
+/// the usual case with many sources) keeps that VC's state inline, beside
+/// the port's own counters: one cache line fewer per cell there. A port with
+/// more keeps one state per VC over the span of its members' indices, the
+/// VC's index less the span's first giving its entry, unless the members are
+/// too far apart for that (at most two entries per member and 64 more): then
+/// one state per member, found by binary search. So the tables of a network
+/// take memory in proportion to its VCs' hops, not to its ports times its
+/// VCs (issue 18: 2,000 sources through two switches had taken 640 MB).
 #[derive(Clone, Debug)]
 pub(super) struct VcTable {
     /// The only member, or [`NO_SOLO`].
     solo: u32,
     solo_state: VcState,
-    /// Indexed by VC; empty for a port with fewer than two members.
+    /// `states[vc − base]` over the members' span, or `states[k]` for
+    /// `members[k]` when `sparse`; empty for a port with fewer than two members.
     states: Vec<VcState>,
+    base: u32,
+    sparse: bool,
     /// The members, ascending: the only entries the interval's end visits.
     members: Vec<u32>,
 }
 
 impl VcTable {
-    /// A table for every one of `vc_count` VCs.
-    pub fn new(vc_count: usize) -> VcTable {
-        VcTable {
+    /// A table for `members` (ascending, distinct), each state new.
+    pub fn new(members: Vec<u32>) -> VcTable {
+        debug_assert!(members.windows(2).all(|w| w[0] < w[1]));
+        let mut table = VcTable {
             solo: NO_SOLO,
             solo_state: VcState::NEW,
-            states: vec![VcState::NEW; vc_count],
-            members: (0..vc_count as u32).collect(),
-        }
-    }
-
-    /// Makes `members` (ascending) the only VCs whose states are kept, with
-    /// their states so far.
-    pub fn restrict_to(&mut self, members: Vec<u32>) {
-        debug_assert!(members.windows(2).all(|w| w[0] < w[1]));
-        match members[..] {
-            [vc] => {
-                self.solo_state = self.get(vc as usize);
-                self.solo = vc;
-                self.states = Vec::new();
-            }
-            [] => {
-                self.solo = NO_SOLO;
-                self.states = Vec::new();
-            }
-            _ => {
-                // Members are never added, so a multi-member table already
-                // has every member's entry.
-                debug_assert_eq!(self.solo, NO_SOLO);
+            states: Vec::new(),
+            base: 0,
+            sparse: false,
+            members,
+        };
+        match table.members[..] {
+            [] => {}
+            [vc] => table.solo = vc,
+            [first, .., last] => {
+                let span = (last - first) as usize + 1;
+                let count = table.members.len();
+                table.sparse = span > 2 * count + 64;
+                table.base = first;
+                table.states = vec![VcState::NEW; if table.sparse { count } else { span }];
             }
         }
-        self.members = members;
+        table
     }
 
     /// Whether no VC's forward cells pass the port.
@@ -110,8 +111,11 @@ impl VcTable {
     pub fn get_mut(&mut self, vc: usize) -> Option<&mut VcState> {
         if vc as u32 == self.solo {
             Some(&mut self.solo_state)
+        } else if !self.sparse {
+            self.states.get_mut((vc as u32).wrapping_sub(self.base) as usize)
         } else {
-            self.states.get_mut(vc)
+            let k = self.members.binary_search(&(vc as u32)).ok()?;
+            Some(&mut self.states[k])
         }
     }
 
@@ -120,8 +124,11 @@ impl VcTable {
     pub fn get(&self, vc: usize) -> VcState {
         if vc as u32 == self.solo {
             self.solo_state
+        } else if !self.sparse {
+            let i = (vc as u32).wrapping_sub(self.base) as usize;
+            self.states.get(i).copied().unwrap_or(VcState::NEW)
         } else {
-            self.states.get(vc).copied().unwrap_or(VcState::NEW)
+            self.members.binary_search(&(vc as u32)).map_or(VcState::NEW, |k| self.states[k])
         }
     }
 
@@ -133,8 +140,38 @@ impl VcTable {
             f(&mut self.solo_state);
             return;
         }
-        for &vc in &self.members {
-            f(&mut self.states[vc as usize]);
+        if self.sparse {
+            self.states.iter_mut().for_each(f);
+        } else {
+            for &vc in &self.members {
+                f(&mut self.states[(vc - self.base) as usize]);
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_holds_states_for_its_members_span_or_for_them_alone() {
+        let sizes = |members: Vec<u32>| {
+            let t = VcTable::new(members);
+            (t.states.len(), t.sparse)
+        };
+        assert_eq!(sizes(vec![]), (0, false));
+        assert_eq!(sizes(vec![1999]), (0, false), "one member: inline");
+        assert_eq!(sizes((1000..1050).collect()), (50, false));
+        assert_eq!(sizes(vec![1000, 1002, 1060]), (61, false), "within 2 × 3 + 64");
+        assert_eq!(sizes(vec![1000, 1002, 1100]), (3, true), "beyond it");
+        assert_eq!(sizes(vec![0, 1999]), (2, true));
+        let mut t = VcTable::new(vec![0, 700, 1999]);
+        t.get_mut(700).expect("a member").cells = 7;
+        assert!(t.get_mut(701).is_none());
+        assert_eq!(t.get(700).cells, 7);
+        let mut order = Vec::new();
+        t.each_member(|st| order.push(st.cells));
+        assert_eq!(order, [0, 7, 0]);
     }
 }

@@ -322,3 +322,18 @@ fn idle_vcs_are_forgotten_after_the_timeout() {
     assert_eq!(a.table.active(), 1);
     assert!(close(send(&mut a, 1501.0, 0, 0, LINK, LINK), LINK));
 }
+
+#[test]
+fn the_table_spans_the_vcs_seen_from_the_ports_first_member() {
+    let mut t = MaxMinTable::default();
+    t.start_at(1999);
+    t.attach(1999, Class::Satisfied, 30.0);
+    assert_eq!(t.vcs.len(), 1, "a destination's own port: one state");
+    assert_eq!(t.class(5), Class::Idle);
+    // A VC below the first member still gets a state, the others kept.
+    t.attach(1990, Class::Bottlenecked, 0.0);
+    assert_eq!((t.base, t.vcs.len()), (1990, 10));
+    assert_eq!(t.allocation(1999), 30.0);
+    assert_eq!(t.class(1990), Class::Bottlenecked);
+    assert_eq!(t.active(), 2);
+}
