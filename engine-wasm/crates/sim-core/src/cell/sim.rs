@@ -47,6 +47,9 @@ pub struct Vc {
     pub nodes: Vec<u32>,
     /// Ports the loop's forward cells leave by, source first.
     pub fwd_ports: Vec<u32>,
+    /// The first of them, the source's own (`fwd_ports[0]`), kept in the
+    /// record: the source's hot paths read it without a second load.
+    pub host_port: u32,
     /// Ports its backward RM cells leave by, destination first.
     pub rev_ports: Vec<u32>,
     pub source: AbrSource,
@@ -367,7 +370,7 @@ impl Simulation {
     #[inline(never)]
     fn send_due(&mut self, now: SimTime, vc: u32) {
         let v = &mut self.vcs[vc as usize];
-        let p = &mut self.ports[v.fwd_ports[0] as usize];
+        let p = &mut self.ports[v.host_port as usize];
         while let Some(t) = v.source.next_send.filter(|&t| t <= now) {
             let Some(mut cell) = v.send(t, vc) else { return };
             self.source_cells += 1;
@@ -385,7 +388,7 @@ impl Simulation {
     /// nothing else enters it). An event already pending no later stays.
     fn arm(&mut self, vc: u32) {
         let v = &mut self.vcs[vc as usize];
-        let p = &self.ports[v.fwd_ports[0] as usize];
+        let p = &self.ports[v.host_port as usize];
         let next = v.source.next_send.map(|t| t + p.cell_time + p.delay);
         let at = match (p.wire.next_due(), next) {
             (Some(head), Some(next)) => head.min(next),
@@ -414,7 +417,7 @@ impl Simulation {
             self.on_lazy_arrive(now, vc, lazy.merge);
             return;
         }
-        let port = v.fwd_ports[0];
+        let port = v.host_port;
         self.catch_up_source(now, vc);
         let p = &mut self.ports[port as usize];
         let _ = p.catch_up(now); // a host port's: see `send_due`
@@ -435,7 +438,7 @@ impl Simulation {
         // Whatever the source sends leaves by its own host's port: a BRM it
         // sends for its partner loop goes the way its own cells go, which is
         // the partner's way back.
-        let port = v.fwd_ports[0];
+        let port = v.host_port;
         if let Some(next) = v.source.next_send {
             self.queue.schedule(next, Event::SourceSend { vc, generation: v.source.generation });
         }

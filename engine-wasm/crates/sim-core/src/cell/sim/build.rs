@@ -93,6 +93,7 @@ impl Simulation {
                         forward_index + 1
                     }),
                     nodes: path.iter().map(|&n| n as u32).collect(),
+                    host_port: fwd_ports[0],
                     fwd_ports,
                     rev_ports,
                     source,

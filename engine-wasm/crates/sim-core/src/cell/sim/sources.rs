@@ -167,7 +167,7 @@ impl Simulation {
     /// when it is sent or when the last one is through.
     fn source_key(&self, vc: u32) -> SimTime {
         let v = &self.vcs[vc as usize];
-        let p = &self.ports[v.fwd_ports[0] as usize];
+        let p = &self.ports[v.host_port as usize];
         match p.wire.head() {
             Some((_, true)) => SimTime::NEVER,
             Some((at, false)) => at,
@@ -183,7 +183,7 @@ impl Simulation {
     /// its `HostArrive` and gives it its place in its merge.
     pub(super) fn requeue(&mut self, now: SimTime, vc: u32, changed: bool) {
         let v = &mut self.vcs[vc as usize];
-        let p = &mut self.ports[v.fwd_ports[0] as usize];
+        let p = &mut self.ports[v.host_port as usize];
         let _ = p.catch_up(now);
         if changed {
             v.rm_at = v.source.next_rm_at();
@@ -204,7 +204,7 @@ impl Simulation {
     /// starts it and looks again).
     fn arm_lazy(&mut self, vc: u32) {
         let v = &mut self.vcs[vc as usize];
-        let p = &self.ports[v.fwd_ports[0] as usize];
+        let p = &self.ports[v.host_port as usize];
         let hop = p.cell_time + p.delay;
         let unsent = match v.source.next_send {
             Some(t) if v.rm_at != SimTime::NEVER => Some(t.max(v.rm_at) + hop),
@@ -235,7 +235,7 @@ impl Simulation {
         if rm_at <= now {
             self.catch_up_source(rm_at, vc);
         }
-        let host = self.vcs[vc as usize].fwd_ports[0];
+        let host = self.vcs[vc as usize].host_port;
         let p = &mut self.ports[host as usize];
         let _ = p.catch_up(now);
         if p.wire.next_due() != Some(now) {
