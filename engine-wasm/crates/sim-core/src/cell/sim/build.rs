@@ -183,7 +183,7 @@ impl Simulation {
         // A source whose host port nothing else enters, on a link that ends
         // at a switch, sends without events of its own (issue 18).
         for v in &mut vcs {
-            let host = v.fwd_ports[0] as usize;
+            let host = v.host_port as usize;
             v.sole_sender = senders[host] == 1 && !ports[host].wire.is_lazy();
         }
         let merges = sources::lazy_sources(&mut ports, &mut vcs, &senders, &next, &feeders, &first);

@@ -23,7 +23,7 @@ impl Simulation {
         }
         let setup = self.setup_offer(i);
         let reverse_setup = self.vcs[i].partner.map(|p| self.setup_offer(p as usize));
-        let first = self.vcs[i].fwd_ports[0] as usize;
+        let first = self.vcs[i].host_port as usize;
         let until = now + self.ports[first].setup_delay;
         let v = &mut self.vcs[i];
         v.setup_sent = Some(now);
@@ -63,10 +63,8 @@ impl Simulation {
             if let (Some(l), Some(offer)) = (loop_index, offer) {
                 if self.vcs[l as usize].startup != Startup::AtmForum {
                     // A host port's own source goes first (its cells before now).
-                    if let Some(sender) = self
-                        .vcs
-                        .iter()
-                        .position(|v| v.sole_sender && v.fwd_ports[0] as usize == port)
+                    if let Some(sender) =
+                        self.vcs.iter().position(|v| v.sole_sender && v.host_port as usize == port)
                     {
                         self.catch_up_source(now, sender as u32);
                     }

@@ -272,7 +272,7 @@ pub(super) fn lazy_sources(
     let mut sender_of = vec![None; ports.len()];
     for (i, v) in vcs.iter().enumerate() {
         if v.sole_sender && v.message_cells.is_none() {
-            sender_of[v.fwd_ports[0] as usize] = Some(i as u32);
+            sender_of[v.host_port as usize] = Some(i as u32);
         }
     }
     for trunk in 0..ports.len() {

@@ -89,7 +89,8 @@ impl MaxMinTable {
 
     pub(crate) fn state(&mut self, vc: u32) -> &mut VcState {
         if vc < self.base {
-            // Below the first member (no cell of the run's own does this):
+            // Below the first member (never in a run: forward RM cells and
+            // set-ups, the only ones that reach the table, are members'):
             // the table grows at the front.
             let more = (self.base - vc) as usize;
             self.vcs.splice(0..0, std::iter::repeat_n(VcState::default(), more));
