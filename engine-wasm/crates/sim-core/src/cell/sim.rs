@@ -436,7 +436,7 @@ impl Simulation {
         if generation != v.source.generation {
             return; // superseded by a reschedule
         }
-        let Some(cell) = v.send(now, vc) else { return };
+        let Some(mut cell) = v.send(now, vc) else { return };
         self.source_cells += 1;
         // Whatever the source sends leaves by its own host's port: a BRM it
         // sends for its partner loop goes the way its own cells go, which is
@@ -445,7 +445,7 @@ impl Simulation {
         if let Some(next) = v.source.next_send {
             self.queue.schedule(next, Event::SourceSend { vc, generation: v.source.generation });
         }
-        self.enqueue(now, port, cell);
+        self.enqueue(now, port, &mut cell);
     }
 
     fn on_traffic_change(&mut self, now: SimTime, vc: u32) {
@@ -483,9 +483,9 @@ impl Simulation {
         let next = now + b.interval;
         let port = b.ports[0];
         self.queue.schedule(next, Event::BackgroundSend { source });
-        let cell =
+        let mut cell =
             Cell { vc: source, kind: CellKind::Background, efci: false, rm: RmFields::EMPTY };
-        self.enqueue(now, port, cell);
+        self.enqueue(now, port, &mut cell);
     }
 
     /// Recomputes the oracle's max-min shares for the loops sending data at
@@ -521,13 +521,13 @@ impl Simulation {
 
     /// Offers `cell` to `port`: the algorithm sees it, the port queues or drops
     /// it, and an idle transmitter starts at once.
-    fn enqueue(&mut self, now: SimTime, port: u32, mut cell: Cell) {
+    fn enqueue(&mut self, now: SimTime, port: u32, cell: &mut Cell) {
         self.catch_up_port(now, port);
         let p = &mut self.ports[port as usize];
         if let Some(view) = p.algorithm_view(now) {
-            p.algorithm.on_arrival(&view, &mut cell);
+            p.algorithm.on_arrival(&view, cell);
         }
-        match p.offer(now, &mut cell) {
+        match p.offer(now, cell) {
             Offer::Sent { first_due: true } => {
                 let arrival = p.wire.back_time().expect("just sent");
                 self.schedule_arrival(arrival, port);
@@ -628,16 +628,16 @@ impl Simulation {
                 }
             }
             let Some((_, link)) = first else { return };
-            let (at, cell, _) = self.ports[link as usize].wire.pop_front().expect("its head");
-            self.land(at, link, cell);
+            let (at, mut cell, _) = self.ports[link as usize].wire.pop_front().expect("its head");
+            self.land(at, link, &mut cell);
         }
     }
 
     /// Lands, in order, the cells on `port`'s link that have arrived by
     /// `now` without events of their own ([`Simulation::land`]).
     fn land_arrived(&mut self, now: SimTime, port: u32) {
-        while let Some((at, cell)) = self.ports[port as usize].wire.pop_landed(now) {
-            self.land(at, port, cell);
+        while let Some((at, mut cell)) = self.ports[port as usize].wire.pop_landed(now) {
+            self.land(at, port, &mut cell);
         }
     }
 
@@ -649,11 +649,11 @@ impl Simulation {
     fn on_link_arrive(&mut self, now: SimTime, port: u32, sole: Option<u32>) {
         loop {
             let p = &mut self.ports[port as usize];
-            let (at, cell, due) =
+            let (at, mut cell, due) =
                 p.wire.pop_front().expect("an arrival event has a cell on the wire");
             if !due {
                 // Landed before this event's cell, in the order they came.
-                self.land(at, port, cell);
+                self.land(at, port, &mut cell);
                 continue;
             }
             debug_assert_eq!(at, now);
@@ -665,7 +665,7 @@ impl Simulation {
                 }
                 Some(vc) => self.arm(vc),
             }
-            self.deliver(now, port, cell);
+            self.deliver(now, port, &mut cell);
             return;
         }
     }
@@ -677,7 +677,7 @@ impl Simulation {
     /// without messages, which the destination only counts (and whose EFCI
     /// it keeps for the next FRM, which comes after it on the same link), or
     /// a background cell — the same books as [`Simulation::deliver`] keeps.
-    fn land(&mut self, at: SimTime, from: u32, cell: Cell) {
+    fn land(&mut self, at: SimTime, from: u32, cell: &mut Cell) {
         if self.ports[from as usize].starts == Starts::Guarded {
             self.deliver(at, from, cell);
             return;
@@ -728,7 +728,12 @@ impl Simulation {
     /// Routes never visit a node twice, so where `from` is on the cell's
     /// route says how far along it the cell is; where `from` names the port
     /// its cells go on by ([`Port::next_hop`]), the route is not read.
-    fn deliver(&mut self, now: SimTime, from: u32, mut cell: Cell) {
+    ///
+    /// The cell comes by reference, as into [`Simulation::enqueue`] and
+    /// [`Port::offer`]: moved by value, its copy read the fields its maker
+    /// had just written one by one with a wider load, a failed store
+    /// forwarding per cell and hop (issue 18: 3–4 % of the run).
+    fn deliver(&mut self, now: SimTime, from: u32, cell: &mut Cell) {
         let next = match cell.kind {
             CellKind::Data | CellKind::Frm => self.ports[from as usize].next_hop.of(cell.vc),
             CellKind::Background => match self.ports[from as usize].next_hop {
@@ -769,7 +774,7 @@ impl Simulation {
                     return;
                 }
                 let is_data = cell.kind == CellKind::Data;
-                if let Some(brm) = self.vcs[vc].dest.receive(cell) {
+                if let Some(mut brm) = self.vcs[vc].dest.receive(cell) {
                     match self.vcs[vc].partner {
                         Some(partner) => {
                             self.catch_up_source(now, partner);
@@ -779,7 +784,7 @@ impl Simulation {
                         None => {
                             self.vcs[vc].brm_direct += 1;
                             let port = self.vcs[vc].rev_ports[0];
-                            self.enqueue(now, port, brm);
+                            self.enqueue(now, port, &mut brm);
                         }
                     }
                 }
@@ -818,7 +823,7 @@ impl Simulation {
                     self.catch_up_port(now, fwd);
                     let p = &mut self.ports[fwd as usize];
                     let view = p.view(now);
-                    p.algorithm.on_backward_rm(&view, &mut cell);
+                    p.algorithm.on_backward_rm(&view, cell);
                     let port = self.vcs[vc].rev_ports[hop];
                     self.enqueue(now, port, cell);
                 }

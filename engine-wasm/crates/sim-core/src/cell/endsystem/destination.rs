@@ -15,7 +15,7 @@ pub struct Destination {
 
 impl Destination {
     /// Takes a forward cell. Returns the backward RM cell to send, for an FRM.
-    pub fn receive(&mut self, cell: Cell) -> Option<Cell> {
+    pub fn receive(&mut self, cell: &Cell) -> Option<Cell> {
         match cell.kind {
             CellKind::Data => {
                 self.data_received += 1;
@@ -24,7 +24,7 @@ impl Destination {
             }
             CellKind::Frm => {
                 self.rm_received += 1;
-                let mut brm = cell;
+                let mut brm = *cell;
                 brm.kind = CellKind::Brm;
                 brm.efci = false;
                 brm.rm.ci |= self.efci_state;
@@ -48,13 +48,13 @@ mod tests {
             rm: RmFields { er: 9.0, ..RmFields::EMPTY },
             ..Cell::data(1)
         };
-        let brm = d.receive(frm).unwrap();
+        let brm = d.receive(&frm).unwrap();
         assert_eq!((brm.kind, brm.rm.ci, brm.rm.er), (CellKind::Brm, false, 9.0));
 
-        d.receive(Cell { efci: true, ..Cell::data(1) });
-        assert!(d.receive(frm).unwrap().rm.ci);
-        d.receive(Cell::data(1));
-        assert!(!d.receive(frm).unwrap().rm.ci);
+        d.receive(&Cell { efci: true, ..Cell::data(1) });
+        assert!(d.receive(&frm).unwrap().rm.ci);
+        d.receive(&Cell::data(1));
+        assert!(!d.receive(&frm).unwrap().rm.ci);
         assert_eq!(d.data_received, 2);
     }
 }

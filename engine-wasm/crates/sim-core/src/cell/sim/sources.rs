@@ -135,7 +135,7 @@ impl Simulation {
             let (vc, host) = self.merges[m as usize].sources[leaf as usize];
             let p = &self.ports[host as usize];
             let v = &mut self.vcs[vc as usize];
-            let cell = match v.source.next_send {
+            let mut cell = match v.source.next_send {
                 // Not sent yet, and the port idle when it goes (the usual
                 // case): sent, and at the switch at once.
                 Some(t) if p.wire.is_empty() && t >= p.free_at() => {
@@ -161,7 +161,7 @@ impl Simulation {
             };
             let key = self.source_key(vc);
             self.merges[m as usize].set(leaf, key);
-            self.deliver(at, host, cell);
+            self.deliver(at, host, &mut cell);
         }
     }
 
@@ -249,10 +249,10 @@ impl Simulation {
             return;
         }
         // The data cells ahead of it arrived earlier and have landed.
-        let (at, cell, due) = p.wire.pop_front().expect("an RM cell arrives now");
+        let (at, mut cell, due) = p.wire.pop_front().expect("an RM cell arrives now");
         debug_assert!(at == now && due);
         self.requeue(now, vc, false);
-        self.deliver(now, host, cell);
+        self.deliver(now, host, &mut cell);
     }
 }
 
