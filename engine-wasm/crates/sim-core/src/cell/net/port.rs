@@ -492,7 +492,10 @@ impl Port {
     /// its arrival is the wire's first pending event; None if none waits.
     fn start_next(&mut self, at: SimTime) -> Option<bool> {
         self.account_queue(at);
-        let mut cell = self.background.pop_front().or_else(|| self.queue.pop())?;
+        let mut cell = Cell::data(0);
+        if !self.background.pop_into(&mut cell) && !self.queue.pop_into(&mut cell) {
+            return None;
+        }
         self.waiting -= 1;
         Some(self.transmit(at, &mut cell))
     }

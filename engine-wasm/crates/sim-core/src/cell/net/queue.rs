@@ -68,16 +68,30 @@ impl CellFifo {
 
     #[inline]
     pub fn pop_front(&mut self) -> Option<Cell> {
-        let h = self.cells.pop_front()?;
+        let mut cell = Cell::data(0);
+        self.pop_into(&mut cell).then_some(cell)
+    }
+
+    /// Takes the first cell into `cell`; false (and `cell` untouched) when
+    /// none waits. Written field by field where the caller keeps it: a cell
+    /// returned in an `Option` went through a stack slot written narrow and
+    /// read back wide, a failed store forwarding per cell served (issue 18).
+    #[inline]
+    pub fn pop_into(&mut self, cell: &mut Cell) -> bool {
+        let Some(h) = self.cells.pop_front() else { return false };
         self.taken += 1;
-        let mut cell = Cell { vc: h.vc, kind: h.kind, efci: h.efci, rm: RmFields::EMPTY };
+        cell.vc = h.vc;
+        cell.kind = h.kind;
+        cell.efci = h.efci;
         if h.rm {
             // In place, as `Wire::pop_front` does (a failed store forwarding otherwise).
             cell.rm = *self.rm.front().expect("an RM cell's fields are queued");
             self.rm.pop_front();
             self.rm_at.pop_front();
+        } else {
+            cell.rm = RmFields::EMPTY;
         }
-        Some(cell)
+        true
     }
 
     /// The cells, first first.
@@ -148,17 +162,18 @@ impl RoundRobin {
         queue.push_back(cell);
     }
 
-    fn pop(&mut self) -> Option<Cell> {
-        let vc = self.ring.pop_front()?;
+    fn pop_into(&mut self, cell: &mut Cell) -> bool {
+        let Some(vc) = self.ring.pop_front() else { return false };
         let queue = &mut self.per_vc[vc as usize];
-        let cell = queue.pop_front().expect("a VC in the ring has a cell waiting");
+        let popped = queue.pop_into(cell);
+        debug_assert!(popped, "a VC in the ring has a cell waiting");
         if !queue.is_empty() {
             // One cell per turn: the VC goes to the back of the round.
             self.ring.push_back(vc);
         }
         self.len -= 1;
         self.rm -= cell.is_rm() as usize;
-        Some(cell)
+        true
     }
 
     /// Cells of `vc` waiting.
@@ -212,9 +227,16 @@ impl PortQueue {
     }
 
     pub fn pop(&mut self) -> Option<Cell> {
+        let mut cell = Cell::data(0);
+        self.pop_into(&mut cell).then_some(cell)
+    }
+
+    /// Takes the next cell to serve into `cell` ([`CellFifo::pop_into`]).
+    #[inline]
+    pub fn pop_into(&mut self, cell: &mut Cell) -> bool {
         match self {
-            PortQueue::Fifo(q) => q.pop_front(),
-            PortQueue::PerVc(q) => q.pop(),
+            PortQueue::Fifo(q) => q.pop_into(cell),
+            PortQueue::PerVc(q) => q.pop_into(cell),
         }
     }
 
