@@ -270,39 +270,80 @@ const ourCpuMs = Object.fromEntries(
     .filter((r) => /^n-sources-\d+$/.test(r.scenario) && r.native.cpu_ms != null)
     .map((r) => [r.scenario, [r.native.cpu_ms]]),
 )
+/**
+ * Runs `other` and this build on a workload alternately, `count` times (alternating which goes
+ * first, so neither always meets the machine in the same state); the pairs' CPU-time ratios
+ * (other ÷ this build, so above 1 when this build is faster) and their median. `onOurs` sees each
+ * of this build's runs.
+ */
+function interleave(other, c, count, what, onOurs = () => {}) {
+  const ratios = []
+  for (let k = 0; k < count; k++) {
+    const order = k % 2 === 0 ? [other, abrsim] : [abrsim, other]
+    const runs = Object.fromEntries(order.map((b) => [b, runAbrsim(b, c.scenarioJson)]))
+    const theirs = runs[other]
+    const ours = runs[abrsim]
+    if (theirs.report.stats.series_hash !== ours.report.stats.series_hash) {
+      console.log(
+        `  ${c.name}: ${what}'s series differ from this build's (${theirs.report.stats.series_hash} vs ${ours.report.stats.series_hash})`,
+      )
+    }
+    if (theirs.cpu_ms && ours.cpu_ms) ratios.push(theirs.cpu_ms / ours.cpu_ms)
+    if (ours.cpu_ms) onOurs(ours.cpu_ms)
+  }
+  const m = median(ratios)
+  console.log(
+    `  ${c.name}: this build is ${m?.toFixed(2)}× the speed of ${what} (CPU-time ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+  )
+  return { scenario: c.name, ratios: ratios.map((x) => Math.round(x * 1000) / 1000), speedup: m }
+}
+
 let baseline = null
 if (args.baseline) {
   const names = [REFERENCE, ...N_SOURCES.map((n) => `n-sources-${n}`)]
-  const pairs = []
-  for (const c of cases.filter((c) => names.includes(c.name))) {
-    const ratios = []
-    for (let k = 0; k < args.pairs; k++) {
-      // Alternate which goes first, so neither always meets the machine in the same state.
-      const order = k % 2 === 0 ? [args.baseline, abrsim] : [abrsim, args.baseline]
-      const runs = Object.fromEntries(order.map((b) => [b, runAbrsim(b, c.scenarioJson)]))
-      const base = runs[args.baseline]
-      const ours = runs[abrsim]
-      if (base.report.stats.series_hash !== ours.report.stats.series_hash) {
-        console.log(
-          `  ${c.name}: the baseline's series differ from this build's (${base.report.stats.series_hash} vs ${ours.report.stats.series_hash})`,
-        )
-      }
-      if (base.cpu_ms && ours.cpu_ms) ratios.push(base.cpu_ms / ours.cpu_ms)
-      if (ours.cpu_ms) ourCpuMs[c.name]?.push(ours.cpu_ms)
-    }
-    const m = median(ratios)
-    pairs.push({
-      scenario: c.name,
-      ratios: ratios.map((x) => Math.round(x * 1000) / 1000),
-      speedup: m,
-    })
-    console.log(
-      `  ${c.name}: this build is ${m?.toFixed(2)}× the baseline's speed (CPU-time ratios ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+  const pairs = cases
+    .filter((c) => names.includes(c.name))
+    .map((c) =>
+      interleave(args.baseline, c, args.pairs, 'the baseline', (ms) => ourCpuMs[c.name]?.push(ms)),
     )
-  }
   // Named by the commit its checkout is at, when it is in a git worktree.
   const commit = version('git', ['-C', dirname(args.baseline), 'rev-parse', '--short', 'HEAD'])
   baseline = { label: commit ? `commit ${commit}` : 'the baseline build', pairs }
+}
+
+// ---- the native runner's optimisation profile ----------------------------------------------------
+// The runner is compiled with a profile of the library's runs (profile-guided optimisation,
+// engine-wasm/pgo/); the wasm engine cannot use it (a profile names functions by their symbols, which
+// differ between targets). Built once more without it, side by side, this says what the profile is
+// worth, and so what the wasm engine is measured against.
+let profile = null
+if (existsSync(`${root}engine-wasm/pgo/abrsim.profdata`)) {
+  const unguidedDir = `${root}engine-wasm/target/unguided`
+  const built = spawnSync(
+    'cargo',
+    [
+      'build',
+      '--release',
+      '-q',
+      '--manifest-path',
+      `${root}engine-wasm/Cargo.toml`,
+      '--bin',
+      'abrsim',
+      '--target-dir',
+      unguidedDir,
+    ],
+    { encoding: 'utf8', env: { ...process.env, RUSTC_WORKSPACE_WRAPPER: '' } },
+  )
+  if (built.status !== 0) {
+    console.log(`\nthe runner without its profile did not build: ${built.stderr}`)
+  } else {
+    const unguided = `${unguidedDir}/release/abrsim`
+    console.log('\nThe runner with its optimisation profile against the same build without it:')
+    const pairs = cases
+      .filter((c) => [REFERENCE, 'n-sources-50'].includes(c.name))
+      .map((c) => interleave(unguided, c, Math.min(args.pairs, 5), 'the build without it'))
+    profile = { pairs }
+  }
 }
 
 const nSources = results
@@ -513,6 +554,7 @@ const doc = {
   partial,
   results,
   n_sources: nSources,
+  profile,
   baseline,
   browser,
 }
