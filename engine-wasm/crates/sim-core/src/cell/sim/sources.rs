@@ -110,6 +110,16 @@ impl SourceMerge {
     }
 }
 
+/// From a lazy source's host port `p`: its link's first cell, which lands
+/// at `at` without an event, taken off once the port is caught up to then.
+#[inline(always)]
+fn take_landing(p: &mut Port, at: SimTime) -> Cell {
+    let _ = p.catch_up(at);
+    let (landed, cell, due) = p.wire.pop_front().expect("its next cell");
+    debug_assert!(landed == at && !due, "{landed} {at} {due}");
+    cell
+}
+
 impl Vc {
     /// A lazy source's next RM cell still to send, found again if the one
     /// it knew has gone.
@@ -139,10 +149,7 @@ impl Simulation {
             // sent by then are still on their way. The loop's record is not
             // read then (with fifty sources it is a cache miss).
             let mut cell = if !p.wire.is_empty() {
-                let _ = p.catch_up(at);
-                let (landed, cell, due) = p.wire.pop_front().expect("its next cell");
-                debug_assert!(landed == at && !due, "{landed} {at} {due}");
-                cell
+                take_landing(p, at)
             } else {
                 let v = &mut self.vcs[vc as usize];
                 match v.source.next_send {
@@ -159,11 +166,7 @@ impl Simulation {
                     // Else sent now, to wait for the cell before it.
                     _ => {
                         self.catch_up_source(at, vc);
-                        let p = &mut self.ports[host as usize];
-                        let _ = p.catch_up(at);
-                        let (landed, cell, due) = p.wire.pop_front().expect("its next cell");
-                        debug_assert!(landed == at && !due, "{landed} {at} {due}");
-                        cell
+                        take_landing(&mut self.ports[host as usize], at)
                     }
                 }
             };
@@ -187,12 +190,13 @@ impl Simulation {
         match p.wire.head() {
             Some((_, true)) => SimTime::NEVER,
             Some((at, false)) => at,
-            None => match self.vcs[vc as usize].source.next_send {
-                Some(t) if t < self.vcs[vc as usize].rm_at => {
-                    t.max(p.free_at()) + p.cell_time + p.delay
+            None => {
+                let v = &self.vcs[vc as usize];
+                match v.source.next_send {
+                    Some(t) if t < v.rm_at => t.max(p.free_at()) + p.cell_time + p.delay,
+                    _ => SimTime::NEVER,
                 }
-                _ => SimTime::NEVER,
-            },
+            }
         }
     }
 
