@@ -12,8 +12,10 @@
 
 mod common;
 
+use common::generate::{self, Background};
+
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use serde_json::{json, Value};
 use sim_core::cell::scenario::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
 use sim_core::cell::switch_alg::algorithm_kinds;
@@ -50,16 +52,6 @@ struct Vc {
     nrm: u32,
     rif: f64,
     startup: &'static str,
-}
-
-#[derive(Clone, Debug)]
-struct Background {
-    entry: usize,
-    kind: &'static str,
-    rate_mbps: f64,
-    on_ms: f64,
-    off_ms: f64,
-    start_ms: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -146,30 +138,11 @@ fn vc() -> impl Strategy<Value = Vc> {
         )
 }
 
-fn background() -> impl Strategy<Value = Background> {
-    (
-        0..3usize,
-        prop::sample::select(vec!["cbr", "vbr"]),
-        1.0..60.0,
-        1.0..20.0,
-        0.0..20.0,
-        0.0..10.0,
-    )
-        .prop_map(|(entry, kind, rate_mbps, on_ms, off_ms, start_ms)| Background {
-            entry,
-            kind,
-            rate_mbps,
-            on_ms,
-            off_ms,
-            start_ms,
-        })
-}
-
 fn cell_case() -> impl Strategy<Value = CellCase> {
     (
         prop::collection::vec(switch(), 1..=3),
         prop::collection::vec(vc(), 1..=6),
-        prop::collection::vec(background(), 0..=2),
+        prop::collection::vec(generate::background(1.0..60.0, 0.0..20.0), 0..=2),
         20.0..60.0,
         0..1000u64,
     )
@@ -216,26 +189,18 @@ fn case() -> impl Strategy<Value = Case> {
 /// destination; VCs and background enter at any switch.
 fn cell_scenario(c: &CellCase) -> Value {
     let n = c.switches.len();
-    let mut nodes = vec![json!({"id": "dst", "kind": "host"})];
-    let mut links = Vec::new();
-    for (i, s) in c.switches.iter().enumerate() {
-        nodes.push(json!({"id": format!("sw{i}"), "kind": "switch"}));
-        nodes.push(json!({"id": format!("h{i}"), "kind": "host"}));
-        links.push(json!({"id": format!("in{i}"), "a": format!("h{i}"), "b": format!("sw{i}"),
-                          "rate_mbps": 155.52, "delay_ms": s.access_delay_ms}));
-        let next = if i + 1 < n { format!("sw{}", i + 1) } else { "dst".to_string() };
-        links.push(json!({"id": format!("t{i}"), "a": format!("sw{i}"), "b": next,
-            "rate_mbps": s.rate_mbps, "delay_ms": s.delay_ms,
-            "a_to_b": {"buffer_cells": s.buffer_cells, "queue": s.queue,
-                       "algorithm": {"kind": s.algorithm}}}));
-    }
-    let path_from = |i: usize| {
-        let i = i % n;
-        let mut p = vec![json!(format!("h{i}"))];
-        p.extend((i..n).map(|k| json!(format!("sw{k}"))));
-        p.push(json!("dst"));
-        p
-    };
+    let hosts: Vec<(f64, f64)> = c.switches.iter().map(|s| (155.52, s.access_delay_ms)).collect();
+    let trunks: Vec<(f64, f64, Value)> = c
+        .switches
+        .iter()
+        .map(|s| {
+            let port = json!({"buffer_cells": s.buffer_cells, "queue": s.queue,
+                              "algorithm": {"kind": s.algorithm}});
+            (s.rate_mbps, s.delay_ms, port)
+        })
+        .collect();
+    let (nodes, links) = generate::parking_lot(&hosts, &trunks);
+    let path_from = |i: usize| generate::parking_lot_path(n, i);
     let vcs: Vec<Value> = c
         .vcs
         .iter()
@@ -261,16 +226,7 @@ fn cell_scenario(c: &CellCase) -> Value {
                    "startup": vc.startup, "bidirectional": bidirectional, "traffic": traffic})
         })
         .collect();
-    let background: Vec<Value> = c
-        .background
-        .iter()
-        .enumerate()
-        .map(|(b, bg)| {
-            json!({"id": format!("bg{b}"), "kind": bg.kind, "path": path_from(bg.entry),
-                   "rate_mbps": bg.rate_mbps, "on_ms": bg.on_ms, "off_ms": bg.off_ms,
-                   "start_ms": bg.start_ms})
-        })
-        .collect();
+    let background = generate::background_json(&c.background, path_from);
     json!({
         "format": "abr-lab/scenario", "version": 1, "id": "gen-cell",
         "run": {"until_ms": c.until_ms, "sample_interval_ms": 0.5, "seed": c.seed},
@@ -325,19 +281,14 @@ fn check_cell(r: &Value) -> Result<(), TestCaseError> {
 
 #[test]
 fn generated_scenarios_reach_the_simulator_and_keep_their_invariants() {
-    let seed = std::env::var("STRUCTURED_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::process::id() as u64 ^ 0xfeed);
-    let cases: u32 =
-        std::env::var("STRUCTURED_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(120);
+    let (mut runner, seed, cases) = generate::seeded_runner(
+        "STRUCTURED_SEED",
+        std::process::id() as u64 ^ 0xfeed,
+        "STRUCTURED_CASES",
+        120,
+        1024,
+    );
     println!("structured fuzz: STRUCTURED_SEED={seed} STRUCTURED_CASES={cases}");
-    let config =
-        Config { cases, failure_persistence: None, max_shrink_iters: 1024, ..Config::default() };
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &key));
     let ran = std::cell::Cell::new(0u64);
     let events = std::cell::Cell::new(0u64);
     let algorithms = std::cell::RefCell::new(std::collections::BTreeSet::new());

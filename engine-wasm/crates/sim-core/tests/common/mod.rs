@@ -2,6 +2,8 @@
 //! it through the runner exactly as `abrsim run` does.
 #![allow(dead_code, reason = "each test binary uses its own subset of these helpers")]
 
+pub mod generate;
+
 use serde_json::{json, Value};
 use sim_core::runner::{run_report, RunOptions};
 
