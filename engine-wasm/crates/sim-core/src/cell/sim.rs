@@ -69,6 +69,11 @@ pub struct Vc {
     /// The source is the only sender on its host port, whose link ends at
     /// a switch: it sends without events of its own (`Event::HostArrive`).
     pub sole_sender: bool,
+    /// Built without the shortcuts (`Simulation::build_without_shortcuts`),
+    /// a source that would be a sole sender: it sends by its own events, and
+    /// as a sole sender does, a cell due at an instant goes before anything
+    /// that changes the source then (a BRM arriving, one handed to it).
+    sends_first: bool,
     /// A sole sender's pending `HostArrive`, when one is.
     armed: Option<SimTime>,
     /// A sole sender whose data cells land without events (`sim/sources.rs`).
@@ -359,6 +364,23 @@ impl Simulation {
         let v = &self.vcs[vc as usize];
         if v.sole_sender && v.source.next_send.is_some_and(|t| t <= now) {
             self.send_due(now, vc);
+        } else if v.sends_first {
+            self.send_first(now, vc);
+        }
+    }
+
+    /// Built without the shortcuts, [`Simulation::catch_up_source`] for a
+    /// source that would be a sole sender: its cell due now goes first, as a
+    /// sole sender's would, whatever the order of the events of this instant.
+    #[cold]
+    #[inline(never)]
+    fn send_first(&mut self, now: SimTime, vc: u32) {
+        let v = &mut self.vcs[vc as usize];
+        if v.source.next_send == Some(now) {
+            // Its pending `SourceSend` goes with the old generation.
+            v.source.generation = v.source.generation.wrapping_add(1);
+            let generation = v.source.generation;
+            self.on_source_send(now, vc, generation);
         }
     }
 

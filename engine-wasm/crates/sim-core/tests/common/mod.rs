@@ -128,3 +128,29 @@ pub fn ip_dumbbell(
         "flows": flows
     })
 }
+
+/// A cell-model scenario built with issue 18's shortcuts and built without
+/// them (`Simulation::build_without_shortcuts`), each run to `until_ms` or
+/// its end if sooner: the two series hashes and the two event counts. None
+/// for a packet-model scenario.
+pub fn with_and_without_shortcuts(value: Value, until_ms: f64) -> Option<([String; 2], [u64; 2])> {
+    use sim_core::cell::{scenario::scenario_from_value, Simulation};
+    use sim_core::kernel::RunOutcome;
+    use sim_core::model::{split_model, ModelKind};
+    use sim_core::time::SimTime;
+    let (kind, value) = split_model(value).expect("a scenario of either model");
+    if kind != ModelKind::Cell {
+        return None;
+    }
+    let s = scenario_from_value(&value).expect("a valid scenario");
+    let until = SimTime::from_ms(s.run.until_ms.min(until_ms));
+    let run = |mut sim: Simulation| {
+        while sim.run_until(until, 1 << 18) == RunOutcome::BudgetExhausted {
+            sim.take_samples();
+        }
+        (sim.series_hash(), sim.events())
+    };
+    let (fast, fast_events) = run(Simulation::build(&s));
+    let (plain, plain_events) = run(Simulation::build_without_shortcuts(&s));
+    Some(([fast, plain], [fast_events, plain_events]))
+}

@@ -7,6 +7,21 @@ use super::*;
 impl Simulation {
     /// Builds a validated scenario (scenario → simulation in one step).
     pub fn build(s: &Scenario) -> Simulation {
+        Simulation::build_with(s, true)
+    }
+
+    /// Builds a validated scenario without issue 18's shortcuts: every
+    /// cell's arrival over every link is an event of its own and every
+    /// source sends by its own events — no links whose data cells land
+    /// without events, no sole senders, no lazy sources. Slower; for
+    /// tests/shortcuts.rs, which checks that the shortcuts change what a run
+    /// costs and never what it computes.
+    #[doc(hidden)]
+    pub fn build_without_shortcuts(s: &Scenario) -> Simulation {
+        Simulation::build_with(s, false)
+    }
+
+    fn build_with(s: &Scenario, shortcuts: bool) -> Simulation {
         let nodes: Vec<Node> = s
             .nodes
             .iter()
@@ -105,6 +120,7 @@ impl Simulation {
                     messages_done: 0,
                     brm_direct: 0,
                     sole_sender: false,
+                    sends_first: false,
                     armed: None,
                     lazy: None,
                     rm_at: SimTime::NEVER,
@@ -154,7 +170,9 @@ impl Simulation {
             }
         }
         for (port, lazy) in ports.iter_mut().zip(lazy) {
-            port.wire.set_lazy(lazy);
+            // Without the shortcuts every arrival at the host is an event;
+            // the transmitter still starts each cell by its timer.
+            port.wire.set_lazy(lazy && shortcuts);
             if lazy {
                 port.starts = Starts::Timed;
             }
@@ -178,15 +196,23 @@ impl Simulation {
             }
         }
         let Hops { next, last, feeders, first } = route_hops(ports.len(), &vcs, &background);
-        lazy_links(&mut ports, &nodes, &senders, &next, &feeders, &first);
+        if shortcuts {
+            lazy_links(&mut ports, &nodes, &senders, &next, &feeders, &first);
+        }
         next_hops(&mut ports, &vcs, &next, &last);
         // A source whose host port nothing else enters, on a link that ends
         // at a switch, sends without events of its own (issue 18).
         for v in &mut vcs {
             let host = v.host_port as usize;
-            v.sole_sender = senders[host] == 1 && !ports[host].wire.is_lazy();
+            let sole = senders[host] == 1 && !ports[host].wire.is_lazy();
+            v.sole_sender = shortcuts && sole;
+            v.sends_first = !shortcuts && sole;
         }
-        let merges = sources::lazy_sources(&mut ports, &mut vcs, &senders, &next, &feeders, &first);
+        let merges = if shortcuts {
+            sources::lazy_sources(&mut ports, &mut vcs, &senders, &next, &feeders, &first)
+        } else {
+            Vec::new()
+        };
         let columns = probe::column_names(
             vcs.iter().map(|v| v.id.as_str()),
             ports.iter().map(|p| p.id.as_str()),
