@@ -740,6 +740,10 @@ impl Simulation {
         }
         for p in ports {
             let port = &self.ports[p as usize];
+            if port.starts == Starts::Timed {
+                self.catch_up_port(now, p);
+            }
+            let port = &self.ports[p as usize];
             if !matches!(port.starts, Starts::Guarded | Starts::BySource) && port.wire.is_lazy() {
                 self.land_arrived(now, p);
             }

@@ -17,10 +17,12 @@
 //! is on the wire), and comes no earlier than one cell time after the next
 //! start. A link that ends at a host, whose arrivals are mostly not events
 //! (`Wire::lazy`), keeps a timer event for its queued cells
-//! ([`Starts::Timed`]); a link to a switch whose data cells land without
-//! events keeps one guard event per propagation delay ([`Starts::Guarded`]).
-//! A cell whose start falls at the same instant as another event starts
-//! first.
+//! ([`Starts::Timed`]), and is caught up as well when something looks at it;
+//! a link to a switch whose data cells land without events keeps one guard
+//! event per propagation delay ([`Starts::Guarded`]). A cell whose start
+//! falls at the same instant as another event starts first, on every port:
+//! a cell arriving as the transmitter frees waits behind the one that starts
+//! then, whichever of the two events was scheduled first.
 
 use super::cell::{Cell, CellKind, RmFields};
 use super::queue::{keeps_rm, CellFifo, Discipline, PortQueue};
@@ -233,7 +235,9 @@ pub enum Starts {
     /// comes before any of them could reach the far end.
     CaughtUp,
     /// Each by a timer event (a link that ends at a host: its arrivals are
-    /// mostly not events, so none is pending to catch the port up).
+    /// mostly not events, so none is pending to catch the port up), and by
+    /// [`Port::catch_up`] when something looks at the port at the instant
+    /// one is due, before the timer's turn.
     Timed,
     /// Caught up, with a guard event while an RM cell waits, just before it
     /// could reach the far end (`Port::guard_at`): a link whose data cells
@@ -458,18 +462,15 @@ impl Port {
     }
 
     /// Starts, in order and each at its time, every waiting cell whose turn
-    /// came by `now` — the work a timer event did at each — on a port whose
-    /// cells are not [`Starts::Timed`] (see the module's notes). Call it
-    /// before reading or changing the port at `now`. Returns whether a cell
-    /// it started is now the wire's first pending event (schedule it; only
-    /// on a [`Starts::Guarded`] port).
+    /// came by `now` — the work a timer event did at each (see the module's
+    /// notes). Call it before reading or changing the port at `now`. Returns
+    /// whether a cell it started is now the wire's first pending event
+    /// (schedule it; only on a [`Starts::Guarded`] or [`Starts::Timed`]
+    /// port: elsewhere the cell before it is still on the wire).
     #[inline]
     #[must_use]
     pub fn catch_up(&mut self, now: SimTime) -> bool {
-        self.waiting > 0
-            && self.busy_until <= now
-            && self.starts != Starts::Timed
-            && self.start_waiting(now)
+        self.waiting > 0 && self.busy_until <= now && self.start_waiting(now)
     }
 
     /// [`Port::catch_up`]'s work, out of its callers' way.
@@ -480,11 +481,11 @@ impl Port {
             first_due |= self.start_next(self.busy_until) == Some(true);
         }
         debug_assert!(
-            !first_due || matches!(self.starts, Starts::Guarded | Starts::BySource),
+            !first_due || matches!(self.starts, Starts::Guarded | Starts::BySource | Starts::Timed),
             "the cell sent before is still on the wire"
         );
         // A `BySource` port's RM cells arrive by its source's own events.
-        first_due && self.starts == Starts::Guarded
+        first_due && matches!(self.starts, Starts::Guarded | Starts::Timed)
     }
 
     /// Starts sending the next waiting cell at `at` (background first:
@@ -527,7 +528,11 @@ impl Port {
             self.timer_pending = next.is_some();
             return (first_due, next);
         }
-        debug_assert!(!self.is_busy(now), "port {} timer while busy", self.id);
+        if self.is_busy(now) {
+            // Caught up at this instant already, before the timer's turn.
+            self.timer_pending = self.queue_len() > 0;
+            return (false, self.timer_pending.then_some(self.busy_until));
+        }
         let Some(first_due) = self.start_next(now) else {
             return (false, None);
         };
@@ -654,6 +659,23 @@ mod tests {
         assert_eq!(p.on_timer(ct), (false, Some(ct + ct)));
         assert_eq!(p.on_timer(ct + ct), (false, None));
         assert_eq!(p.cells_held(), 3);
+    }
+
+    #[test]
+    fn a_timed_port_looked_at_as_its_transmitter_frees_starts_the_next_cell_first() {
+        let (mut p, ct) = lazy_port(Starts::Timed);
+        p.offer(SimTime(0), &mut Cell::data(1));
+        assert_eq!(p.offer(SimTime(10), &mut Cell::data(2)), Offer::Queued { timer: Some(ct) });
+        // A cell arrives at `ct`, before the timer's turn at the same instant:
+        // the waiting cell starts first, and the new one waits behind it.
+        assert!(!p.catch_up(ct));
+        assert_eq!((p.queue_len(), p.wire.len()), (0, 2));
+        assert_eq!(p.offer(ct, &mut Cell::data(3)), Offer::Queued { timer: None });
+        // The timer comes all the same, finds the port busy and waits for the cell's end.
+        assert_eq!(p.on_timer(ct), (false, Some(ct + ct)));
+        assert_eq!(p.on_timer(ct + ct), (false, None));
+        let order: Vec<_> = p.wire.iter().map(|(_, c)| c.vc).collect();
+        assert_eq!(order, vec![1, 2, 3]);
     }
 
     #[test]
