@@ -156,7 +156,8 @@ fn fairness_is_one_when_both_sources_hold_their_share() {
 
 /// A port to a switch starts its waiting cells without events of their own,
 /// caught up whenever something reads the port, and at the end of every
-/// `run_until` (issue 18). Whatever the slices the worker cuts a run into —
+/// `run_until` (issue 18); a port to a host by timer events, and caught up
+/// the same way. Whatever the slices the worker cuts a run into —
 /// odd deadlines, a budget that stops between two events of one instant —
 /// it is the run made in one call, and the queues it draws between slices
 /// are the network's at that instant.
@@ -172,8 +173,7 @@ fn a_run_in_slices_is_the_run_in_one_call() {
             t = f64::min(t + 0.37, until_ms);
             let at = SimTime::from_ms(t);
             while sliced.run_until(at, 7) == sim_core::RunOutcome::BudgetExhausted {}
-            for p in sliced.ports.iter().filter(|p| p.starts != Starts::Timed && p.queue_len() > 0)
-            {
+            for p in sliced.ports.iter().filter(|p| p.queue_len() > 0) {
                 // Caught up: while cells wait, one is being sent.
                 assert!(p.is_busy(at), "{name}: port {} idle at {t} ms with cells waiting", p.id);
                 waiting_at_a_cut += 1;
