@@ -25,10 +25,14 @@
 //! whose replies and turned-around RM cells make instants meet by
 //! construction. 18,000 generated runs (seeds 1–18, 1,000 cases each) were
 //! the same bit for bit. With request–response traffic and bidirectional VCs
-//! added, two searches of 1,000 in six found a run that differs (in the one
-//! traced, a backward RM cell reached its source one cell time later in one
-//! build than in the other). A failure here is worth tracing to the instant
-//! where the runs part: a tie rule, or a shortcut's error.
+//! added, two searches of 1,000 in six found a run that differs. In the one
+//! traced, a destination turned an RM cell around at the instant a reverse
+//! loop's source on the same host sent a cell, and the two went onto the
+//! host's link in the order their events had been scheduled, which differs
+//! between the builds (the forward RM cell's arrival is scheduled at another
+//! moment on a link whose data cells land without events). A failure here is
+//! worth tracing to the instant where the runs part: a tie rule, or a
+//! shortcut's error.
 //!
 //! Two families: a parking lot of up to three switches, with sources and
 //! background entering at any of them, and the benchmark's shape — hosts
