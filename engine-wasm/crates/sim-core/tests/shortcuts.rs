@@ -42,20 +42,17 @@
 
 mod common;
 
-use common::generate::{self, Background};
+use common::generate::{self, Background, SwitchPort};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use sim_core::cell::scenario::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
-use sim_core::cell::switch_alg::algorithm_kinds;
+use sim_core::cell::scenario::STARTUP_OPTIONS;
 
 #[derive(Clone, Debug)]
 struct Port {
     rate_mbps: f64,
     delay_ms: f64,
-    algorithm: &'static str,
-    buffer_cells: f64,
-    queue: &'static str,
+    port: SwitchPort,
 }
 
 #[derive(Clone, Debug)]
@@ -90,20 +87,11 @@ struct Case {
 }
 
 fn port() -> impl Strategy<Value = Port> {
-    (
-        5.0..155.52,
-        0.01..3.0,
-        prop::sample::select(algorithm_kinds()),
-        prop::sample::select(vec![50.0, 1000.0, 100_000.0]),
-        prop::sample::select(QUEUE_DISCIPLINES.to_vec()),
-    )
-        .prop_map(|(rate_mbps, delay_ms, algorithm, buffer_cells, queue)| Port {
-            rate_mbps,
-            delay_ms,
-            algorithm,
-            buffer_cells,
-            queue,
-        })
+    (5.0..155.52, 0.01..3.0, generate::switch_port()).prop_map(|(rate_mbps, delay_ms, port)| Port {
+        rate_mbps,
+        delay_ms,
+        port,
+    })
 }
 
 fn vc() -> impl Strategy<Value = Vc> {
@@ -161,10 +149,6 @@ fn case() -> impl Strategy<Value = Case> {
         })
 }
 
-fn a_to_b(p: &Port) -> Value {
-    json!({"buffer_cells": p.buffer_cells, "queue": p.queue, "algorithm": {"kind": p.algorithm}})
-}
-
 fn traffic(v: &Vc) -> Value {
     match v.traffic {
         None => json!({"kind": "persistent", "start_ms": v.start_ms}),
@@ -187,7 +171,7 @@ fn parking_lot(c: &Case) -> Value {
     let n = c.ports.len();
     let hosts: Vec<(f64, f64)> = (0..n).map(|i| c.hosts[i % c.hosts.len()]).collect();
     let trunks: Vec<(f64, f64, Value)> =
-        c.ports.iter().map(|p| (p.rate_mbps, p.delay_ms, a_to_b(p))).collect();
+        c.ports.iter().map(|p| (p.rate_mbps, p.delay_ms, p.port.json())).collect();
     let (nodes, links) = generate::parking_lot(&hosts, &trunks);
     let path = |entry: usize| generate::parking_lot_path(n, entry);
     let vcs: Vec<Value> =
@@ -209,7 +193,7 @@ fn star(c: &Case) -> Value {
         json!({"id": "dst", "kind": "host"}),
     ];
     let mut links = vec![json!({"id": "trunk", "a": "sw0", "b": "sw1",
-        "rate_mbps": trunk.rate_mbps, "delay_ms": trunk.delay_ms, "a_to_b": a_to_b(trunk)})];
+        "rate_mbps": trunk.rate_mbps, "delay_ms": trunk.delay_ms, "a_to_b": trunk.port.json()})];
     for (h, &(rate, delay)) in c.hosts.iter().enumerate() {
         nodes.push(json!({"id": format!("h{h}"), "kind": "host"}));
         links.push(json!({"id": format!("in{h}"), "a": format!("h{h}"), "b": "sw0",
@@ -217,7 +201,7 @@ fn star(c: &Case) -> Value {
     }
     let shared = out(1);
     links.push(json!({"id": "out", "a": "sw1", "b": "dst", "rate_mbps": shared.rate_mbps,
-                      "delay_ms": shared.delay_ms, "a_to_b": a_to_b(shared)}));
+                      "delay_ms": shared.delay_ms, "a_to_b": shared.port.json()}));
     let mut vcs = Vec::new();
     for (i, v) in c.vcs.iter().enumerate() {
         let host = if v.own_host {
@@ -238,7 +222,7 @@ fn star(c: &Case) -> Value {
             // back make arrivals coincide with the transmitter freeing.
             links.push(json!({"id": format!("out{i}"), "a": "sw1", "b": format!("d{i}"),
                 "rate_mbps": p.rate_mbps * (1.0 + 0.01 * (i + 1) as f64), "delay_ms": p.delay_ms,
-                "a_to_b": a_to_b(p)}));
+                "a_to_b": p.port.json()}));
             format!("d{i}")
         } else {
             "dst".to_string()

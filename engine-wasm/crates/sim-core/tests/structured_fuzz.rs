@@ -12,12 +12,12 @@
 
 mod common;
 
-use common::generate::{self, Background};
+use common::generate::{self, Background, SwitchPort};
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use serde_json::{json, Value};
-use sim_core::cell::scenario::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
+use sim_core::cell::scenario::STARTUP_OPTIONS;
 use sim_core::cell::switch_alg::algorithm_kinds;
 use sim_core::runner::{run_report, RunOptions};
 
@@ -25,11 +25,9 @@ use sim_core::runner::{run_report, RunOptions};
 #[derive(Clone, Debug)]
 struct Switch {
     access_delay_ms: f64,
-    algorithm: &'static str,
     rate_mbps: f64,
     delay_ms: f64,
-    buffer_cells: f64,
-    queue: &'static str,
+    port: SwitchPort,
 }
 
 #[derive(Clone, Debug)]
@@ -87,16 +85,12 @@ enum Case {
 }
 
 fn switch() -> impl Strategy<Value = Switch> {
-    (
-        0.0..0.5,
-        prop::sample::select(algorithm_kinds()),
-        prop::sample::select(vec![10.0, 50.0, 155.52]),
-        0.01..2.0,
-        prop::sample::select(vec![50.0, 1000.0, 100_000.0]),
-        prop::sample::select(QUEUE_DISCIPLINES.to_vec()),
-    )
-        .prop_map(|(access_delay_ms, algorithm, rate_mbps, delay_ms, buffer_cells, queue)| {
-            Switch { access_delay_ms, algorithm, rate_mbps, delay_ms, buffer_cells, queue }
+    (0.0..0.5, prop::sample::select(vec![10.0, 50.0, 155.52]), 0.01..2.0, generate::switch_port())
+        .prop_map(|(access_delay_ms, rate_mbps, delay_ms, port)| Switch {
+            access_delay_ms,
+            rate_mbps,
+            delay_ms,
+            port,
         })
 }
 
@@ -190,15 +184,8 @@ fn case() -> impl Strategy<Value = Case> {
 fn cell_scenario(c: &CellCase) -> Value {
     let n = c.switches.len();
     let hosts: Vec<(f64, f64)> = c.switches.iter().map(|s| (155.52, s.access_delay_ms)).collect();
-    let trunks: Vec<(f64, f64, Value)> = c
-        .switches
-        .iter()
-        .map(|s| {
-            let port = json!({"buffer_cells": s.buffer_cells, "queue": s.queue,
-                              "algorithm": {"kind": s.algorithm}});
-            (s.rate_mbps, s.delay_ms, port)
-        })
-        .collect();
+    let trunks: Vec<(f64, f64, Value)> =
+        c.switches.iter().map(|s| (s.rate_mbps, s.delay_ms, s.port.json())).collect();
     let (nodes, links) = generate::parking_lot(&hosts, &trunks);
     let path_from = |i: usize| generate::parking_lot_path(n, i);
     let vcs: Vec<Value> = c
@@ -304,7 +291,7 @@ fn generated_scenarios_reach_the_simulator_and_keep_their_invariants() {
         match &c {
             Case::Cell(cell) => {
                 check_cell(&r)?;
-                algorithms.borrow_mut().extend(cell.switches.iter().map(|s| s.algorithm));
+                algorithms.borrow_mut().extend(cell.switches.iter().map(|s| s.port.algorithm));
             }
             Case::Ip(_) => {
                 prop_assert!(!serde_json::to_string(&r).unwrap().contains("NaN"), "NaN in {}", r);

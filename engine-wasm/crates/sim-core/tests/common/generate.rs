@@ -5,7 +5,39 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{json, Value};
+use sim_core::cell::scenario::QUEUE_DISCIPLINES;
+use sim_core::cell::switch_alg::algorithm_kinds;
 use std::ops::Range;
+
+/// How a switch sends onto a link: its algorithm, buffer and queue discipline.
+#[derive(Clone, Debug)]
+pub struct SwitchPort {
+    pub algorithm: &'static str,
+    pub buffer_cells: f64,
+    pub queue: &'static str,
+}
+
+/// Any switch algorithm, a buffer of 50, 1,000 or 100,000 cells, either discipline.
+pub fn switch_port() -> impl Strategy<Value = SwitchPort> {
+    (
+        prop::sample::select(algorithm_kinds()),
+        prop::sample::select(vec![50.0, 1000.0, 100_000.0]),
+        prop::sample::select(QUEUE_DISCIPLINES.to_vec()),
+    )
+        .prop_map(|(algorithm, buffer_cells, queue)| SwitchPort {
+            algorithm,
+            buffer_cells,
+            queue,
+        })
+}
+
+impl SwitchPort {
+    /// The link's `a_to_b` (or `b_to_a`) entry.
+    pub fn json(&self) -> Value {
+        json!({"buffer_cells": self.buffer_cells, "queue": self.queue,
+               "algorithm": {"kind": self.algorithm}})
+    }
+}
 
 /// A CBR or VBR source entering at switch `entry` (modulo the switches there are).
 #[derive(Clone, Debug)]
