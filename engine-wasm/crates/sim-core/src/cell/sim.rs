@@ -739,8 +739,7 @@ impl Simulation {
             }
         }
         for p in ports {
-            let port = &self.ports[p as usize];
-            if port.starts == Starts::Timed {
+            if self.ports[p as usize].starts == Starts::Timed {
                 self.catch_up_port(now, p);
             }
             let port = &self.ports[p as usize];
