@@ -17,7 +17,7 @@ import {
 import { parseFrame, type LiveFrame } from '../engine/frame'
 import { parseLayout, type Layout } from '../engine/layout'
 import type { RunStatus, ScenarioError, Speed, WorkerEvent } from '../engine/protocol'
-import { SampleStore } from '../engine/samples'
+import { rowsOfRun, SampleStore } from '../engine/samples'
 
 /** The engine's latest snapshot of cells on the links, for the animation. */
 export interface LiveCells {
@@ -145,7 +145,9 @@ export function useSimulation(): Simulation {
     }
     const parsed = parseLayout(result.layoutJson)
     layoutRef.current = parsed
-    storeRef.current = new SampleStore(parsed.columns)
+    storeRef.current = new SampleStore(parsed.columns, {
+      expectedRows: rowsOfRun(parsed.until_ms, parsed.sample_interval_ms),
+    })
     frameRef.current = null
     cellsRef.current = null
     acceptingRef.current = true

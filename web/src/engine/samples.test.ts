@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseFrame } from './frame'
-import { SampleStore } from './samples'
+import { rowsOfRun, SampleStore } from './samples'
 
 describe('SampleStore', () => {
   const columns = ['t_ms', 'vc.vc1.acr', 'port.l3.queue']
@@ -33,6 +33,46 @@ describe('SampleStore', () => {
     expect(t[rows - 1]).toBe((rows - 1) * 0.5)
     expect(store.series('vc.vc1.acr')[4321]).toBe(4321)
     expect(store.max('port.l3.queue')).toBe(10)
+  })
+
+  it('makes room for the rows a run is expected to send at once, and grows past them exactly', () => {
+    const rowsOf = (from: number, n: number) => {
+      const chunk = new Float64Array(n * columns.length)
+      for (let r = 0; r < n; r++)
+        chunk.set([(from + r) * 0.5, 100 + from + r, (from + r) % 7], r * columns.length)
+      return chunk
+    }
+    const expected = rowsOfRun(1000, 0.5)
+    expect(expected).toBe(2001)
+    const store = new SampleStore(columns, { expectedRows: expected })
+    store.append(rowsOf(0, 10))
+    // The columns' arrays are made once: a view taken early shares its buffer with one taken at
+    // the run's last row (a doubling would have copied every varying column into a new one).
+    const early = store.series('vc.vc1.acr').buffer
+    for (let from = 10; from < expected; from += 250)
+      store.append(rowsOf(from, Math.min(250, expected - from)))
+    expect(store.series('vc.vc1.acr').buffer).toBe(early)
+    // A run played on past its expected end still keeps every row.
+    store.append(rowsOf(expected, 500))
+    const acr = store.series('vc.vc1.acr')
+    expect(acr).toHaveLength(expected + 500)
+    expect(acr.buffer).not.toBe(early)
+    for (const r of [0, 9, 10, 2000, 2001, expected + 499]) expect(acr[r]).toBe(100 + r)
+    expect(store.series('port.l3.queue')[1234]).toBe(1234 % 7)
+  })
+
+  it('bounds the room it makes by the rows it keeps, and ignores a meaningless expectation', () => {
+    expect(rowsOfRun(10, 0)).toBe(0)
+    expect(rowsOfRun(Number.NaN, 1)).toBe(0)
+    expect(rowsOfRun(-5, 1)).toBe(0)
+    for (const expectedRows of [0, -3, Number.NaN, Number.POSITIVE_INFINITY, 1e12]) {
+      const store = new SampleStore(columns, { maxRows: 64, expectedRows })
+      for (let r = 0; r < 200; r++) store.append(new Float64Array([r, r, r]))
+      expect(store.rowCount).toBeLessThanOrEqual(64)
+      expect(store.last('t_ms')).toBe(199)
+      expect(store.receivedRows).toBe(200)
+      expect(store.stride).toBe(4)
+    }
   })
 
   it('refuses a buffer that is not whole rows', () => {

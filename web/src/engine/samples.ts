@@ -25,11 +25,26 @@ export const MAX_STORED_VALUES = 8_000_000
 /** However many columns, at least this many rows are kept. */
 export const MIN_MAX_ROWS = 2048
 
+/** Rows a run sends: one per sample interval up to its end, and the row at 0 (0 if unknown). */
+export function rowsOfRun(untilMs: number, sampleIntervalMs: number): number {
+  if (!(untilMs >= 0) || !(sampleIntervalMs > 0)) return 0
+  return Math.floor(untilMs / sampleIntervalMs) + 1
+}
+
 export interface SampleStoreOptions {
   /** Rows kept before merging (even; default from MAX_STORED_VALUES and the column count). */
   maxRows?: number
   /** Keep a column of one value as that value until a row differs (default true). */
   foldConstants?: boolean
+  /**
+   * Rows the run is expected to send (its length over its sample interval, plus the row at 0):
+   * the columns get room for that many at once (never more than `maxRows` + 1), instead of
+   * doubling from 1,024 as rows come. A doubling copies every column that varies while the run
+   * plays: at 500 VCs (3,042 columns, 39 s at 20 ms) the page's thread spent 40–55 ms on the one
+   * message that crossed 1,024 rows, a frame of 100–150 ms flat out (issue 18's frames
+   * benchmark). A run that goes on longer still grows as before.
+   */
+  expectedRows?: number
 }
 
 export class SampleStore {
@@ -71,7 +86,13 @@ export class SampleStore {
     this.maxRows = maxRows - (maxRows % 2)
     this.columns = columns
     this.index = index
-    this.capacity = Math.min(INITIAL_CAPACITY, this.maxRows + 1)
+    const expected = options.expectedRows
+    this.capacity = Math.min(
+      expected !== undefined && Number.isFinite(expected) && expected >= 1
+        ? Math.ceil(expected)
+        : INITIAL_CAPACITY,
+      this.maxRows + 1,
+    )
     this.foldConstants = options.foldConstants ?? true
     this.data = columns.map(() => null)
     this.constants = new Float64Array(columns.length)
