@@ -42,11 +42,10 @@
 
 mod common;
 
-use common::generate::{self, Background, SwitchPort};
+use common::generate::{self, Background, SourceParams, SwitchPort};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use sim_core::cell::scenario::STARTUP_OPTIONS;
 
 #[derive(Clone, Debug)]
 struct Port {
@@ -66,11 +65,7 @@ struct Vc {
     start_ms: f64,
     /// None: persistent; else on/off (on, off) or source-bottlenecked (rate, for).
     traffic: Option<(bool, f64, f64)>,
-    pcr_mbps: f64,
-    mcr_mbps: f64,
-    nrm: u32,
-    rif: f64,
-    startup: &'static str,
+    source: SourceParams,
 }
 
 #[derive(Clone, Debug)]
@@ -101,31 +96,16 @@ fn vc() -> impl Strategy<Value = Vc> {
     ];
     (
         (0..8usize, prop::bool::weighted(0.7), prop::bool::weighted(0.7), 0.0..5.0, traffic),
-        (
-            10.0..155.52,
-            prop::sample::select(vec![0.0, 0.0, 0.5]),
-            prop::sample::select(vec![2u32, 8, 32]),
-            prop::sample::select(vec![1.0 / 256.0, 1.0 / 16.0, 1.0]),
-            prop::sample::select(STARTUP_OPTIONS.to_vec()),
-        ),
+        generate::source_params(10.0..155.52, vec![0.0, 0.0, 0.5]),
     )
-        .prop_map(
-            |(
-                (entry, own_host, own_destination, start_ms, traffic),
-                (pcr, mcr, nrm, rif, startup),
-            )| Vc {
-                entry,
-                own_host,
-                own_destination,
-                start_ms,
-                traffic,
-                pcr_mbps: pcr,
-                mcr_mbps: mcr,
-                nrm,
-                rif,
-                startup,
-            },
-        )
+        .prop_map(|((entry, own_host, own_destination, start_ms, traffic), source)| Vc {
+            entry,
+            own_host,
+            own_destination,
+            start_ms,
+            traffic,
+            source,
+        })
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -161,8 +141,7 @@ fn traffic(v: &Vc) -> Value {
 }
 
 fn vc_json(i: usize, v: &Vc, path: Vec<String>) -> Value {
-    json!({"id": format!("vc{i}"), "path": path, "pcr_mbps": v.pcr_mbps, "mcr_mbps": v.mcr_mbps,
-           "nrm": v.nrm, "rif": v.rif, "startup": v.startup, "traffic": traffic(v)})
+    v.source.json(json!({"id": format!("vc{i}"), "path": path, "traffic": traffic(v)}))
 }
 
 /// A parking lot: switch `i` has host `h{i}` and a trunk to the next switch

@@ -12,12 +12,11 @@
 
 mod common;
 
-use common::generate::{self, Background, SwitchPort};
+use common::generate::{self, Background, SourceParams, SwitchPort};
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use serde_json::{json, Value};
-use sim_core::cell::scenario::STARTUP_OPTIONS;
 use sim_core::cell::switch_alg::algorithm_kinds;
 use sim_core::runner::{run_report, RunOptions};
 
@@ -45,11 +44,7 @@ struct Vc {
     start_ms: f64,
     traffic: Traffic,
     bidirectional: bool,
-    pcr_mbps: f64,
-    mcr_mbps: f64,
-    nrm: u32,
-    rif: f64,
-    startup: &'static str,
+    source: SourceParams,
 }
 
 #[derive(Clone, Debug)]
@@ -109,27 +104,18 @@ fn traffic() -> impl Strategy<Value = Traffic> {
 fn vc() -> impl Strategy<Value = Vc> {
     (
         (0..3usize, 0.0..5.0, traffic(), prop::bool::weighted(0.25)),
-        (
+        generate::source_params(
             prop::sample::select(vec![10.0, 100.0, 155.52]),
-            prop::sample::select(vec![0.0, 0.0, 1.0]),
-            prop::sample::select(vec![2u32, 8, 32]),
-            prop::sample::select(vec![1.0 / 256.0, 1.0 / 16.0, 1.0]),
-            prop::sample::select(STARTUP_OPTIONS.to_vec()),
+            vec![0.0, 0.0, 1.0],
         ),
     )
-        .prop_map(
-            |((entry, start_ms, traffic, bidirectional), (pcr, mcr, nrm, rif, startup))| Vc {
-                entry,
-                start_ms,
-                traffic,
-                bidirectional,
-                pcr_mbps: pcr,
-                mcr_mbps: mcr,
-                nrm,
-                rif,
-                startup,
-            },
-        )
+        .prop_map(|((entry, start_ms, traffic, bidirectional), source)| Vc {
+            entry,
+            start_ms,
+            traffic,
+            bidirectional,
+            source,
+        })
 }
 
 fn cell_case() -> impl Strategy<Value = CellCase> {
@@ -208,9 +194,8 @@ fn cell_scenario(c: &CellCase) -> Value {
             };
             let bidirectional =
                 vc.bidirectional && !matches!(vc.traffic, Traffic::RequestResponse { .. });
-            json!({"id": format!("vc{v}"), "path": path_from(vc.entry),
-                   "pcr_mbps": vc.pcr_mbps, "mcr_mbps": vc.mcr_mbps, "nrm": vc.nrm, "rif": vc.rif,
-                   "startup": vc.startup, "bidirectional": bidirectional, "traffic": traffic})
+            vc.source.json(json!({"id": format!("vc{v}"), "path": path_from(vc.entry),
+                                  "bidirectional": bidirectional, "traffic": traffic}))
         })
         .collect();
     let background = generate::background_json(&c.background, path_from);

@@ -1,11 +1,12 @@
 //! Pieces of the generated cell-model scenarios that structured_fuzz.rs and
-//! shortcuts.rs share: background sources, the parking lot's nodes and
-//! links, and a seeded proptest runner.
+//! shortcuts.rs share: a switch port's settings, an ABR source's parameters,
+//! background sources, the parking lot's nodes and links, and a seeded
+//! proptest runner.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{json, Value};
-use sim_core::cell::scenario::QUEUE_DISCIPLINES;
+use sim_core::cell::scenario::{QUEUE_DISCIPLINES, STARTUP_OPTIONS};
 use sim_core::cell::switch_alg::algorithm_kinds;
 use std::ops::Range;
 
@@ -36,6 +37,51 @@ impl SwitchPort {
     pub fn json(&self) -> Value {
         json!({"buffer_cells": self.buffer_cells, "queue": self.queue,
                "algorithm": {"kind": self.algorithm}})
+    }
+}
+
+/// An ABR source's parameters: its rates, Nrm, RIF and start-up option.
+#[derive(Clone, Debug)]
+pub struct SourceParams {
+    pub pcr_mbps: f64,
+    pub mcr_mbps: f64,
+    pub nrm: u32,
+    pub rif: f64,
+    pub startup: &'static str,
+}
+
+/// PCR from `pcr`, MCR one of `mcr`, Nrm 2, 8 or 32, RIF 1/256, 1/16 or 1,
+/// any start-up option.
+pub fn source_params(
+    pcr: impl Strategy<Value = f64>,
+    mcr: Vec<f64>,
+) -> impl Strategy<Value = SourceParams> {
+    (
+        pcr,
+        prop::sample::select(mcr),
+        prop::sample::select(vec![2u32, 8, 32]),
+        prop::sample::select(vec![1.0 / 256.0, 1.0 / 16.0, 1.0]),
+        prop::sample::select(STARTUP_OPTIONS.to_vec()),
+    )
+        .prop_map(|(pcr_mbps, mcr_mbps, nrm, rif, startup)| SourceParams {
+            pcr_mbps,
+            mcr_mbps,
+            nrm,
+            rif,
+            startup,
+        })
+}
+
+impl SourceParams {
+    /// A VC's entry: `vc` (its id, path, traffic…) with these parameters added.
+    pub fn json(&self, mut vc: Value) -> Value {
+        let fields = vc.as_object_mut().expect("a VC is an object");
+        fields.insert("pcr_mbps".into(), json!(self.pcr_mbps));
+        fields.insert("mcr_mbps".into(), json!(self.mcr_mbps));
+        fields.insert("nrm".into(), json!(self.nrm));
+        fields.insert("rif".into(), json!(self.rif));
+        fields.insert("startup".into(), json!(self.startup));
+        vc
     }
 }
 
