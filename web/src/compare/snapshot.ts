@@ -2,8 +2,9 @@
 import { SampleStore } from '../engine/samples'
 
 export function snapshotStore(store: SampleStore): SampleStore {
-  const copy = new SampleStore(store.columns, { maxRows: store.maxRows })
   const rows = store.rowCount
+  // Sized for the rows it copies: its columns are made once, not doubled as they fill.
+  const copy = new SampleStore(store.columns, { maxRows: store.maxRows, expectedRows: rows })
   const width = store.columns.length
   const flat = new Float64Array(rows * width)
   store.columns.forEach((name, c) => {
