@@ -13,7 +13,7 @@ import {
   type ReactNode,
 } from 'react'
 import './charts.css'
-import type { Layout } from '../engine/layout'
+import { column, type Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { ChartPanel } from './ChartPanel'
 import { chartsReadyAt, drawsPending } from './drawQueue'
@@ -160,6 +160,9 @@ export function ChartsWorkspace({
     [ctx, receivedRows],
   )
   useEffect(() => onPick?.(current.selection.vcs), [current.selection.vcs, onPick])
+  // Hover and the timeline stop at the latest sample: no view shows a time not yet simulated.
+  const liveEnd = store.has(column.time) ? (store.last(column.time) ?? 0) : null
+  useEffect(() => cursor.setLiveEnd(liveEnd), [cursor, liveEnd])
   const onZoom = useCallback((window: TimeWindow) => setState((s) => ({ ...s, window })), [])
   const onSelect = useCallback(
     (selection: SeriesSelection) => setState((s) => ({ ...s, selection })),
