@@ -83,9 +83,14 @@ export function acrChartModel(
   }
   if (hasShares)
     legend.push({ label: 'dashed: max-min fair share', color: '#59636e', dash: REFERENCE_DASH })
-  // Rates never exceed the fastest link, so that is a stable axis top before data arrives.
-  const fastestLink = Math.max(0, ...layout.links.map((l) => l.rate_mbps))
-  const yDomain = yDomainFrom(maxValue, fastestLink)
+  // An ACR never exceeds its VC's PCR (negotiated down to the slowest link of its path), so the
+  // highest PCR drawn is a stable axis top before data arrives that still spans the data, however
+  // fast the access links are.
+  const ceiling =
+    vcs.length > 0
+      ? Math.max(0, ...vcs.map((v) => v.pcr_mbps))
+      : Math.max(0, ...layout.links.map((l) => l.rate_mbps))
+  const yDomain = yDomainFrom(maxValue, ceiling)
   return {
     series,
     legend,
