@@ -16,12 +16,14 @@ import './charts.css'
 import { column, type Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { ChartPanel } from './ChartPanel'
+import { Legend } from './Legend'
 import { chartsReadyAt, drawsPending } from './drawQueue'
 import { formatTime, type TimeCursor, type TimeWindow } from './cursor'
 import {
   chartKinds,
   chartModel,
   chartTitle,
+  overlayLegend,
   type ChartContext,
   type ChartKind,
   type PinnedRun,
@@ -210,6 +212,13 @@ export function ChartsWorkspace({
         <HoverTime cursor={cursor} />
         {toolbar}
       </div>
+      {pinned && (
+        <Legend
+          entries={overlayLegend(pinned.label, runLabel)}
+          label="Runs overlaid on every chart"
+          className="legend runs-legend"
+        />
+      )}
       <div className="charts-grid">
         {(present ? shownCharts(models, present.charts) : models).map(({ kind, model }) => (
           <ChartPanel

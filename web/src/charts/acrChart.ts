@@ -21,6 +21,11 @@ export const REFERENCE_DASH = '6 4'
 export interface ChartModel {
   series: LineSeries[]
   legend: LegendEntry[]
+  /**
+   * Which style is which run, when a pinned run is overlaid: the same for every chart, so the page
+   * shows it once above them (ChartsWorkspace); an exported chart carries it in its own legend.
+   */
+  runLegend?: LegendEntry[]
   yDomain: [number, number]
   options: Omit<TimeSeriesOptions, 'width' | 'height'>
   /** Unit of the values, for read-outs and exports ("Mbit/s", "cells", ""). */
