@@ -193,3 +193,65 @@ test('touch-drag moves a node on a phone', async ({ browser }) => {
   expect(problems).toEqual([])
   await context.close()
 })
+
+/** Axis titles whose drawn box leaves their chart's <svg> (clipped), with how far. */
+async function clippedAxisTitles(page: import('@playwright/test').Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    for (const svg of document.querySelectorAll('.chart-panel svg[id]')) {
+      // The plot's box clips what leaves it, as the <svg> itself does.
+      const own = svg.getBoundingClientRect()
+      const box = svg.closest('.chart-box')?.getBoundingClientRect() ?? own
+      const frame = {
+        left: Math.max(own.left, box.left),
+        top: Math.max(own.top, box.top),
+        right: Math.min(own.right, box.right),
+        bottom: Math.min(own.bottom, box.bottom),
+        height: Math.min(own.bottom, box.bottom) - Math.max(own.top, box.top),
+      }
+      if (own.width === 0 || frame.height <= 0) continue
+      for (const text of svg.querySelectorAll('g.x-label text, g.y-label text')) {
+        const r = text.getBoundingClientRect()
+        if (
+          r.left < frame.left - 0.5 ||
+          r.top < frame.top - 0.5 ||
+          r.right > frame.right + 0.5 ||
+          r.bottom > frame.bottom + 0.5
+        )
+          out.push(
+            `${svg.id}: "${text.textContent}" (${Math.round(r.height)} px tall in ${Math.round(frame.height)})`,
+          )
+      }
+    }
+    return out
+  })
+}
+
+for (const [width, height, present] of [
+  [1280, 800, false],
+  [1920, 1080, true],
+  [390, 844, false],
+] as const) {
+  test(`axis titles are never clipped at ${width}×${height}${present ? ' in presentation mode' : ''}`, async ({
+    lab,
+    page,
+  }) => {
+    await page.setViewportSize({ width, height })
+    for (const id of ['two-source-wan', 'ma-500-vcs', 'pletka-bat-tcp-udp']) {
+      await lab.open(`#scenario=${id}`)
+      await lab.waitUntilLoaded()
+      if (present) {
+        await page.getByTestId('present').click()
+        await expect(page.locator('.app.present')).toHaveCount(1)
+      } else if (width < 600) {
+        await page.getByRole('button', { name: 'Charts', exact: true }).click()
+      }
+      await expect(page.locator('.chart-panel svg g.y-label text').first()).toBeAttached()
+      await page.waitForTimeout(300)
+      expect(await clippedAxisTitles(page), id).toEqual([])
+      if (id === 'two-source-wan')
+        await page.screenshot({ path: `${artifacts}axis-titles-${width}.png`, fullPage: true })
+      if (present) await page.getByTestId('present').click()
+    }
+  })
+}
