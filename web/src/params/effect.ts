@@ -2,8 +2,9 @@
  * Switch-algorithm knobs that only act while another knob is on: shown beside such a control, so
  * that moving it while its switch is off is never a silent no-op. The engine's registry lists each
  * knob on its own; which one gates which is read from each algorithm's description (Ma &
- * Ramakrishnan §4 for the explicit max-min switch's queue management; Jain et al., "The ERICA
- * Switch Algorithm", extensions 5, 8, 9, 11 and ERICA+).
+ * Ramakrishnan, "Queue Management for Explicit Rate Based Congestion Control", §4, for the
+ * explicit max-min switch's queue management; Jain et al., "ABR Switch Algorithm Testing: A Case
+ * Study with ERICA", extensions 5, 8, 9, 11 and ERICA+).
  */
 import type { EngineInfo } from '../scenario/engineInfo'
 import type { Json, JsonObject } from '../scenario/paths'
