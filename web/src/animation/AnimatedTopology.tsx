@@ -34,6 +34,7 @@ import type { Fit } from '../topology/geometry'
 import {
   buildScene,
   fitTransform,
+  gaugeBoxesText,
   MAX_CELLS,
   showsCells,
   slowestCellPace,
@@ -261,6 +262,7 @@ export function AnimationLayer(
         for (let i = 0; i < ports.length; i++)
           queues += `${i > 0 ? ' ' : ''}${ports[i].id}:${Math.round(queueAt(i))}`
         canvas.dataset.queues = queues
+        canvas.dataset.gauges = gaugeBoxesText(scene, fit)
       }
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')

@@ -427,10 +427,14 @@ export function overlayPinned(
   const series = [...copies, ...model.series]
   const top = Math.max(model.yDomain[1], maxValue * 1.05)
   const yDomain: [number, number] = [model.yDomain[0], top]
-  const legend: LegendEntry[] = [
-    ...model.legend,
+  const runLegend = overlayLegend(pinned.label, runLabel)
+  return { ...model, series, runLegend, yDomain, options: { ...model.options, series, yDomain } }
+}
+
+/** The legend of an overlay: which line style is this run, which the pinned one. */
+export function overlayLegend(pinnedLabel: string, runLabel: string): LegendEntry[] {
+  return [
     { label: `this run: ${runLabel}`, color: '#1b1f24' },
-    { label: `faint band: pinned ${pinned.label}`, color: '#1b1f24', opacity: PINNED_OPACITY },
+    { label: `faint band: pinned ${pinnedLabel}`, color: '#1b1f24', opacity: PINNED_OPACITY },
   ]
-  return { ...model, series, legend, yDomain, options: { ...model.options, series, yDomain } }
 }

@@ -179,7 +179,7 @@ export function NumberControl({
   if (spec.kind === 'bool') {
     const on = (field.value ?? 0) !== 0
     return (
-      <div className="param param-bool">
+      <div className="param param-bool" data-param={spec.key}>
         <label className="param-toggle">
           <input
             type="checkbox"
@@ -211,6 +211,7 @@ export function NumberControl({
         {spec.unit && <span className="param-unit">{spec.unit}</span>}
         <LiveTag live={spec.live} />
         <span className="param-origin">{field.originText}</span>
+        {field.noEffect && <strong className="param-no-effect">{field.noEffect}</strong>}
       </div>
       <div className="param-inputs">
         <input
