@@ -38,6 +38,7 @@ import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
+import { RecordMenu } from '../record/RecordMenu'
 import { editedTitle } from '../scenario/edited'
 import type { JsonObject } from '../scenario/paths'
 import { applyThing, type ThingToTry } from '../scenario/things'
@@ -613,6 +614,13 @@ export function App() {
                     store={store}
                     scenarioId={layout.scenario.id}
                     edited={(bench.edited?.changes.length ?? 0) > 0}
+                  />
+                  <RecordMenu
+                    title={title}
+                    cursor={cursor}
+                    nowMs={sim.nowMs}
+                    running={status === 'running'}
+                    pause={sim.pause}
                   />
                 </div>
               )}
