@@ -28,6 +28,7 @@ import { snapshotStore } from '../compare/snapshot'
 import { EditorCanvas } from '../editor/EditorCanvas'
 import { removeSelected } from '../editor/ops'
 import { fullPageUrl, readEmbedOptions } from '../embed/embed'
+import { EmbedLegend } from '../embed/EmbedLegend'
 import { ShareDialog } from '../embed/ShareDialog'
 import { column, type Layout } from '../engine/layout'
 import { RunExports } from '../export/RunExports'
@@ -487,6 +488,7 @@ export function App() {
                       {pickedNode && nodeDetails(layout, sim.frame, pickedNode)}
                     </p>
                   </AnimatedTopology>
+                  {embed && <EmbedLegend layout={layout} colors={colors} />}
                   <BundleToggles vcs={layout.vcs} />
                 </>
               ) : (
