@@ -107,3 +107,24 @@ test('a finished run recorded as a GIF and a WebM video, with the planned frames
   expect(stats.packetCount).toBe(video.expected)
   expect(await input.computeDuration()).toBeCloseTo(video.expected / FPS, 2)
 })
+
+for (const [w, h] of [
+  [1280, 800],
+  [390, 844],
+] as const) {
+  test(`the Record menu at ${w}×${h} opens inside the window`, async ({ lab, page }) => {
+    await page.setViewportSize({ width: w, height: h })
+    await lab.open()
+    await lab.waitUntilLoaded()
+    if (w < 600) await page.getByRole('button', { name: 'Charts', exact: true }).click()
+    const menu = page.locator('details.record-menu')
+    await menu.locator('summary').click()
+    const box = await menu.locator('.record-choices').boundingBox()
+    if (!box) throw new Error('the Record menu did not open')
+    expect(box.x).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(w + 0.5)
+    await expect(page.getByTestId('record-plan')).toContainText('Play the run first')
+    await expect(menu.getByRole('button', { name: 'GIF', exact: true })).toBeDisabled()
+    await page.screenshot({ path: `${artifacts}record-menu-${w}x${h}.png` })
+  })
+}
