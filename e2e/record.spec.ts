@@ -54,15 +54,15 @@ function parseGif(bytes: Buffer): {
   return { width, height, frames, delays }
 }
 
-async function recordRun(lab: AbrLabPage, page: Page, kind: 'Video' | 'GIF') {
+async function recordRun(lab: AbrLabPage, page: Page, kind: 'Video' | 'GIF', speed = 200) {
   const menu = page.locator('details.record-menu')
   if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open)))
     await menu.locator('summary').click()
   await menu.getByLabel('Size').selectOption({ label: '640 × 360' })
-  await menu.getByLabel('Speed').selectOption('200')
+  await menu.getByLabel('Speed').selectOption(String(speed))
   const nowMs = await lab.nowMs()
-  // One frame every 200/25 = 8 ms of the run, and one at its end.
-  const expected = Math.ceil(nowMs / (200 / FPS) - 1e-9) + 1
+  // One frame every speed/25 ms of the run (8 ms at 200 ms per second), and one at its end.
+  const expected = Math.ceil(nowMs / (speed / FPS) - 1e-9) + 1
   await expect(page.getByTestId('record-plan')).toHaveAttribute('data-frames', String(expected))
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 120_000 }),
@@ -128,3 +128,27 @@ for (const [w, h] of [
     await page.screenshot({ path: `${artifacts}record-menu-${w}x${h}.png` })
   })
 }
+
+test('before / after: a pinned run drawn above the current one, in one GIF', async ({
+  lab,
+  page,
+}) => {
+  test.setTimeout(240_000)
+  await lab.open('#scenario=fahmy-rif')
+  await lab.waitUntilLoaded()
+  await lab.playToEnd()
+  await page.getByRole('tab', { name: 'About this scenario' }).click()
+  const item = page.locator('.things-to-try li').filter({ hasText: 'Try RIF = 1/512' })
+  await item.getByRole('button', { name: 'Try it' }).click()
+  await expect(page.getByTestId('pinned-label')).toContainText('Pinned:')
+  await expect.poll(() => lab.status(), { timeout: 60_000 }).toBe('finished')
+  const menu = page.locator('details.record-menu')
+  await menu.locator('summary').click()
+  await menu.getByLabel(/Before \/ after/).check()
+  const untilMs = await lab.nowMs()
+  const speed = untilMs <= 500 ? 200 : untilMs <= 2000 ? 1000 : 5000
+  const gif = await recordRun(lab, page, 'GIF', speed)
+  expect(gif.name).toMatch(/-before-after-640x360\.gif$/)
+  const parsed = parseGif(gif.body)
+  expect([parsed.width, parsed.height, parsed.frames]).toEqual([640, 360, gif.expected])
+})

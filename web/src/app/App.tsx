@@ -623,6 +623,10 @@ export function App() {
                     nowMs={sim.nowMs}
                     running={status === 'running'}
                     pause={sim.pause}
+                    layout={layout}
+                    colors={colors}
+                    pinned={pinned}
+                    runLabel={runLabel}
                   />
                 </div>
               )}

@@ -6,10 +6,13 @@
 import { useRef, useState } from 'react'
 import './record.css'
 import type { TimeCursor } from '../charts/cursor'
+import type { Layout } from '../engine/layout'
+import type { PinnedRun } from '../charts/models'
 import { downloadBlob, slug } from '../export/download'
 import { composeFrame, findSources } from './compose'
 import { type Clip, encodeGif, encodeVideo } from './encode'
 import { planFrames, RECORD_FPS, RECORD_SIZES } from './frames'
+import { checkSameNetwork } from './pinnedDrawing'
 
 /** Speeds offered, in simulated ms per second of clip. */
 const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] as const
@@ -26,12 +29,20 @@ interface RecordMenuProps {
   nowMs: number
   running: boolean
   pause(): void
+  layout: Layout
+  colors: ReadonlyMap<string, string>
+  /** A run pinned for comparison: offered as the "before" of a before / after clip. */
+  pinned: PinnedRun | null
+  /** The current run's name, the "after" of a before / after clip. */
+  runLabel: string
 }
 
 type Progress = { done: number; total: number; what: string } | null
 
-export function RecordMenu({ title, cursor, nowMs, running, pause }: RecordMenuProps) {
+export function RecordMenu(props: RecordMenuProps) {
+  const { title, cursor, nowMs, running, pause, pinned } = props
   const [sizeIndex, setSizeIndex] = useState(1)
+  const [beforeAfter, setBeforeAfter] = useState(false)
   const [speed, setSpeed] = useState<number | null>(null)
   const [progress, setProgress] = useState<Progress>(null)
   const [message, setMessage] = useState<string | null>(null)
@@ -51,6 +62,11 @@ export function RecordMenu({ title, cursor, nowMs, running, pause }: RecordMenuP
     const held = cursor.getScrub()
     try {
       if (running) pause()
+      const before =
+        beforeAfter && pinned
+          ? { run: pinned, colors: props.colors, afterLabel: props.runLabel }
+          : undefined
+      if (before) checkSameNetwork(props.layout, before.run.layout)
       const plan = planFrames(nowMs, chosenSpeed)
       const sources = findSources(document)
       const size = RECORD_SIZES[sizeIndex]
@@ -68,11 +84,16 @@ export function RecordMenu({ title, cursor, nowMs, running, pause }: RecordMenuP
         fps: plan.fps,
         signal: controller.signal,
         draw: (k: number) =>
-          composeFrame(canvas, sources, cursor, plan.times[k], { title, endMs: nowMs }),
+          composeFrame(canvas, sources, cursor, plan.times[k], {
+            title,
+            endMs: nowMs,
+            clipMs: (k * 1000) / plan.fps,
+            before,
+          }),
         onProgress: (done: number) => setProgress({ done, total, what }),
       }
       const clip: Clip = kind === 'gif' ? await encodeGif(job) : await encodeVideo(job)
-      const name = `${slug(title)}-${size.width}x${size.height}${clip.extension}`
+      const name = `${slug(title)}${before ? '-before-after' : ''}-${size.width}x${size.height}${clip.extension}`
       downloadBlob(clip.blob, name)
       setMessage(
         `Saved ${name}: ${total} frames at ${plan.fps} fps, ${chosenSpeed} ms of the run per second (${clip.codec}).`,
@@ -119,6 +140,19 @@ export function RecordMenu({ title, cursor, nowMs, running, pause }: RecordMenuP
             ))}
           </select>
         </label>
+        {pinned && (
+          <label className="record-before-after">
+            <span>
+              <input
+                type="checkbox"
+                checked={beforeAfter}
+                disabled={busy}
+                onChange={(e) => setBeforeAfter(e.target.checked)}
+              />{' '}
+              Before / after: the pinned run “{pinned.label}” above this one
+            </span>
+          </label>
+        )}
         <p className="record-plan" data-testid="record-plan" data-frames={frames ?? ''}>
           {frames === null
             ? 'Play the run first: the recording shows what has been simulated.'

@@ -6,6 +6,8 @@
  */
 import type { TimeCursor } from '../charts/cursor'
 import { formatTime } from '../charts/cursor'
+import type { PinnedRun } from '../charts/models'
+import { drawPinned } from './pinnedDrawing'
 
 /** The page's layers a frame is made of. */
 export interface FrameSources {
@@ -50,7 +52,7 @@ const STYLE_PROPS = [
 ]
 
 /** The SVG as a standalone document, every element carrying its computed presentation. */
-export function standaloneSvg(svg: SVGSVGElement): string {
+export function standaloneSvg(svg: SVGSVGElement, withoutValues = false): string {
   const clone = svg.cloneNode(true) as SVGSVGElement
   const from = [svg, ...svg.querySelectorAll('*')]
   const to = [clone, ...clone.querySelectorAll('*')]
@@ -61,6 +63,9 @@ export function standaloneSvg(svg: SVGSVGElement): string {
       STYLE_PROPS.map((p) => `${p}:${style.getPropertyValue(p)}`).join(';'),
     )
   }
+  // The drawing's live value labels belong to the current run, not to a pinned one.
+  if (withoutValues)
+    for (const el of clone.querySelectorAll('.acr-label, .queue-label')) el.remove()
   const rect = svg.getBoundingClientRect()
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg')
   clone.setAttribute('width', String(Math.max(1, Math.round(rect.width))))
@@ -90,11 +95,25 @@ function contain(w: number, h: number, x: number, y: number, bw: number, bh: num
   return { x: x + (bw - w * s) / 2, y: y + (bh - h * s) / 2, w: w * s, h: h * s }
 }
 
-/** Draws the stage's SVG and canvas layers, in page order, scaled into the box. */
+/** The pinned run drawn in place of the animation layer, for a before / after clip. */
+export interface BeforeRun {
+  run: PinnedRun
+  colors: ReadonlyMap<string, string>
+  /** The simulated time to draw. */
+  tMs: number
+  /** The clip's own time (ms) for the flow bands' motion. */
+  clipMs: number
+}
+
+/**
+ * Draws the stage's SVG and canvas layers, in page order, scaled into the box; with `before`, the
+ * pinned run's state replaces the animation layer and the current run's value labels are left out.
+ */
 async function drawStage(
   ctx: CanvasRenderingContext2D,
   stage: HTMLElement,
   box: { x: number; y: number; w: number; h: number },
+  before?: BeforeRun,
 ): Promise<void> {
   const rect = stage.getBoundingClientRect()
   const d = contain(rect.width, rect.height, box.x, box.y, box.w, box.h)
@@ -105,7 +124,15 @@ async function drawStage(
     if (r.width === 0 || r.height === 0) continue
     const x = d.x + (r.left - rect.left) * s
     const y = d.y + (r.top - rect.top) * s
-    const image = layer instanceof SVGSVGElement ? await svgImage(standaloneSvg(layer)) : layer
+    let image: CanvasImageSource
+    if (layer instanceof SVGSVGElement) image = await svgImage(standaloneSvg(layer, !!before))
+    else if (before) {
+      const own = document.createElement('canvas')
+      own.width = Math.max(1, Math.round(r.width))
+      own.height = Math.max(1, Math.round(r.height))
+      drawPinned(own, before.run, before.colors, before.tMs, before.clipMs)
+      image = own
+    } else image = layer
     ctx.drawImage(image, x, y, r.width * s, r.height * s)
   }
 }
@@ -117,10 +144,22 @@ function nextPaint(): Promise<void> {
   )
 }
 
+/** The text, cut with an ellipsis to fit `width` in the context's font. */
+function fitText(ctx: CanvasRenderingContext2D, text: string, width: number): string {
+  let fitted = text
+  while (fitted.length > 4 && ctx.measureText(fitted).width > width)
+    fitted = `${fitted.slice(0, -2)}…`
+  return fitted
+}
+
 export interface FrameText {
   title: string
   /** The clip's whole span, for the progress bar. */
   endMs: number
+  /** The clip's own time of this frame, in ms. */
+  clipMs: number
+  /** A before / after clip: the pinned run drawn above the current one, each named. */
+  before?: { run: PinnedRun; colors: ReadonlyMap<string, string>; afterLabel: string }
 }
 
 /**
@@ -152,17 +191,41 @@ export async function composeFrame(
   const clock = `t = ${formatTime(tMs)}`
   const clockWidth = ctx.measureText(clock).width
   ctx.textAlign = 'left'
-  let title = text.title
-  while (title.length > 4 && ctx.measureText(title).width > W - clockWidth - unit * 4)
-    title = `${title.slice(0, -2)}…`
-  ctx.fillText(title, unit, head / 2)
+  ctx.fillText(fitText(ctx, text.title, W - clockWidth - unit * 4), unit, head / 2)
   ctx.textAlign = 'right'
   ctx.font = `700 ${Math.round(unit * 1.5)}px ui-monospace, monospace`
   ctx.fillText(clock, W - unit, head / 2)
 
   const bodyH = H - head - bar - unit * 0.5
   const left = sources.charts.length > 0 ? W * 0.5 : W
-  await drawStage(ctx, sources.stage, { x: 0, y: head, w: left, h: bodyH })
+  const before = text.before
+  if (before) {
+    const half = bodyH / 2
+    const labelH = unit * 1.6
+    ctx.textAlign = 'left'
+    ctx.font = `600 ${Math.round(unit * 1.1)}px system-ui, sans-serif`
+    const room = left - unit
+    ctx.fillText(fitText(ctx, `Before: ${before.run.label}`, room), unit * 0.5, head + labelH / 2)
+    const after = fitText(ctx, `After: ${before.afterLabel}`, room)
+    ctx.fillText(after, unit * 0.5, head + half + labelH / 2)
+    await drawStage(
+      ctx,
+      sources.stage,
+      { x: 0, y: head + labelH, w: left, h: half - labelH },
+      {
+        run: before.run,
+        colors: before.colors,
+        tMs,
+        clipMs: text.clipMs,
+      },
+    )
+    await drawStage(ctx, sources.stage, {
+      x: 0,
+      y: head + half + labelH,
+      w: left,
+      h: half - labelH,
+    })
+  } else await drawStage(ctx, sources.stage, { x: 0, y: head, w: left, h: bodyH })
   const n = sources.charts.length
   const chartH = n > 0 ? bodyH / n : 0
   for (let i = 0; i < n; i++) {
