@@ -28,6 +28,7 @@ import { snapshotStore } from '../compare/snapshot'
 import { EditorCanvas } from '../editor/EditorCanvas'
 import { removeSelected } from '../editor/ops'
 import { fullPageUrl, readEmbedOptions } from '../embed/embed'
+import { EmbedLegend } from '../embed/EmbedLegend'
 import { ShareDialog } from '../embed/ShareDialog'
 import { column, type Layout } from '../engine/layout'
 import { RunExports } from '../export/RunExports'
@@ -38,6 +39,7 @@ import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
+import { RecordMenu } from '../record/RecordMenu'
 import { editedTitle } from '../scenario/edited'
 import type { JsonObject } from '../scenario/paths'
 import { applyThing, type ThingToTry } from '../scenario/things'
@@ -486,6 +488,7 @@ export function App() {
                       {pickedNode && nodeDetails(layout, sim.frame, pickedNode)}
                     </p>
                   </AnimatedTopology>
+                  {embed && <EmbedLegend layout={layout} colors={colors} />}
                   <BundleToggles vcs={layout.vcs} />
                 </>
               ) : (
@@ -613,6 +616,17 @@ export function App() {
                     store={store}
                     scenarioId={layout.scenario.id}
                     edited={(bench.edited?.changes.length ?? 0) > 0}
+                  />
+                  <RecordMenu
+                    title={title}
+                    cursor={cursor}
+                    nowMs={sim.nowMs}
+                    running={status === 'running'}
+                    pause={sim.pause}
+                    layout={layout}
+                    colors={colors}
+                    pinned={pinned}
+                    runLabel={runLabel}
                   />
                 </div>
               )}

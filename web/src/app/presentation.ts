@@ -5,6 +5,7 @@
  */
 import { useEffect, useSyncExternalStore } from 'react'
 import type { ChartKind } from '../charts/models'
+import './presentation.css'
 
 export interface Presentation {
   on: boolean
