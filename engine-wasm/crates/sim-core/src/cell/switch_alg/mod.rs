@@ -8,6 +8,8 @@ mod any;
 pub mod efci;
 pub mod erica;
 pub mod explicit_maxmin;
+#[cfg(test)]
+pub mod half_rate;
 pub mod maxmin_table;
 
 pub use efci::{Efci, EfciConfig};
@@ -29,6 +31,9 @@ algorithms! {
     Erica(Erica, EricaConfig),
     Efci(Efci, EfciConfig),
     ExplicitMaxMin(ExplicitMaxMin, ExplicitMaxMinConfig),
+    /// The worked example of docs/architecture.md's recipe, for the unit tests only.
+    #[cfg(test)]
+    HalfRate(half_rate::HalfRate, half_rate::HalfRateConfig),
 }
 
 /// The names a scenario may give in `algorithm.kind`.
