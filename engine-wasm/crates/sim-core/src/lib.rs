@@ -6,6 +6,8 @@
 
 pub mod cell;
 pub mod claims;
+#[cfg(test)]
+mod format_doc;
 pub mod ip;
 pub mod kernel;
 pub mod model;
