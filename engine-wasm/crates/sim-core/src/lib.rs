@@ -1,6 +1,6 @@
 //! ABR Lab's simulation engine: a deterministic discrete-event model of ATM ABR
-//! networks at the cell level (SPEC §3–5) and, beside it, of IP routers with
-//! rate-based AQM at the packet level (`ip`, SPEC §6). Pure Rust — no wasm or JS types —
+//! networks at the cell level and, beside it, of IP routers with
+//! rate-based AQM at the packet level (`ip`). Pure Rust — no wasm or JS types —
 //! so the same engine serves the browser (through `sim-wasm`), the tests and
 //! the native `abrsim` runner.
 

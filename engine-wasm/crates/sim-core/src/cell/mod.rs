@@ -1,4 +1,4 @@
-//! The ATM cell model (`"model": "cell"`, SPEC §3–5): cells, ports and links
+//! The ATM cell model (`"model": "cell"`): cells, ports and links
 //! (`net`), the ABR end systems (`endsystem`), the switch algorithms
 //! (`switch_alg`), its events, and the simulation that ties them together.
 //! It is a peer of the packet model in [`crate::ip`]; both run on the shared

@@ -1,6 +1,6 @@
 //! The packet-level model of Pletka et al. (Pletka, Kind, Waldvogel & Mannel, "AQM
 //! for Fair Bandwidth Allocation of Mixed Responsive and Non-Responsive
-//! Traffic Using a Closed-Loop Congestion Control Scheme"; SPEC §6): IP
+//! Traffic Using a Closed-Loop Congestion Control Scheme"): IP
 //! packets through router output ports running the BAT rate-based AQM, with
 //! the CLCC controller on top; greedy TCP NewReno connections and UDP CBR
 //! sources at the hosts; the weighted fairness index of equation 2.

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 /// which one cell in Nrm carries, wait in a FIFO of their own beside (the
 /// queue keeps order), as on a wire. With a few hundred thousand cells
 /// queued (`ma-500-vcs`) the queue is the run's largest structure, written
-/// and read once per cell (issue 18).
+/// and read once per cell.
 #[derive(Clone, Copy, Debug)]
 struct Header {
     vc: u32,
@@ -75,7 +75,7 @@ impl CellFifo {
     /// Takes the first cell into `cell`; false (and `cell` untouched) when
     /// none waits. Written field by field where the caller keeps it: a cell
     /// returned in an `Option` went through a stack slot written narrow and
-    /// read back wide, a failed store forwarding per cell served (issue 18).
+    /// read back wide, a failed store forwarding per cell served.
     #[inline]
     pub fn pop_into(&mut self, cell: &mut Cell) -> bool {
         let Some(h) = self.cells.pop_front() else { return false };

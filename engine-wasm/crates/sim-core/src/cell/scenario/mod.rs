@@ -47,7 +47,7 @@ pub struct PortSpec {
 /// A full-duplex link.
 pub type LinkSpec = crate::scenario::topology::LinkSpec<PortSpec>;
 
-/// A VC's traffic (SPEC §3 ABR traffic models).
+/// A VC's traffic.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TrafficSpec {
     Persistent { start_ms: f64, stop_ms: Option<f64> },

@@ -40,7 +40,7 @@ macro_rules! algorithms {
         /// Boxed: an algorithm's state is a few hundred bytes, and inline it
         /// made every port that large, the hosts' ports too, which have none.
         /// With hundreds of VCs, each with ports of its own, the ports then
-        /// outgrew the cache (issue 18); a port is now the part that every
+        /// outgrew the cache; a port is now the part that every
         /// cell passing it reads.
         #[derive(Clone, Debug)]
         pub enum AnyAlgorithm {

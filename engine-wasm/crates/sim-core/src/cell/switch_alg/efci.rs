@@ -1,6 +1,6 @@
 //! The EFCI binary-mode switch of Ohsaki et al. (Ohsaki, Murata & Miyahara,
 //! "Performance of Rate-Based Congestion Control Algorithm with Binary-Mode
-//! Switch in ATM Networks", §I and §II) and, as SPEC §5.1 asks, its
+//! Switch in ATM Networks", §I and §II) and its
 //! relative-rate variant.
 //!
 //! Ohsaki et al. §I: "the congestion is detected by a predefined threshold in the
@@ -10,7 +10,7 @@
 //! congestion starts when the queue exceeds Q_H and ends when it falls below
 //! Q_L. A congested port sets EFCI in the data cells it forwards; the
 //! destination copies the EFCI of the last data cell into the CI bit of the
-//! backward RM cell, and the source cuts its rate by RDF (SPEC §4, rules 8–9).
+//! backward RM cell, and the source cuts its rate by RDF (Fahmy et al. §1, rules 8–9).
 //!
 //! Cells are marked as they leave the queue, so that the mark tells the state
 //! of the queue now rather than when the cell joined it, several milliseconds

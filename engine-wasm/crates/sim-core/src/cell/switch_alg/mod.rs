@@ -1,7 +1,7 @@
 //! Switch algorithms, one per output port, behind one trait with no-op default
 //! hooks and dispatched through an enum (smoltcp `AnyController`). The port
 //! owns queueing and statistics; an algorithm reads the cells passing through
-//! and may write RM-cell fields (SPEC §5).
+//! and may write RM-cell fields.
 
 #[macro_use]
 mod any;
@@ -93,7 +93,7 @@ pub struct PortView {
 /// RATE and RM start-up options). The simulation carries it hop by hop —
 /// each switch's processing time, then the link's propagation — and calls
 /// [`SwitchAlgorithm::on_setup`] as it leaves each switch by the VC's port;
-/// the VC's data waits for the connect to come back (SPEC §3).
+/// the VC's data waits for the connect to come back.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
     /// The rate offered so far; each switch may only lower it. Starts at PCR.
@@ -121,7 +121,7 @@ pub trait SwitchAlgorithm {
     fn on_departure(&mut self, _port: &PortView, _cell: &mut Cell) {}
 
     /// Whether [`SwitchAlgorithm::on_departure`] does anything: a port skips
-    /// building its view for each cell it sends when not (issue 18).
+    /// building its view for each cell it sends when not.
     fn sees_departures(&self) -> bool {
         false
     }

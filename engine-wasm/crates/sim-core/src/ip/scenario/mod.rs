@@ -2,7 +2,7 @@
 //! (`"format": "abr-lab/scenario"`, `"version": 1`) with `"model": "ip"`,
 //! routers instead of switches and `flows` instead of `vcs`. Validation
 //! collects every error with its path and rejects unknown keys, like the cell
-//! model's (`scenario/parse.rs`), through the same reader and registry.
+//! model's (`cell/scenario/read.rs`), through the same reader and registry.
 //!
 //! ```json
 //! { "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "…",

@@ -254,7 +254,7 @@ fn check_bat_overrides(links: &[IpLinkSpec], flows: &[IpFlowSpec], errors: &mut 
 }
 
 /// A UDP source cannot send faster than its access link: the host's
-/// interface serialises at the link rate (SPEC §12), so both its rates are
+/// interface serialises at the link rate, so both its rates are
 /// capped there (`check_flows` has warned) rather than simulated packet by
 /// packet into a host queue that overflows for the whole run.
 fn cap_udp_at_access_link(flows: &mut [IpFlowSpec], links: &[IpLinkSpec]) {
