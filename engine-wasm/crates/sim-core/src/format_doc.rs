@@ -12,7 +12,7 @@ mod validate;
 
 use crate::cell::scenario::{choices_json as cell_choices, params as cell_params};
 use crate::cell::switch_alg::ALGORITHMS;
-use crate::ip::port::AQMS;
+use crate::ip::aqm::AQMS;
 use crate::ip::scenario::{choices_json as ip_choices, params as ip_params};
 use crate::scenario::registry::{Kind, ParamSpec, Registration, Scope, SHARED_PARAMS};
 use crate::scenario::{FORMAT, VERSION};

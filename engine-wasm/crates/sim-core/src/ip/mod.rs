@@ -9,6 +9,7 @@
 //! with its own node types, and reads the same scenario file family
 //! (`"model": "ip"`). [`crate::model::Model`] puts the two behind one face.
 
+pub mod aqm;
 pub mod bat;
 pub mod clcc;
 pub mod fairness;

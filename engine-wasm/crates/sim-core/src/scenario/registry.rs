@@ -319,6 +319,21 @@ fn is_power_of_two(x: f64) -> bool {
     x > 0.0 && x.is_finite() && x.log2().round().exp2() == x
 }
 
+impl Obj<'_> {
+    /// A registry parameter: checked against its range and kind. (Here rather than
+    /// with the reader's other keys, so that the reader does not import the registry.)
+    pub fn param(&mut self, spec: &ParamSpec, errors: &mut Errors) -> Option<f64> {
+        let x = self.plain_number(spec.key, errors)?;
+        match spec.check(x) {
+            Ok(x) => Some(x),
+            Err(msg) => {
+                errors.push(ScenarioError::new(self.at(spec.key), msg));
+                None
+            }
+        }
+    }
+}
+
 impl ParamSpec {
     /// Checks `value` against the range and kind; the message names the rule broken.
     pub fn check(&self, value: f64) -> Result<f64, String> {

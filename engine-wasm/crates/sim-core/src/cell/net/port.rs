@@ -24,8 +24,8 @@
 //! a cell arriving as the transmitter frees waits behind the one that starts
 //! then, whichever of the two events was scheduled first.
 
-use super::cell::{Cell, CellKind, RmFields};
 use super::queue::{keeps_rm, CellFifo, Discipline, PortQueue};
+use crate::cell::atm::{Cell, CellKind, RmFields};
 use crate::cell::switch_alg::{AnyAlgorithm, SwitchAlgorithm};
 use crate::time::SimTime;
 use std::collections::VecDeque;

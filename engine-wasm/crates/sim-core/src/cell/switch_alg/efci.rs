@@ -26,10 +26,11 @@
 
 use super::{Algorithm, AlgorithmConfig};
 use super::{PortView, SwitchAlgorithm};
-use crate::cell::net::{Cell, CellKind};
-use crate::cell::scenario::params::spec;
+use crate::cell::atm::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::Efci as S};
+use crate::scenario::registry::{
+    self, p, Kind::*, ParamSpec, Registration, Scope, Scope::Efci as S,
+};
 use crate::scenario::ScenarioError;
 
 /// The binary switch's knobs in the parameter registry.
@@ -41,6 +42,11 @@ pub static PARAMS: &[ParamSpec] = &[
     p("relative_rate", S, "Relative-rate marking", "", 0.0, 0.0, 1.0, Bool, true,
       "Set CI (congested) or NI (queue above Q_L) in backward RM cells instead of EFCI in data cells."),
 ];
+
+/// The spec of one of this algorithm's knobs.
+fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
+    registry::find(PARAMS, scope, key)
+}
 
 /// The binary switch's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -162,7 +168,7 @@ impl SwitchAlgorithm for Efci {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cell::net::RmFields;
+    use crate::cell::atm::RmFields;
     use crate::time::SimTime;
 
     fn view(queue_len: u32) -> PortView {

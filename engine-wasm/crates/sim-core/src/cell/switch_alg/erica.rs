@@ -70,7 +70,7 @@ pub use config::{EricaConfig, PARAMS};
 
 use super::Algorithm;
 use super::{PortView, SwitchAlgorithm};
-use crate::cell::net::{Cell, CellKind};
+use crate::cell::atm::{Cell, CellKind};
 use crate::time::SimTime;
 use vc_table::VcTable;
 

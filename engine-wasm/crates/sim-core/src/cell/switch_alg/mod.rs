@@ -16,7 +16,7 @@ pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
 pub use explicit_maxmin::{ExplicitMaxMin, ExplicitMaxMinConfig};
 
-use crate::cell::net::Cell;
+use crate::cell::atm::Cell;
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{self, ParamSpec, Registered, Registration};
 use crate::time::SimTime;
