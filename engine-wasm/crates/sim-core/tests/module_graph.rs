@@ -177,7 +177,7 @@ fn expand(text: &str, prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> usize 
 
 /// The absolute module paths a file at `module` refers to through `crate::`,
 /// `super::` and `self::`.
-fn paths_in(text: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<String>> {
+fn paths_in(text: &str, module: &[String]) -> Vec<Vec<String>> {
     let code: String = text
         .lines()
         .map(|l| l.split("//").next().unwrap_or_default())
@@ -185,13 +185,13 @@ fn paths_in(text: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<String>
         .join("\n");
     let mut out = Vec::new();
     let mut rest = code.as_str();
-    while let Some(at) = rest.find(|c: char| c == 'c' || c == 's') {
+    while let Some(at) = rest.find(['c', 's']) {
         let before_ok = at == 0 || {
             let b = rest.as_bytes()[at - 1] as char;
             !(b.is_ascii_alphanumeric() || b == '_' || b == ':')
         };
         let tail = &rest[at..];
-        // The module a file's own items live in: a `mod.rs` is its folder's module.
+        // The module a file's own items live in (a `mod.rs` is its folder's module).
         let own: Vec<String> = module.to_vec();
         let parent = |n: usize| -> Vec<String> {
             let mut m = own.clone();
@@ -212,7 +212,6 @@ fn paths_in(text: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<String>
                 n += 1;
                 len += "super::".len();
             }
-            let _ = is_mod_file;
             start = Some((parent(n), len));
         }
         match start {
@@ -235,12 +234,11 @@ fn folder_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> 
     let mut texts = Vec::new();
     for file in &files {
         let rel = file.strip_prefix(&src).expect("under src").to_path_buf();
-        let is_mod = rel.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs");
-        texts.push((module_path(&rel), is_mod, fs::read_to_string(file).expect("readable")));
+        texts.push((module_path(&rel), fs::read_to_string(file).expect("readable")));
     }
     // Names a folder's own file re-exports from one of its modules: `pub use read::{a, b}`.
     let mut reexports: BTreeMap<(Vec<String>, String), String> = BTreeMap::new();
-    for (module, _, text) in &texts {
+    for (module, text) in &texts {
         for line in text.lines().map(str::trim) {
             let Some(used) = line
                 .strip_prefix("pub use ")
@@ -258,8 +256,8 @@ fn folder_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> 
         }
     }
     let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
-    for (module, is_mod, text) in &texts {
-        for target in paths_in(text, module, *is_mod) {
+    for (module, text) in &texts {
+        for target in paths_in(text, module) {
             // The deepest folder both sit in, and the two children of it they are under.
             let common = module.iter().zip(&target).take_while(|(a, b)| a == b).count();
             if common >= module.len() || common >= target.len() {
@@ -279,8 +277,8 @@ fn folder_graphs() -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> 
     // Keep only edges to modules of the folder (not to items of its own file).
     let modules: BTreeSet<(Vec<String>, String)> = texts
         .iter()
-        .filter(|(m, _, _)| !m.is_empty())
-        .map(|(m, _, _)| (m[..m.len() - 1].to_vec(), m[m.len() - 1].clone()))
+        .filter(|(m, _)| !m.is_empty())
+        .map(|(m, _)| (m[..m.len() - 1].to_vec(), m[m.len() - 1].clone()))
         .collect();
     for (folder, graph) in graphs.iter_mut() {
         for deps in graph.values_mut() {
@@ -319,8 +317,7 @@ fn the_folder_reader_resolves_relative_and_grouped_paths() {
     let module: Vec<String> = ["cell", "scenario", "links"].iter().map(|s| s.to_string()).collect();
     let text =
         "use super::read::Defaults;\nuse crate::cell::{net::Cell, sim::{a, b}};\n// super::vcs\n";
-    let paths: Vec<String> =
-        paths_in(text, &module, false).into_iter().map(|p| p.join("::")).collect();
+    let paths: Vec<String> = paths_in(text, &module).into_iter().map(|p| p.join("::")).collect();
     assert_eq!(
         paths,
         ["cell::scenario::read::Defaults", "cell::net::Cell", "cell::sim::a", "cell::sim::b"]
