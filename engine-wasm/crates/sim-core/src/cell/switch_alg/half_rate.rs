@@ -55,7 +55,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn the_recipe_s_algorithm_is_in_the_registry_and_the_kind_menu() {
+    fn the_recipe_s_algorithm_is_in_the_registry_and_read_from_a_scenario() {
         assert!(algorithm_kinds().contains(&"half_rate"), "{:?}", algorithm_kinds());
         let mut errors = Errors::default();
         let config = AlgorithmConfig::read(&json!({"kind": "half_rate"}), "algorithm", &mut errors);
