@@ -1,4 +1,4 @@
-/** Accessibility (issue 15): axe-core finds no violation on the page, the embed or any dialog. */
+/** Accessibility: axe-core finds no violation on the page, the embed or any dialog. */
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from './fixtures'
 import type { Page } from '@playwright/test'

@@ -1,5 +1,5 @@
 /**
- * Seeing it at every scale (issue 15): single cells on a chosen link, drawings that stay readable
+ * Seeing it at every scale: single cells on a chosen link, drawings that stay readable
  * from 2 to 500 VCs, presentation mode, the embed, the phone layout and accessibility.
  * Screenshots go to e2e/artifacts (not committed).
  */

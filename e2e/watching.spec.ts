@@ -1,5 +1,5 @@
 /**
- * Issue 8, "watching and learning", in a real browser: the cell animation in slow motion, the
+ * "Watching and learning" in a real browser: the cell animation in slow motion, the
  * linked hover read-out and brush, a compare overlay, a 3×3 sweep with its heatmaps, and every
  * export. The frame rate with 500 VCs and the progress indicator are in load.spec.ts.
  */

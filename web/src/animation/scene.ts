@@ -191,7 +191,7 @@ export function fitTransform(
 
 /**
  * Cell kinds of `cells_in_flight` rows (4–6: the packet model's packets, by flow; 7–8: a VC's
- * connection set-up message and the connect coming back, SPEC §3).
+ * connection set-up message and the connect coming back).
  */
 export const CELL_KIND = {
   data: 0,

@@ -61,7 +61,7 @@ import { type Announcements, useBench } from './useBench'
 /**
  * The editor's drawing and the parameter panel, re-rendered only when what they show changes:
  * with hundreds of VCs, re-rendering them on every frame of a run was most of the page's work
- * and garbage (issue 18). The live values reach the drawing through LiveContext (live.ts).
+ * and garbage. The live values reach the drawing through LiveContext (live.ts).
  */
 const StillEditorCanvas = memo(EditorCanvas)
 const StillParamsPanel = memo(ParamsPanel)
@@ -223,7 +223,7 @@ export function App() {
   const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
   // The sweep panel is built when its tab is first shown and kept from then on (a sweep runs on
   // while the charts are looked at). Built at once, its two parameter lists held an option for
-  // every parameter of every element: 1,660 elements of 200 sources, unseen (issue 18: memory).
+  // every parameter of every element: 1,660 elements of 200 sources, unseen (memory).
   const sweepShown = useRef(false)
   if (view === 'sweep') sweepShown.current = true
   /** On a phone the drawing and the charts are two panes, one at a time (styles.css). */

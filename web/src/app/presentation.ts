@@ -1,5 +1,5 @@
 /**
- * Presentation mode (issue 15): for a lecture hall. The drawing and two charts of the lecturer's
+ * Presentation mode: for a lecture hall. The drawing and two charts of the lecturer's
  * choice fill the screen, with large text and thick lines, at a slower pace. The choice survives a
  * reload (localStorage) and travels in share links (ViewState.present); P or the button toggles it.
  */

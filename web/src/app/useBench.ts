@@ -49,7 +49,7 @@ export interface Announcement {
 }
 
 /**
- * The latest announcement, outside React state (issue 18): the line that shows it subscribes
+ * The latest announcement, outside React state: the line that shows it subscribes
  * (`useSyncExternalStore`) and is re-rendered alone, at once, in the task that made it — with 500
  * VCs a re-render of the whole page first kept "applied live" off the screen for 30–100 ms.
  */
@@ -239,7 +239,7 @@ export function useBench(options: BenchOptions = {}): Bench {
       const current = simRef.current
       const engineDoc = engineDocRef.current
       // One value changed in the document the run was built from (a slider's step): that value
-      // is the whole difference, without comparing two 500-VC documents again (issue 18).
+      // is the whole difference, without comparing two 500-VC documents again.
       const knownChanges = known && known.from === engineDoc ? [known.change] : null
       if (knownChanges === null && engineDoc !== null && sameForEngine(engineDoc, next)) return
       const running = current.status === 'running'
@@ -521,7 +521,7 @@ export function useBench(options: BenchOptions = {}): Bench {
         .catch(() => undefined)
     }
     // When the page has a moment: encoding 500 VCs right after an edit held up the next slider
-    // step and the engine's answer while the run streams in (issue 18). Within 2 s regardless.
+    // step and the engine's answer while the run streams in. Within 2 s regardless.
     const timer = window.setTimeout(() => {
       if (typeof window.requestIdleCallback === 'function')
         idle = window.requestIdleCallback(write, { timeout: 2000 })

@@ -117,7 +117,7 @@ export function useSimulation(): Simulation {
       rafRef.current = null
       const latest = clockRef.current
       clockRef.current = null
-      // A transition (issue 18): React renders it in slices of a few milliseconds, yielding to
+      // A transition: React renders it in slices of a few milliseconds, yielding to
       // the page between them, so that with 500 VCs a key press or the engine's answer to a
       // parameter change is handled at once rather than after the whole page has re-rendered.
       startTransition(() => {
@@ -192,7 +192,7 @@ export function useSimulation(): Simulation {
             fail('The engine sent data the page cannot read', cause)
             return
           }
-          // One render per display frame however many messages arrived (issue 18: with 500 VCs
+          // One render per display frame however many messages arrived (with 500 VCs
           // a render per message kept a parameter change's answer waiting behind them).
           clockRef.current = { nowMs: event.nowMs, events: event.events }
           scheduleRender()

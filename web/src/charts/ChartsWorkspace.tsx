@@ -1,5 +1,5 @@
 /**
- * The page's charts (SPEC §7), linked: one hover time read out on every chart and on the topology,
+ * The page's charts, linked: one hover time read out on every chart and on the topology,
  * one brushed time window for all of them, one choice of VCs and ports; with a pinned run
  * overlaid when there is one.
  */

@@ -1,7 +1,6 @@
 /**
  * ACR chart: the allowed cell rate of every VC in Mbit/s against simulated time, each with its
- * max-min fair share from the engine's water-filling oracle as a dashed line of the same colour
- * (SPEC §7).
+ * max-min fair share from the engine's water-filling oracle as a dashed line of the same colour.
  */
 import { column, type Layout, type LayoutVc } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'

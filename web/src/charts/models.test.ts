@@ -51,7 +51,7 @@ function context(overrides: Partial<ChartContext> = {}): ChartContext {
 }
 
 describe('chart models', () => {
-  it('builds every chart of SPEC §7 from engine columns', () => {
+  it('builds every chart of the page from engine columns', () => {
     const keys = Object.fromEntries(
       CHART_KINDS.map((k) => [k, chartModel(k, context()).series.map((s) => s.key)]),
     )

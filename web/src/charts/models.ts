@@ -1,5 +1,5 @@
 /**
- * Every chart of SPEC §7 as a model built from the samples: ACR with max-min shares, queues, link
+ * Every chart of the page as a model built from the samples: ACR with max-min shares, queues, link
  * utilisation, cumulative cells received per destination, cells lost and Jain's fairness index;
  * each limited to the VCs and ports picked, zoomed to the time window chosen, and overlaid with a
  * pinned run when there is one.
@@ -20,7 +20,7 @@ import { bottleneckPorts, portColor, queueChartModel } from './queueChart'
 import { REFERENCE_DASH } from './acrChart'
 import { yDomainFrom, type LineSeries } from './timeSeries'
 
-/** The charts of the page, in display order: SPEC §7's list for the cell model, and for IP. */
+/** The charts of the page, in display order: the list for the cell model, and for IP. */
 export const CHART_KINDS = ['acr', 'queue', 'util', 'received', 'lost', 'fairness'] as const
 export const IP_CHART_KINDS = ['classes', 'ratio', 'queue', 'util', 'lost', 'fairness'] as const
 export type ChartKind = (typeof CHART_KINDS)[number] | (typeof IP_CHART_KINDS)[number]

@@ -182,7 +182,7 @@ function round3(v: number): number {
 /**
  * The path D3's `line()` draws through `indices` of (xs, ys) — linear or step-after, broken at
  * non-finite values, a lone point closed (`Z`) — written in one pass without D3's per-point calls
- * (issue 18: with many series redrawn while samples stream in, those were much of the page's work
+ * (with many series redrawn while samples stream in, those were much of the page's work
  * and garbage). charts.test.ts pins the output to D3's.
  */
 function pathThrough(

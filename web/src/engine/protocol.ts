@@ -103,7 +103,7 @@ export type WorkerEvent =
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }
   /**
    * The engine's scenario with every change so far (what `reset` rebuilds), after a `param`
-   * reply: written out after the reply is posted, since with 500 VCs it takes 4–16 ms (issue 18).
+   * reply: written out after the reply is posted, since with 500 VCs it takes 4–16 ms.
    */
   | { type: 'scenario'; scenarioJson: string }
   /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */

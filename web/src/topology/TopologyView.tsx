@@ -440,7 +440,7 @@ const StaticTopology = memo(function StaticTopology({
   )
 })
 
-/** Each source's VCs in layout order, made once per layout (not on every frame: issue 18). */
+/** Each source's VCs in layout order, made once per layout (not on every frame). */
 const sourcesOf = new WeakMap<Layout, Map<string, LayoutVc[]>>()
 function vcsBySource(layout: Layout): Map<string, LayoutVc[]> {
   let bySource = sourcesOf.get(layout)
