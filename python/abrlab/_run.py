@@ -1,6 +1,7 @@
 """``abrlab.run``: one scenario to its end, its report and its sample rows."""
 
 import json
+import os
 import resource
 import sys
 
@@ -38,29 +39,39 @@ class Run:
         return f"<abrlab.Run {self.report.get('scenario')!r} until {self.report.get('until_ms')} ms, {len(self)} samples>"
 
     def __len__(self):
-        if self._data is None or not self.columns:
-            return 0
-        return len(self._data) // (8 * len(self.columns))
+        if self._data is None:
+            import pyarrow.parquet as pq
+
+            return pq.ParquetFile(self.samples_path).metadata.num_rows
+        return len(self._data) // (8 * len(self.columns)) if self.columns else 0
 
     def _matrix(self):
-        if self._data is None:
-            raise ValueError(f"the samples were written to {self.samples_path}, not kept: read that file")
         return np.frombuffer(self._data, dtype="<f8").reshape(-1, len(self.columns))
 
     @property
     def samples(self):
-        """The sample rows as a DataFrame (a column per sample column)."""
+        """The sample rows as a DataFrame (a column per sample column); for a run streamed to
+        ``samples_to``, read from that file."""
         if self._frame is None:
             import pandas as pd
 
-            m = self._matrix()
-            self._frame = pd.DataFrame({c: m[:, i] for i, c in enumerate(self.columns)})
+            if self._data is None:
+                self._frame = pd.read_parquet(self.samples_path)
+            else:
+                m = self._matrix()
+                self._frame = pd.DataFrame({c: m[:, i] for i, c in enumerate(self.columns)})
         return self._frame
 
     def to_arrow(self):
         """The sample rows as a pyarrow Table (float64 columns, null where undefined)."""
         import pyarrow as pa
 
+        if self._data is None:
+            import pyarrow.compute as pc
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(self.samples_path)
+            return pa.table({c: pc.if_else(pc.is_nan(table[c]), None, table[c]) for c in table.column_names})
         m = self._matrix()
         return pa.table({c: pa.array(m[:, i], from_pandas=True) for i, c in enumerate(self.columns)})
 
@@ -76,19 +87,23 @@ def _peak_rss_mb():
     return round(kb * 1024 / 1e6 * 10) / 10
 
 
-def run(scenario, *, until_ms=None, seed=None, variant=None, set=None, windows=(), limits=None):
+def run(scenario, *, until_ms=None, seed=None, variant=None, set=None, windows=(), limits=None, samples_to=None):
     """Runs ``scenario`` (a path, JSON text or a dict) to its end; see :class:`Run`.
 
     ``set`` maps ``--set`` paths to values (``{"vcs.vc1.rif": "1/16"}``), applied in order after
     ``variant``; ``windows`` are (from_ms, to_ms) report windows; ``limits`` raises or lowers the
-    engine's limits by name, as ``--limit``. The simulation runs with the GIL released. Bad input
+    engine's limits by name, as ``--limit``. ``samples_to="FILE.parquet"`` streams the sample
+rows to that file as the run makes them (``abrsim run --samples``): memory stays bounded
+whatever the run's length and width, ``max_memory_mb`` leaves the rows out, and ``samples``
+reads them back from the file, which appears only when the run ends well. The simulation runs with the GIL released. Bad input
     raises :class:`abrlab.ScenarioError` listing every problem with its path.
     """
     text, name = load(scenario, limits)
     opts = options(until_ms, seed, variant, set, windows, limits)
-    report, columns, data = _native.run(text, name, opts, True)
+    path = None if samples_to is None else os.fspath(samples_to)
+    report, columns, data = _native.run(text, name, opts, path)
     report = json.loads(report)
     mb = _peak_rss_mb()
     if mb is not None and isinstance(report.get("stats"), dict):
         report["stats"]["peak_rss_mb"] = mb
-    return Run(report, columns, data)
+    return Run(report, columns, data if path is None else None, samples_path=path)

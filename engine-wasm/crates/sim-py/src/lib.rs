@@ -11,6 +11,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use sample_out::SampleFile;
 use serde_json::{json, Value};
 use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
 use sim_core::scenario::set::{expand_path, parse_value};
@@ -57,18 +58,22 @@ fn scenario_error(py: Python<'_>, heading: &str, errors: &[ScenarioError]) -> Py
     }
 }
 
-/// Runs a scenario to its end: the report as JSON text, the sample columns and, when
-/// `keep_samples`, every sample row as little-endian f64 values, row-major.
+/// Runs a scenario to its end: the report as JSON text, the sample columns and every sample row
+/// as little-endian f64 values, row-major — or, with `samples_to`, no rows: they are streamed to
+/// that Parquet file as the run makes them (as `abrsim run --samples`), and
+/// `limits.max_memory_mb` leaves them out.
 #[pyfunction]
-#[pyo3(signature = (text, name, opts, keep_samples))]
+#[pyo3(signature = (text, name, opts, samples_to=None))]
 fn run(
     py: Python<'_>,
     text: String,
     name: String,
     opts: Options,
-    keep_samples: bool,
+    samples_to: Option<std::path::PathBuf>,
 ) -> PyResult<(String, Vec<String>, Py<PyBytes>)> {
-    let opts = run_options(opts)?;
+    let mut opts = run_options(opts)?;
+    opts.limits.samples_on_disk = samples_to.is_some();
+    let mut file = samples_to.as_deref().map(SampleFile::new);
     let outcome = py.detach(|| {
         let mut columns = Vec::new();
         let mut rows = Vec::new();
@@ -78,13 +83,17 @@ fn run(
                 if columns.is_empty() {
                     columns = src.columns().to_vec();
                 }
-                if keep_samples {
-                    rows.extend_from_slice(r);
+                match file.as_mut() {
+                    Some(file) => file.add(src.columns(), r),
+                    None => rows.extend_from_slice(r),
                 }
             });
         report.map(|report| (report.to_string(), columns, rows))
     });
     let (report, columns, rows) = outcome.map_err(|errors| scenario_error(py, &name, &errors))?;
+    if let Some(file) = file {
+        file.finish().map_err(pyo3::exceptions::PyOSError::new_err)?;
+    }
     let bytes = PyBytes::new_with(py, rows.len() * 8, |buf| {
         for (chunk, x) in buf.chunks_exact_mut(8).zip(&rows) {
             chunk.copy_from_slice(&x.to_le_bytes());
