@@ -16,7 +16,7 @@
 //
 //   node scripts/bench.mjs [--only NAME[,NAME…]] [--skip-wasm] [--skip-browser] [--parts a,b,...]
 //                          [--port N] [--out bench/results.json] [--no-page]
-//                          [--baseline PATH/TO/abrsim] [--pairs N]
+//                          [--baseline PATH/TO/abrsim] [--pairs N] [--skip-python]
 //
 // Natively the CPU time of each run is taken too (/usr/bin/time), so that the cost per source cell
 // can be compared across the N-source workloads on a busy machine. --baseline names the
@@ -63,12 +63,14 @@ const args = {
   page: true,
   baseline: null,
   pairs: 7,
+  python: true,
 }
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i]
   if (a === '--only') args.only = process.argv[++i]
   else if (a === '--skip-wasm') args.wasm = false
   else if (a === '--skip-browser') args.browser = false
+  else if (a === '--skip-python') args.python = false
   else if (a === '--parts') args.parts = process.argv[++i].split(',').map((p) => p.trim())
   else if (a === '--port') args.port = Number(process.argv[++i])
   else if (a === '--out') args.out = process.argv[++i]
@@ -576,4 +578,14 @@ if (args.page && !partial) {
 if (browser?.error) {
   console.error(`\nbench: ${browser.error}`)
   process.exitCode = 1
+}
+// The Python package's sweep throughput (process pools, Dask) and its cost per point over
+// `abrsim sweep`: python/bench/sweep_throughput.py, figures in bench/python.json.
+if (args.python && args.only === null) {
+  console.log('\nPython package (abrlab): sweep throughput')
+  const py = spawnSync('bash', [`${root}scripts/python-bench.sh`], { stdio: 'inherit' })
+  if (py.status !== 0) {
+    console.error('bench: the Python sweep benchmark failed')
+    process.exitCode = 1
+  }
 }

@@ -20,6 +20,9 @@ cargo test --release --manifest-path engine-wasm/Cargo.toml
 step "native runner (abrsim, used by the determinism test)"
 cargo build --release --manifest-path engine-wasm/Cargo.toml --bin abrsim
 
+step "Python package (abrlab: maturin build into .venv, pytest against abrsim)"
+bash scripts/python-test.sh
+
 step "type check (tsc)"
 npx tsc --noEmit -p tsconfig.json
 

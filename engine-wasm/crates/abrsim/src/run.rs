@@ -34,6 +34,11 @@ pub struct RunArgs {
     /// Also write every sample row to DIR/samples.csv.
     #[arg(long, value_name = "DIR")]
     pub csv: Option<PathBuf>,
+    /// Stream every sample row to a Parquet file as the run makes them (memory bounded by one
+    /// row group, so `limits.max_memory_mb` leaves the rows out); the file appears when the run
+    /// ends well.
+    #[arg(long, value_name = "FILE.parquet")]
+    pub samples: Option<PathBuf>,
 }
 
 pub fn main(args: RunArgs) -> Result<(), String> {
@@ -48,6 +53,8 @@ pub fn main(args: RunArgs) -> Result<(), String> {
     for (key, value) in &args.limit {
         opts.limits.set(key, *value).map_err(|e| format!("--limit: {e}"))?;
     }
+    opts.limits.samples_on_disk = args.samples.is_some();
+    let mut parquet = args.samples.as_deref().map(sample_out::SampleFile::new);
     let text = crate::bounds::read_text(&args.scenario, opts.limits.max_input_bytes)?;
     let mut csv_out = match &args.csv {
         Some(dir) => {
@@ -63,6 +70,9 @@ pub fn main(args: RunArgs) -> Result<(), String> {
     let clock = Instant::now();
     let mut report =
         run_report(&text, &opts, &|| clock.elapsed().as_secs_f64() * 1000.0, &mut |sim, rows| {
+            if let Some(file) = parquet.as_mut() {
+                file.add(sim.columns(), rows);
+            }
             let Some((out, header_done, _)) = csv_out.as_mut() else { return };
             let width = sim.columns().len();
             let mut write = || -> std::io::Result<()> {
@@ -88,6 +98,9 @@ pub fn main(args: RunArgs) -> Result<(), String> {
         (peak_rss_mb(), report.get_mut("stats").and_then(|s| s.as_object_mut()))
     {
         stats.insert("peak_rss_mb".into(), serde_json::json!((mb * 10.0).round() / 10.0));
+    }
+    if let Some(file) = parquet {
+        file.finish()?;
     }
     if let Some((mut out, _, path)) = csv_out {
         if let Some(e) = io_error.or_else(|| out.flush().err()) {

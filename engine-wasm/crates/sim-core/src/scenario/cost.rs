@@ -33,6 +33,9 @@ pub struct Cost {
     pub events: Vec<Term>,
     /// Bytes.
     pub memory: Vec<Term>,
+    /// Which of `memory` is the sample rows a viewer keeps: not held when a runner streams them
+    /// to a file (`Limits::samples_on_disk`).
+    pub samples_term: Option<usize>,
 }
 
 impl Cost {
@@ -42,6 +45,17 @@ impl Cost {
 
     pub fn total_memory_mb(&self) -> f64 {
         self.memory.iter().map(|t| t.value).sum::<f64>() / 1e6
+    }
+
+    /// The memory terms a run holds under `limits`: all but the sample rows when they go to disk.
+    fn held(&self, limits: &Limits) -> Vec<Term> {
+        let on_disk = |i| limits.samples_on_disk && self.samples_term == Some(i);
+        self.memory
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !on_disk(i))
+            .map(|(_, t)| t.clone())
+            .collect()
     }
 
     /// Refuses a cost over `limits`, naming the largest term.
@@ -64,9 +78,10 @@ impl Cost {
                 ),
             ));
         }
-        let mb = self.total_memory_mb();
+        let held = self.held(limits);
+        let mb = held.iter().map(|t| t.value).sum::<f64>() / 1e6;
         if mb > limits.max_memory_mb {
-            let t = largest(&self.memory);
+            let t = largest(&held);
             errors.push(ScenarioError::new(
                 t.path.clone(),
                 format!(
@@ -122,6 +137,7 @@ impl Tally {
             value: rows * (1.0 + columns as f64 / 8.0),
             detail: format!("{rows} sample rows of {columns} columns"),
         });
+        self.cost.samples_term = Some(self.cost.memory.len());
         self.cost.memory.push(Term {
             path: "run.sample_interval_ms".into(),
             value: rows * columns as f64 * SAMPLE_BYTES,

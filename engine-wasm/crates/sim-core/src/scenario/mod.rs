@@ -58,6 +58,9 @@ pub struct Limits {
     pub max_sweep_points: usize,
     /// Size of a scenario's text (a file, a share link, a paste).
     pub max_input_bytes: usize,
+    /// Whether the runner streams the sample rows to a file rather than holding them (`abrsim run
+    /// --samples`): `max_memory_mb` then leaves them out. Not a limit by name; the runner sets it.
+    pub samples_on_disk: bool,
 }
 
 impl Default for Limits {
@@ -71,6 +74,7 @@ impl Default for Limits {
             max_cell_slots: 2e10,
             max_events: 1.5e8,
             max_memory_mb: 800.0,
+            samples_on_disk: false,
             max_variants: 64,
             max_path_nodes: 50_000,
             max_sweep_points: 10_000,
