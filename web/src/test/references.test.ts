@@ -63,9 +63,19 @@ function external(path: string, line: string): boolean {
   return /https?:\/\/\S*$/.test(before) || /\b(excalidraw|smoltcp)\s+`?$/.test(before)
 }
 
+/** A path git ignores is an output the repository makes (a benchmark's figures, a build). */
+function ignored(path: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', '--no-index', path], { cwd: root })
+    return true
+  } catch {
+    return false
+  }
+}
+
 function resolves(path: string): boolean {
   const p = path.replace(/^(\.{1,2}\/)+/, '')
-  return tracked.some((f) => f === p || f.endsWith(`/${p}`))
+  return tracked.some((f) => f === p || f.endsWith(`/${p}`)) || ignored(p)
 }
 
 describe('references inside the repository', () => {
