@@ -314,6 +314,10 @@ pub struct Port {
     pub setup_delay: SimTime,
     /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
     background: CellFifo,
+    /// RM cells (either direction) when the algorithm has them skip the
+    /// data queue ([`SwitchAlgorithm::rm_first`]): served after background
+    /// cells and before `queue`.
+    rm_queue: CellFifo,
     /// ABR cells, ordered by the port's discipline.
     queue: PortQueue,
     pub id: String,
@@ -366,6 +370,7 @@ impl Port {
             buffer_cells,
             discipline,
             background: CellFifo::default(),
+            rm_queue: CellFifo::default(),
             queue: PortQueue::new(discipline),
             waiting: 0,
             busy_until: SimTime::ZERO,
@@ -402,18 +407,21 @@ impl Port {
     /// Cells waiting, ABR and background (not counting the one being transmitted).
     #[inline]
     pub fn queue_len(&self) -> u32 {
-        debug_assert_eq!(self.waiting as usize, self.queue.len() + self.background.len());
+        debug_assert_eq!(
+            self.waiting as usize,
+            self.queue.len() + self.rm_queue.len() + self.background.len()
+        );
         self.waiting
     }
 
     /// The cells waiting, background first (they are served first), for drawing.
     pub fn waiting(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.background.iter().chain(self.queue.iter())
+        self.background.iter().chain(self.rm_queue.iter()).chain(self.queue.iter())
     }
 
     /// ABR cells waiting.
     pub fn abr_queue_len(&self) -> u32 {
-        self.queue.len() as u32
+        (self.queue.len() + self.rm_queue.len()) as u32
     }
 
     /// Whether the transmitter is sending at `now`.
@@ -444,7 +452,9 @@ impl Port {
             return Offer::Lost;
         }
         self.account_queue(now);
-        if cell.is_abr() {
+        if cell.is_rm() && self.algorithm.rm_first() {
+            self.rm_queue.push_back(*cell);
+        } else if cell.is_abr() {
             self.queue.push(*cell);
         } else {
             self.background.push_back(*cell);
@@ -489,12 +499,16 @@ impl Port {
     }
 
     /// Starts sending the next waiting cell at `at` (background first:
-    /// strict priority), closing the queue integral there. Returns whether
+    /// strict priority; then RM cells that skip the data queue), closing the
+    /// queue integral there. Returns whether
     /// its arrival is the wire's first pending event; None if none waits.
     fn start_next(&mut self, at: SimTime) -> Option<bool> {
         self.account_queue(at);
         let mut cell = Cell::data(0);
-        if !self.background.pop_into(&mut cell) && !self.queue.pop_into(&mut cell) {
+        if !self.background.pop_into(&mut cell)
+            && !self.rm_queue.pop_into(&mut cell)
+            && !self.queue.pop_into(&mut cell)
+        {
             return None;
         }
         self.waiting -= 1;
@@ -510,7 +524,8 @@ impl Port {
     /// arrival, which is then scheduled strictly in the future; an RM cell
     /// queued later can start no earlier than the first.
     fn guard_at(&self, now: SimTime) -> Option<SimTime> {
-        let ahead = self.background.len() as u64 + self.queue.first_rm_ahead()?;
+        let rm_ahead = if self.rm_queue.is_empty() { self.queue.first_rm_ahead()? } else { 0 };
+        let ahead = self.background.len() as u64 + rm_ahead;
         let start = self.busy_until.max(now).0 + ahead * self.cell_time.0;
         Some(SimTime(start + self.cell_time.0 + self.delay.0 - 1))
     }
@@ -826,6 +841,38 @@ mod tests {
         assert_eq!(p.wire.iter().map(|(_, c)| c.vc).collect::<Vec<_>>(), vec![9, 0, 1, 2]);
         use crate::cell::net::CellKind::*;
         assert_eq!(order, vec![Data, Background, Data, Data]);
+    }
+
+    #[test]
+    fn rm_cells_skip_the_data_queue_when_the_algorithm_asks() {
+        use crate::cell::net::CellKind::*;
+        use crate::cell::switch_alg::{Erica, EricaConfig};
+        let frm = |vc| Cell { kind: Frm, ..Cell::data(vc) };
+        for (config, order) in [
+            (
+                EricaConfig::default(),
+                vec![(9, Data), (0, Background), (5, Frm), (1, Data), (2, Data)],
+            ),
+            (
+                EricaConfig::basic(),
+                vec![(9, Data), (0, Background), (1, Data), (5, Frm), (2, Data)],
+            ),
+        ] {
+            let mut p = port(10);
+            p.algorithm = AnyAlgorithm::Erica(Box::new(Erica::new(config, vec![1, 2, 5, 9])));
+            p.offer(SimTime(0), &mut Cell::data(9));
+            p.offer(SimTime(0), &mut Cell::data(1));
+            p.offer(SimTime(0), &mut frm(5));
+            p.offer(SimTime(0), &mut Cell { kind: Background, ..Cell::data(0) });
+            p.offer(SimTime(0), &mut Cell::data(2));
+            assert_eq!((p.queue_len(), p.abr_queue_len(), p.waiting().count()), (4, 3, 4));
+            let mut t = p.cell_time;
+            while let (_, Some(next)) = p.on_timer(t) {
+                t = next;
+            }
+            let sent: Vec<_> = p.wire.iter().map(|(_, c)| (c.vc, c.kind)).collect();
+            assert_eq!(sent, order);
+        }
     }
 
     #[test]
