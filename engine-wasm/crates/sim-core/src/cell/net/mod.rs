@@ -4,6 +4,7 @@
 pub mod cell;
 pub mod port;
 pub mod queue;
+pub mod wire;
 
 pub use cell::{Cell, CellKind, RmFields};
 pub use port::{NextHop, Offer, Port, PortStats, Starts, Wire};
