@@ -20,7 +20,7 @@ function chain(algorithm: JsonObject, own?: JsonObject): JsonObject {
 describe('ericaTimings', () => {
   it('names the default and the basic timing by their kinds', () => {
     expect(ericaTimings(chain({ kind: 'erica' }))).toEqual([
-      "ERICA with the default timing: CCR from each VC's latest forward RM cell, ER on forward and backward RM cells, RM cells sent before queued data",
+      'ERICA with the default timing: CCR from forward RM cells, averaged over the interval the load was measured on, ER on forward and backward RM cells, RM cells sent before queued data',
     ])
     expect(ericaTimings(chain({ kind: 'erica_basic' }))).toEqual([
       'ERICA with basic timing: CCR from backward RM cells, ER on backward RM cells only, RM cells queued with data',
@@ -32,6 +32,8 @@ describe('ericaTimings', () => {
     expect(mixed).toHaveLength(2)
     expect(mixed[0]).toContain('ER on backward RM cells only, RM cells sent before queued data')
     expect(mixed[1]).toContain('basic timing')
+    const latest = ericaTimings(chain({ kind: 'erica', ccr_interval_mean: false }))
+    expect(latest[0]).toContain("CCR from each VC's latest forward RM cell")
     expect(ericaTimings(chain({ kind: 'explicit_maxmin' }))).toEqual([])
     expect(ericaTimings({})).toEqual([])
   })

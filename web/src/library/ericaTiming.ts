@@ -4,8 +4,9 @@
  * port, from the port's own `algorithm` or the one `defaults.switch_port` gives it.
  *
  * The defaults per kind are the engine's (`EricaConfig::default` and `EricaConfig::basic`):
- * `erica` and `erica_plus` read CCR from each VC's latest forward RM cell, write ER on forward and
- * backward RM cells and send RM cells first; `erica_basic` does none of the three.
+ * `erica` and `erica_plus` read CCR from forward RM cells, averaged over the interval the load was
+ * measured on, write ER on forward and backward RM cells and send RM cells first; `erica_basic`
+ * reads CCR from backward RM cells, writes ER on them only and queues RM cells with data.
  */
 import { isObject, type Json, type JsonObject } from '../scenario/paths'
 
@@ -33,7 +34,7 @@ export function ericaTiming(algorithm: Json | undefined): EricaTiming | null {
   return {
     kind: algorithm.kind,
     forwardCcr: flag(algorithm, 'forward_ccr', on),
-    intervalMean: flag(algorithm, 'ccr_interval_mean', false),
+    intervalMean: flag(algorithm, 'ccr_interval_mean', true),
     forwardEr: flag(algorithm, 'forward_er', on),
     rmFirst: flag(algorithm, 'rm_first', on),
   }
@@ -42,12 +43,12 @@ export function ericaTiming(algorithm: Json | undefined): EricaTiming | null {
 /** The timing in words. */
 export function describeTiming(t: EricaTiming): string {
   const name = t.kind === 'erica_plus' ? 'ERICA+' : 'ERICA'
-  const stable = t.forwardCcr && !t.intervalMean && t.forwardEr && t.rmFirst
+  const stable = t.forwardCcr && t.intervalMean && t.forwardEr && t.rmFirst
   const basic = !t.forwardCcr && !t.forwardEr && !t.rmFirst
   const ccr = !t.forwardCcr
     ? 'CCR from backward RM cells'
     : t.intervalMean
-      ? 'CCR as the interval mean of forward RM cells'
+      ? 'CCR from forward RM cells, averaged over the interval the load was measured on'
       : "CCR from each VC's latest forward RM cell"
   const er = t.forwardEr ? 'ER on forward and backward RM cells' : 'ER on backward RM cells only'
   const rm = t.rmFirst ? 'RM cells sent before queued data' : 'RM cells queued with data'

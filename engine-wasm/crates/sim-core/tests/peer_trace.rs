@@ -4,9 +4,11 @@
 //! & Vandalore, "ABR Engineering: Roles and Guidelines for Setting ABR
 //! Parameters", §4.2.1 (Figure 4), the library's `two-source-wan`.
 //!
-//! Its ERICA port runs the same feedback timing as this project's default
-//! ERICA: CCR from each VC's latest forward RM cell, ER written on forward
-//! and backward RM cells, RM cells served before data. The paper's Figure 4
+//! Its ERICA port runs the feedback timing of this project's default ERICA
+//! — CCR from forward RM cells, ER written on forward and backward RM
+//! cells, RM cells served before data — except that it divides the latest
+//! CCR by the load where ours divides the mean CCR of the interval the load
+//! was measured on. The paper's Figure 4
 //! agrees with the trace (both ACRs at 70 Mbit/s while S2 is on), so the
 //! test follows both: our ACRs within 3 % of the trace's over the paper's
 //! three phases, SW1's queue peak within 10 % of the trace's, and the queue

@@ -19,11 +19,13 @@
 //! brackets; default in the registry entry below):
 //!
 //! 1. forward CCR (`forward_ccr`, on): read CCR from forward RM cells into a
-//!    per-VC table as they arrive, and divide the latest one by the current
-//!    z, as the independent YATS simulator's ERICA does; with
-//!    `ccr_interval_mean` the CCR divided by z is instead the mean of the
-//!    VC's FRMs in the interval z was measured on (its last one before it
-//!    if it sent none);
+//!    per-VC table and give feedback in backward ones; with
+//!    `ccr_interval_mean` (on) the CCR divided by z is the one the VC
+//!    declared in the interval z was measured on (the mean of its FRMs there,
+//!    or its last one before it if it sent none), so that "fairness is
+//!    improved at each step" (slide "ERICA Features") rather than a newer CCR
+//!    being divided by an older z; off, the latest FRM's CCR, as the
+//!    independent YATS simulator's ERICA does;
 //! 2. same feedback in one interval (`same_feedback`, off): the first BRM of a
 //!    VC in an averaging interval gets a freshly computed ER, later ones the same;
 //! 3. fair share first (`fair_share_first`, off): a VC below the fair share is
@@ -58,14 +60,13 @@
 //! `forward_er` (on) writes ER ← min(ER, computed) on forward RM cells as
 //! they leave the port as well as on backward ones, so the source gets the
 //! smaller of the two; `rm_first` (on) has the port send waiting RM cells
-//! before ABR data cells. With extension 1 these make the default what the
-//! YATS simulator's ERICA port runs; the three off are basic ERICA
-//! (`kind: "erica_basic"`, slide "ERICA Scheme: Basic"), whose CCR is a
-//! loop old by the time it is used and which can hold a link of a chain
-//! above its target with a queue that grows without bound. Extension 6 (the
-//! CBR/VBR rate out of the capacity) and extension 10 (the boundary-case
-//! table, without which the basic formulas divide by zero) are on by
-//! default as well.
+//! before ABR data cells. Both are what the YATS simulator's ERICA port
+//! does. The three off are basic ERICA (`kind: "erica_basic"`, slide "ERICA
+//! Scheme: Basic"), whose CCR is a loop old by the time it is used and
+//! which can hold a link of a chain above its target with a queue that
+//! grows without bound. Extension 6 (the CBR/VBR rate out of the capacity)
+//! and extension 10 (the boundary-case table, without which the basic
+//! formulas divide by zero) are on by default as well.
 //!
 //! The order of the feedback steps follows the ERICA+ listing of Jain's group
 //! (ATM Forum 98-0408, "Overview of ERICA+", equations 8–12): VC share,

@@ -17,9 +17,9 @@ pub static PARAMS: &[ParamSpec] = &[
     p("interval_ms", S, "Averaging interval", "ms", 5.0, 0.01, 1000.0, Real, true,
       "ERICA measures input rate and active VCs over this interval (Jain et al. uses 1 ms)."),
     p("forward_ccr", S, "Forward CCR (ext. 1)", "", 1.0, 0.0, 1.0, Bool, true,
-      "Where the switch reads a VC's current rate (CCR). On: from the VC's latest forward RM cell as it arrives, kept per VC, as the independent YATS simulator's ERICA does (Jain et al., 'Switch Algorithm Testing: A Case Study with ERICA', extension 1 'Forward CCR': the CCR carried back is a loop old). Off: from the backward RM cell being given feedback, as basic ERICA does."),
-    p("ccr_interval_mean", S, "Forward CCR: interval mean", "", 0.0, 0.0, 1.0, Bool, true,
-      "With forward CCR: instead of each VC's latest forward RM cell, use the mean CCR of its forward RM cells in the averaging interval the load factor was measured on (a variant of extension 1 this lab keeps for comparison; the feedback lags by up to an interval)."),
+      "Where the switch reads a VC's current rate (CCR). On: from the VC's forward RM cells as they arrive, kept per VC (Jain et al., 'Switch Algorithm Testing: A Case Study with ERICA', extension 1 'Forward CCR': the CCR a backward RM cell carries is a loop old). Off: from the backward RM cell being given feedback, as basic ERICA does."),
+    p("ccr_interval_mean", S, "Forward CCR: interval mean", "", 1.0, 0.0, 1.0, Bool, true,
+      "With forward CCR: divide by the load factor z the mean CCR of the VC's forward RM cells in the interval z was measured on, so the rate and the load it caused go together. Off: the VC's latest forward RM cell's CCR, as the independent YATS simulator's ERICA does; a source that already followed the last feedback is then corrected twice, and on a chain with short links a trunk can settle fully busy with a growing queue."),
     p("forward_er", S, "ER on forward RM cells", "", 1.0, 0.0, 1.0, Bool, true,
       "Where the switch writes its explicit rate. On: on forward RM cells as they leave the port and again on backward RM cells; the destination copies the forward value back, so the source gets the smaller (as YATS's ERICA does; Jain et al. 'ERICA Scheme: Basic': ER in cell ← min(ER in cell, ER calculated)). Off: on backward RM cells only, as basic ERICA does."),
     p("rm_first", S, "RM cells skip the queue", "", 1.0, 0.0, 1.0, Bool, true,
@@ -78,7 +78,7 @@ pub struct EricaConfig {
     /// default to basic ERICA's ([`EricaConfig::basic`]).
     pub basic: bool,
     /// With extension 1: the mean CCR of the interval z was measured on
-    /// instead of the latest.
+    /// (the default) instead of the latest.
     pub ccr_interval_mean: bool,
     /// Write ER on forward RM cells as they leave, as well as on backward ones.
     pub forward_er: bool,

@@ -301,9 +301,9 @@ fn extension_8_lifts_vcs_bottlenecked_here_to_the_largest_allocation() {
 fn extension_1_divides_the_latest_ccr_or_the_one_z_was_measured_on() {
     // VC 0 declared 300,000 cells/s while the interval's cells were
     // counted; an FRM arriving after the interval closed says 250,000.
-    // By default the latest CCR is divided by the current z, as the YATS
-    // simulator's ERICA does; with `ccr_interval_mean` z is paired with the
-    // CCR it describes, the 300,000.
+    // With `ccr_interval_mean` off the latest CCR is divided by the current
+    // z, as the YATS simulator's ERICA does; on (the default) z is paired
+    // with the CCR it describes, the 300,000.
     for mean in [false, true] {
         let mut e = with(2, |c| {
             c.forward_ccr = true;
@@ -362,7 +362,7 @@ fn the_default_is_the_stable_timing_and_erica_basic_the_first_proposal() {
         c
     };
     let d = read(json!({"kind": "erica"}));
-    assert!(d.forward_ccr && !d.ccr_interval_mean && d.forward_er && d.rm_first && !d.basic);
+    assert!(d.forward_ccr && d.ccr_interval_mean && d.forward_er && d.rm_first && !d.basic);
     let b = read(json!({"kind": "erica_basic"}));
     assert!(!b.forward_ccr && !b.forward_er && !b.rm_first && b.basic);
     assert_eq!(Erica::new(b, vec![]).name(), "erica_basic");
