@@ -276,7 +276,7 @@ const WAN_LATE: (f64, f64) = (2500.0, 3000.0);
 /// 3–12 VCs, 3 s. Trunks are slow (10–80 Mbit/s) so that the run stays cheap.
 const WAN: Shape = Shape {
     name: "wan-chain",
-    stream: 0x0AC1E_3A,
+    stream: 0x00AC_1E3A,
     switches: (2, 4),
     vcs: (3, 10),
     trunk_rates: &[10.0, 20.0, 45.0, 80.0],
@@ -350,7 +350,8 @@ fn check_wan(seed: u64, ma_fair: bool) -> Vec<String> {
     let mut chain = random_chain(seed, &WAN);
     let (trunks, crossing) = trunks_and_crossings(&chain);
     let mut failures = vec![];
-    for (k, (name, algorithm, target, tolerance)) in wan_algorithms(ma_fair).into_iter().enumerate() {
+    for (k, (name, algorithm, target, tolerance)) in wan_algorithms(ma_fair).into_iter().enumerate()
+    {
         chain["defaults"]["switch_port"]["algorithm"] = algorithm;
         if let Ok(dir) = std::env::var("PROPERTY_DUMP") {
             let file = format!("{dir}/wan-chain-{seed}-{k}.json");
