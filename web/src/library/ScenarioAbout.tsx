@@ -9,6 +9,7 @@ import { formatScenarioError, type ScenarioError } from '../engine/protocol'
 import type { EditedState } from '../scenario/edited'
 import { applyVariant, isObject, PathError, type JsonObject } from '../scenario/paths'
 import { hasChange, thingsToTry, type ThingToTry } from '../scenario/things'
+import { ericaTimings } from './ericaTiming'
 
 interface ScenarioAboutProps {
   scenario: JsonObject
@@ -32,6 +33,7 @@ export const ScenarioAbout = memo(function ScenarioAbout({
 }: ScenarioAboutProps) {
   const text = (key: string) => (typeof scenario[key] === 'string' ? (scenario[key] as string) : '')
   const things = thingsToTry(scenario)
+  const timings = ericaTimings(scenario)
   const [tryProblem, setTryProblem] = useState<{ index: number; message: string } | null>(null)
   const variants = Array.isArray(scenario.variants) ? scenario.variants.filter(isObject) : []
   const [whole, setWhole] = useState(false)
@@ -50,6 +52,11 @@ export const ScenarioAbout = memo(function ScenarioAbout({
   return (
     <section className="about" aria-label="About this scenario">
       {text('paper') && <p className="paper">{text('paper')}</p>}
+      {timings.length > 0 && (
+        <p className="erica-timing" data-testid="erica-timing">
+          The switches run {timings.join('; ')}.
+        </p>
+      )}
       {edited && edited.changes.length > 0 && (
         <section
           className="edited-changes"

@@ -3,6 +3,7 @@
 
 pub mod port;
 pub mod queue;
+pub mod wire;
 
 pub use crate::cell::atm::{Cell, CellKind, RmFields};
 pub use port::{NextHop, Offer, Port, PortStats, Starts, Wire};

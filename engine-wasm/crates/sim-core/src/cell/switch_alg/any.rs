@@ -109,6 +109,10 @@ macro_rules! algorithms {
             fn sees_departures(&self) -> bool {
                 dispatch!(self, [$($(#[cfg($cfg)])? $variant),*], a => a.sees_departures(), false)
             }
+            #[inline]
+            fn rm_first(&self) -> bool {
+                dispatch!(self, [$($(#[cfg($cfg)])? $variant),*], a => a.rm_first(), false)
+            }
             fn supports_setup(&self) -> bool {
                 dispatch!(self, [$($(#[cfg($cfg)])? $variant),*], a => a.supports_setup(), false)
             }

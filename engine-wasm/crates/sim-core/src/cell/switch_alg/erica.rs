@@ -18,11 +18,14 @@
 //! Each extension is an option of the scenario's `algorithm` object (key in
 //! brackets; default in the registry entry below):
 //!
-//! 1. forward CCR (`forward_ccr`, off): read CCR from forward RM cells into a
-//!    per-VC table, give feedback in backward ones; the CCR divided by z is
-//!    the one the VC declared in the interval z was measured on (the mean of
-//!    its FRMs there), so that "fairness is improved at each step" (slide
-//!    "ERICA Features") rather than a newer CCR being divided by an older z;
+//! 1. forward CCR (`forward_ccr`, on): read CCR from forward RM cells into a
+//!    per-VC table and give feedback in backward ones; with
+//!    `ccr_interval_mean` (on) the CCR divided by z is the one the VC
+//!    declared in the interval z was measured on (the mean of its FRMs there,
+//!    or its last one before it if it sent none), so that "fairness is
+//!    improved at each step" (slide "ERICA Features") rather than a newer CCR
+//!    being divided by an older z; off, the latest FRM's CCR, as the
+//!    independent YATS simulator's ERICA does;
 //! 2. same feedback in one interval (`same_feedback`, off): the first BRM of a
 //!    VC in an averaging interval gets a freshly computed ER, later ones the same;
 //! 3. fair share first (`fair_share_first`, off): a VC below the fair share is
@@ -53,9 +56,17 @@
 //!     delay (slides "12. Innovation: ERICA with Queue Control" to "ERICA+:
 //!     Parameters").
 //!
-//! The defaults are basic ERICA as the slides write it: with the CBR/VBR rate
-//! taken out of the capacity (extension 6) and with the boundary-case table
-//! (extension 10), without which the basic formulas divide by zero.
+//! Two more options set where feedback is written and how RM cells queue:
+//! `forward_er` (on) writes ER ← min(ER, computed) on forward RM cells as
+//! they leave the port as well as on backward ones, so the source gets the
+//! smaller of the two; `rm_first` (on) has the port send waiting RM cells
+//! before ABR data cells. Both are what the YATS simulator's ERICA port
+//! does. The three off are basic ERICA (`kind: "erica_basic"`, slide "ERICA
+//! Scheme: Basic"), whose CCR is a loop old by the time it is used and
+//! which can hold a link of a chain above its target with a queue that
+//! grows without bound. Extension 6 (the CBR/VBR rate out of the capacity)
+//! and extension 10 (the boundary-case table, without which the basic
+//! formulas divide by zero) are on by default as well.
 //!
 //! The order of the feedback steps follows the ERICA+ listing of Jain's group
 //! (ATM Forum 98-0408, "Overview of ERICA+", equations 8–12): VC share,
@@ -215,9 +226,10 @@ impl Erica {
                 active += st.activity;
                 st.measured_rate = st.cells as f64 / span;
                 st.cells = 0;
-                // Extension 1: the CCR that goes with z is the one the VC
-                // declared while z's cells were counted — the mean of its FRMs
-                // in the interval, or its last one before it if it sent none.
+                // Extension 1 with `ccr_interval_mean`: the CCR that goes with
+                // z is the one the VC declared while z's cells were counted —
+                // the mean of its FRMs in the interval, or its last one before
+                // it if it sent none.
                 st.forward_ccr =
                     if st.ccr_count > 0 { st.ccr_sum / st.ccr_count as f64 } else { st.latest_ccr };
                 st.ccr_sum = 0.0;
@@ -302,8 +314,10 @@ impl Erica {
         }
         let ccr = if c.per_vc_ccr {
             st.measured_rate
-        } else if c.forward_ccr && !st.forward_ccr.is_nan() {
+        } else if c.forward_ccr && c.ccr_interval_mean && !st.forward_ccr.is_nan() {
             st.forward_ccr
+        } else if c.forward_ccr && !st.latest_ccr.is_nan() {
+            st.latest_ccr
         } else {
             cell_ccr
         };
@@ -327,6 +341,8 @@ impl Algorithm for Erica {
     fn name(&self) -> &'static str {
         if self.config.erica_plus {
             "erica_plus"
+        } else if self.config.basic {
+            "erica_basic"
         } else {
             "erica"
         }
@@ -382,6 +398,25 @@ impl SwitchAlgorithm for Erica {
         if let Some(er) = self.feedback(vc, cell.rm.ccr) {
             cell.rm.er = cell.rm.er.min(er);
         }
+    }
+
+    fn sees_departures(&self) -> bool {
+        self.config.forward_er
+    }
+
+    /// With `forward_er`: a forward RM cell leaving the port takes the ER
+    /// computed from its own VC's latest CCR and the current load.
+    fn on_departure(&mut self, _port: &PortView, cell: &mut Cell) {
+        if cell.kind != CellKind::Frm {
+            return;
+        }
+        if let Some(er) = self.feedback(cell.vc as usize, cell.rm.ccr) {
+            cell.rm.er = cell.rm.er.min(er);
+        }
+    }
+
+    fn rm_first(&self) -> bool {
+        self.config.rm_first
     }
 
     fn first_tick(&self, now: SimTime) -> Option<SimTime> {

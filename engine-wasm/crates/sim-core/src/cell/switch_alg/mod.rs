@@ -126,6 +126,12 @@ pub trait SwitchAlgorithm {
         false
     }
 
+    /// Whether RM cells waiting at this port go before ABR data cells (the
+    /// port keeps them in a queue of their own; CBR/VBR cells still go first).
+    fn rm_first(&self) -> bool {
+        false
+    }
+
     /// A connection set-up for VC `vc` crosses this port (RATE / RM start-up).
     fn on_setup(&mut self, _port: &PortView, _vc: u32, _setup: &mut Setup) {}
 

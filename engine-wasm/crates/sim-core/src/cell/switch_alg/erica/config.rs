@@ -17,8 +17,14 @@ pub static PARAMS: &[ParamSpec] = &[
       "ERICA fills this fraction of the link (Jain et al. 'ERICA Scheme: Basic'; 95 % LAN, 90 % WAN in its tests). ERICA+ replaces it by f(Tq)."),
     p("interval_ms", S, "Averaging interval", "ms", 5.0, 0.01, 1000.0, Real, true,
       "ERICA measures input rate and active VCs over this interval (Jain et al. uses 1 ms)."),
-    p("forward_ccr", S, "Forward CCR (ext. 1)", "", 0.0, 0.0, 1.0, Bool, true,
-      "Extension 1: read CCR from forward RM cells and give feedback in backward ones, shortening the loop (Jain et al.)."),
+    p("forward_ccr", S, "Forward CCR (ext. 1)", "", 1.0, 0.0, 1.0, Bool, true,
+      "Where the switch reads a VC's current rate (CCR). On: from the VC's forward RM cells as they arrive, kept per VC (Jain et al., 'Switch Algorithm Testing: A Case Study with ERICA', extension 1 'Forward CCR': the CCR a backward RM cell carries is a loop old). Off: from the backward RM cell being given feedback, as basic ERICA does."),
+    p("ccr_interval_mean", S, "Forward CCR: interval mean", "", 1.0, 0.0, 1.0, Bool, true,
+      "With forward CCR: divide by the load factor z the mean CCR of the VC's forward RM cells in the interval z was measured on, so the rate and the load it caused go together. Off: the VC's latest forward RM cell's CCR, as the independent YATS simulator's ERICA does; a source that already followed the last feedback is then corrected twice, and on a chain with short links a trunk can settle fully busy with a growing queue."),
+    p("forward_er", S, "ER on forward RM cells", "", 1.0, 0.0, 1.0, Bool, true,
+      "Where the switch writes its explicit rate. On: on forward RM cells as they leave the port and again on backward RM cells; the destination copies the forward value back, so the source gets the smaller (as YATS's ERICA does; Jain et al. 'ERICA Scheme: Basic': ER in cell ← min(ER in cell, ER calculated)). Off: on backward RM cells only, as basic ERICA does."),
+    p("rm_first", S, "RM cells skip the queue", "", 1.0, 0.0, 1.0, Bool, true,
+      "On: RM cells waiting at this port are sent before ABR data cells (after CBR/VBR), so the rate a cell carries does not age in a long queue and feedback is not delayed by it (as YATS's ERICA port does). Off: RM cells wait in line with data, as basic ERICA assumes."),
     p("same_feedback", S, "Same feedback in one interval (ext. 2)", "", 0.0, 0.0, 1.0, Bool, true,
       "Extension 2: a VC gets one ER per averaging interval, however many RM cells it sends, against oscillations of high-rate sources."),
     p("fair_share_first", S, "Fair share first (ext. 3)", "", 0.0, 0.0, 1.0, Bool, true,
@@ -71,8 +77,19 @@ pub struct EricaConfig {
     pub target_utilization: f64,
     /// Length of the averaging interval.
     pub interval: SimTime,
-    /// Extension 1: read CCR from forward RM cells instead of backward ones.
+    /// Extension 1: read CCR from forward RM cells (the latest per VC)
+    /// instead of the backward RM cell given feedback.
     pub forward_ccr: bool,
+    /// Read as `kind: "erica_basic"`: the feedback-timing options above
+    /// default to basic ERICA's ([`EricaConfig::basic`]).
+    pub basic: bool,
+    /// With extension 1: the mean CCR of the interval z was measured on
+    /// (the default) instead of the latest.
+    pub ccr_interval_mean: bool,
+    /// Write ER on forward RM cells as they leave, as well as on backward ones.
+    pub forward_er: bool,
+    /// RM cells waiting at the port go before ABR data cells.
+    pub rm_first: bool,
     /// Extension 2: one ER per VC per averaging interval.
     pub same_feedback: bool,
     /// Extension 3: VCs below the fair share go only up to the fair share.
@@ -115,6 +132,10 @@ impl Default for EricaConfig {
             target_utilization: d("target_utilization"),
             interval: SimTime::from_ms(d("interval_ms")),
             forward_ccr: on("forward_ccr"),
+            basic: false,
+            ccr_interval_mean: on("ccr_interval_mean"),
+            forward_er: on("forward_er"),
+            rm_first: on("rm_first"),
             same_feedback: on("same_feedback"),
             fair_share_first: on("fair_share_first"),
             per_vc_ccr: on("per_vc_ccr"),
@@ -140,19 +161,37 @@ impl Default for EricaConfig {
 
 impl Registration for EricaConfig {
     type Config = AlgorithmConfig;
-    const KINDS: &'static [&'static str] = &["erica", "erica_plus"];
+    const KINDS: &'static [&'static str] = &["erica", "erica_basic", "erica_plus"];
     const PARAMS: &'static [ParamSpec] = PARAMS;
     fn read(kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AlgorithmConfig {
-        AlgorithmConfig::Erica(EricaConfig::read(obj, errors, kind == "erica_plus"))
+        AlgorithmConfig::Erica(EricaConfig::read(obj, errors, kind))
     }
 }
 
 impl EricaConfig {
-    /// Reads ERICA's keys from an `algorithm` object; absent keys take their
-    /// defaults. `plus` is true for `kind: "erica_plus"`, which always runs
-    /// extension 12.
-    pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors, plus: bool) -> EricaConfig {
-        let mut c = EricaConfig::default();
+    /// Basic ERICA's feedback timing (`kind: "erica_basic"`), the scheme as
+    /// first proposed (Jain et al., "ERICA Scheme: Basic"): CCR read from
+    /// the backward RM cell given feedback, ER written on backward RM cells
+    /// only, RM cells queued with data. On a chain of switches it can hold
+    /// a link above its target with a queue that keeps growing, which is
+    /// what extension 1 ("CCR in backward direction is too old") answers.
+    pub fn basic() -> EricaConfig {
+        EricaConfig {
+            basic: true,
+            forward_ccr: false,
+            forward_er: false,
+            rm_first: false,
+            ..EricaConfig::default()
+        }
+    }
+
+    /// Reads ERICA's keys from an `algorithm` object of `kind` ("erica",
+    /// "erica_basic" or "erica_plus"); absent keys take the kind's
+    /// defaults. `erica_plus` always runs extension 12.
+    pub(crate) fn read(obj: &mut Obj<'_>, errors: &mut Errors, kind: &str) -> EricaConfig {
+        let plus = kind == "erica_plus";
+        let mut c =
+            if kind == "erica_basic" { EricaConfig::basic() } else { EricaConfig::default() };
         macro_rules! real {
             ($key:literal, $field:ident) => {
                 if let Some(x) = obj.param(spec(S, $key), errors) {
@@ -172,6 +211,9 @@ impl EricaConfig {
             c.interval = SimTime::from_ms(x);
         }
         flag!("forward_ccr", forward_ccr);
+        flag!("ccr_interval_mean", ccr_interval_mean);
+        flag!("forward_er", forward_er);
+        flag!("rm_first", rm_first);
         flag!("same_feedback", same_feedback);
         flag!("fair_share_first", fair_share_first);
         flag!("per_vc_ccr", per_vc_ccr);

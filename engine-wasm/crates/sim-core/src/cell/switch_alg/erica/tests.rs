@@ -8,12 +8,9 @@ fn view(ms: f64) -> PortView {
     PortView { now: SimTime::from_ms(ms), link_cps: LINK, queue_len: 0, buffer_cells: 1000 }
 }
 
+/// Basic ERICA at 90 %, 1 ms: each extension's test switches on only its own.
 fn config() -> EricaConfig {
-    EricaConfig {
-        target_utilization: 0.9,
-        interval: SimTime::from_ms(1.0),
-        ..EricaConfig::default()
-    }
+    EricaConfig { target_utilization: 0.9, interval: SimTime::from_ms(1.0), ..EricaConfig::basic() }
 }
 
 fn erica(vcs: usize) -> Erica {
@@ -301,25 +298,78 @@ fn extension_8_lifts_vcs_bottlenecked_here_to_the_largest_allocation() {
 }
 
 #[test]
-fn extension_1_divides_the_ccr_of_the_interval_z_was_measured_on() {
+fn extension_1_divides_the_latest_ccr_or_the_one_z_was_measured_on() {
     // VC 0 declared 300,000 cells/s while the interval's cells were
     // counted; an FRM arriving after the interval closed says 250,000.
-    // z describes the 300,000, so the VC share is 300,000 / z (the old
-    // reading divided the newer 250,000 by it).
-    let mut e = with(2, |c| c.forward_ccr = true);
-    e.on_arrival(&view(0.5), &mut frm(0, 300_000.0));
-    feed(&mut e, 0, 299);
-    feed(&mut e, 1, 100);
+    // With `ccr_interval_mean` off the latest CCR is divided by the current
+    // z, as the YATS simulator's ERICA does; on (the default) z is paired
+    // with the CCR it describes, the 300,000.
+    for mean in [false, true] {
+        let mut e = with(2, |c| {
+            c.forward_ccr = true;
+            c.ccr_interval_mean = mean;
+        });
+        e.on_arrival(&view(0.5), &mut frm(0, 300_000.0));
+        feed(&mut e, 0, 299);
+        feed(&mut e, 1, 100);
+        e.on_tick(&view(1.0));
+        e.on_arrival(&view(1.1), &mut frm(0, 250_000.0));
+        let z = 400.0 / 1000.0 * 1e6 / (0.9 * LINK);
+        let ccr = if mean { 300_000.0 } else { 250_000.0 };
+        assert!(close(er_for(&mut e, 1.2, 0, 1.0), ccr / z), "mean {mean}");
+        // The next interval pairs its own z with the 250,000 either way.
+        feed(&mut e, 0, 249);
+        feed(&mut e, 1, 100);
+        e.on_tick(&view(2.0));
+        let z = 350.0 / 1000.0 * 1e6 / (0.9 * LINK);
+        assert!(close(er_for(&mut e, 2.1, 0, 1.0), 250_000.0 / z), "mean {mean}");
+    }
+}
+
+#[test]
+fn forward_er_writes_the_smaller_rate_on_a_leaving_forward_rm_cell() {
+    let mut e = with(2, |c| c.forward_er = true);
+    assert!(e.sees_departures());
+    feed(&mut e, 0, 300);
+    feed(&mut e, 1, 300);
     e.on_tick(&view(1.0));
-    e.on_arrival(&view(1.1), &mut frm(0, 250_000.0));
-    let z = 400.0 / 1000.0 * 1e6 / (0.9 * LINK);
-    assert!(close(er_for(&mut e, 1.2, 0, 1.0), 300_000.0 / z));
-    // The next interval pairs its own z with the 250,000.
-    feed(&mut e, 0, 249);
-    feed(&mut e, 1, 100);
-    e.on_tick(&view(2.0));
-    let z = 350.0 / 1000.0 * 1e6 / (0.9 * LINK);
-    assert!(close(er_for(&mut e, 2.1, 0, 1.0), 250_000.0 / z));
+    let z = 600.0 / 1000.0 * 1e6 / (0.9 * LINK);
+    let fair = 0.9 * LINK / 2.0;
+    // The FRM's own CCR (basic ERICA reads the cell's) over z, or the fair share.
+    let mut f = Cell { rm: RmFields { er: LINK, ..frm(0, 400_000.0).rm }, ..frm(0, 400_000.0) };
+    e.on_departure(&view(1.1), &mut f);
+    assert!(close(f.rm.er, fair.max(400_000.0 / z)));
+    // Never raised, and data cells pass untouched.
+    let mut low = Cell { rm: RmFields { er: 1000.0, ..f.rm }, ..f };
+    e.on_departure(&view(1.1), &mut low);
+    assert_eq!(low.rm.er, 1000.0);
+    let mut d = Cell::data(0);
+    e.on_departure(&view(1.1), &mut d);
+    assert_eq!(d, Cell::data(0));
+    // Off, the port does not even show it its departures.
+    assert!(!with(2, |c| c.forward_er = false).sees_departures());
+}
+
+#[test]
+fn the_default_is_the_stable_timing_and_erica_basic_the_first_proposal() {
+    use serde_json::json;
+    let read = |v: serde_json::Value| {
+        let mut errors = Vec::new();
+        let mut obj = Obj::new(&v, "alg", &mut errors).unwrap();
+        let kind = obj.get("kind").and_then(|k| k.as_str()).unwrap_or("erica").to_string();
+        let c = EricaConfig::read(&mut obj, &mut errors, &kind);
+        assert!(errors.is_empty(), "{errors:?}");
+        c
+    };
+    let d = read(json!({"kind": "erica"}));
+    assert!(d.forward_ccr && d.ccr_interval_mean && d.forward_er && d.rm_first && !d.basic);
+    let b = read(json!({"kind": "erica_basic"}));
+    assert!(!b.forward_ccr && !b.forward_er && !b.rm_first && b.basic);
+    assert_eq!(Erica::new(b, vec![]).name(), "erica_basic");
+    assert!(Erica::new(d, vec![]).rm_first() && !Erica::new(b, vec![]).rm_first());
+    // Basic ERICA with one option switched back on.
+    let b = read(json!({"kind": "erica_basic", "forward_ccr": true}));
+    assert!(b.forward_ccr && !b.forward_er);
 }
 
 #[test]
@@ -484,7 +534,7 @@ fn config_reads_every_key_and_refuses_bad_ones() {
     let mut errors = Vec::new();
     let mut obj = Obj::new(&v, "alg", &mut errors).unwrap();
     obj.get("kind");
-    let c = EricaConfig::read(&mut obj, &mut errors, false);
+    let c = EricaConfig::read(&mut obj, &mut errors, "erica");
     obj.finish(&mut errors);
     assert!(errors.is_empty(), "{errors:?}");
     assert!(c.same_feedback && !c.vbr_aware && !c.erica_plus);
@@ -494,7 +544,7 @@ fn config_reads_every_key_and_refuses_bad_ones() {
     let mut errors = Vec::new();
     let mut obj = Obj::new(&v, "alg", &mut errors).unwrap();
     obj.get("kind");
-    let c = EricaConfig::read(&mut obj, &mut errors, true);
+    let c = EricaConfig::read(&mut obj, &mut errors, "erica_plus");
     assert!(c.erica_plus);
     let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, ["alg.same_feedback", "alg.alpha", "alg.erica_plus"], "{errors:?}");
