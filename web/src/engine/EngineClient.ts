@@ -44,6 +44,9 @@ export class EngineCallError extends Error {
   }
 }
 
+/** Why `reset` failed when no scenario has loaded yet (nothing to say to the user). */
+export const NO_SCENARIO = 'no scenario to reset to'
+
 type EventListener = (event: WorkerEvent) => void
 
 interface Pending {
@@ -126,7 +129,7 @@ export class EngineClient {
   /** Restarts the current scenario from time zero; after a crash, rebuilds the last good one. */
   async reset(signal?: AbortSignal): Promise<LoadResult> {
     if (this.crashed || this.worker === null) {
-      if (this.lastGoodScenario === null) throw new EngineCallError('no scenario to reset to')
+      if (this.lastGoodScenario === null) throw new EngineCallError(NO_SCENARIO)
       return this.load(this.lastGoodScenario, signal)
     }
     const reply = await this.call({ type: 'reset' }, signal)
