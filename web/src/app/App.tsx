@@ -7,7 +7,7 @@ import './bench.css'
 import { readEmbedOptions } from '../embed/embed'
 import { ShareDialog } from '../embed/ShareDialog'
 import { labHash } from '../lab/address'
-import { LabContext, useLab, useNewLab, useRun } from '../lab/hooks'
+import { LabContext, useLab, useNewLab, useRun, useRunFrame } from '../lab/hooks'
 import type { Lab } from '../lab/lab'
 import { LibraryDialog } from '../library/LibraryDialog'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
@@ -36,7 +36,7 @@ export function App() {
 function Page({ lab, embed }: { lab: Lab; embed: boolean }) {
   const layout = useRun((r) => r.layout)
   const running = useRun((r) => r.status === 'running' && r.speed === null)
-  const progress = useRun((r) => (r.layout ? r.nowMs / r.layout.until_ms : null))
+  const progress = useRunFrame((r) => (r.layout ? r.nowMs / r.layout.until_ms : null))
   const runError = useRun((r) => r.error)
   const notice = useLab((l) => l.notice)
   const edited = useLab((l) => l.edited)

@@ -6,7 +6,7 @@ import { useState } from 'react'
 import { fullPageUrl } from '../embed/embed'
 import type { Action } from './actions'
 import { saveScenario } from '../library/files'
-import { useLab, useLabStore, useRun } from '../lab/hooks'
+import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
 import { setPresentation, usePresentation } from './presentation'
 import { Timeline } from './Timeline'
 import { Transport } from './Transport'
@@ -24,8 +24,8 @@ export function Header({ embed, title, actions, onLibrary, onShare }: HeaderProp
   const { run, cursor } = lab
   const present = usePresentation()
   const status = useRun((r) => r.status)
-  const nowMs = useRun((r) => r.nowMs)
-  const events = useRun((r) => r.events)
+  const nowMs = useRunFrame((r) => r.nowMs)
+  const events = useRunFrame((r) => r.events)
   const speed = useRun((r) => r.speed)
   const layout = useRun((r) => r.layout)
   const history = useLab((l) => l.history)

@@ -14,7 +14,7 @@ import { EditorCanvas } from '../editor/EditorCanvas'
 import type { Layout } from '../engine/layout'
 import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
-import { useLab, useLabStore, useRun } from '../lab/hooks'
+import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { placedLayout } from '../topology/autoLayout'
 import { BundleToggles } from '../topology/bundles'
@@ -38,7 +38,7 @@ const NO_VCS: ReadonlySet<string> = new Set()
 export function WatchedDrawing({ layout }: { layout: Layout }) {
   const lab = useLabStore()
   const { run, cursor } = lab
-  const view = useRun((r) => r)
+  const view = useRunFrame((r) => r)
   const colors = useColors()
   const started = useStarted()
   /** The node whose details the drawing shows (picked by keyboard or click). */
@@ -85,8 +85,8 @@ export function EditingSide({ layout }: { layout: Layout }) {
   const store = useRun((r) => r.store)
   const speed = useRun((r) => r.speed)
   const status = useRun((r) => r.status)
-  const revision = useRun((r) => r.revision)
-  const nowMs = useRun((r) => r.nowMs)
+  const revision = useRunFrame((r) => r.revision)
+  const nowMs = useRunFrame((r) => r.nowMs)
   const warnings = useRun((r) => r.warnings)
   const colors = useColors()
   const [animation, setAnimation] = useState<{ mode: AnimationMode; fastest: number }>({

@@ -2,7 +2,7 @@
 import { useMemo } from 'react'
 import { colorMap } from '../charts/palette'
 import { column } from '../engine/layout'
-import { useLab, useRun } from '../lab/hooks'
+import { useLab, useRun, useRunFrame } from '../lab/hooks'
 import type { LiveState } from './live'
 
 /** Each VC's colour, the ones picked in the charts standing out. */
@@ -16,7 +16,7 @@ export function useColors(): ReadonlyMap<string, string> {
 export function useStarted(): ReadonlySet<string> {
   const layout = useRun((r) => r.layout)
   const store = useRun((r) => r.store)
-  const revision = useRun((r) => r.revision)
+  const revision = useRunFrame((r) => r.revision)
   // biome-ignore lint/correctness/useExhaustiveDependencies: revision says the store gained rows
   return useMemo(
     () =>
@@ -31,10 +31,10 @@ export function useStarted(): ReadonlySet<string> {
 
 /** What changes on every display frame, for LiveContext. */
 export function useLiveState(): LiveState {
-  const frame = useRun((r) => r.frame)
+  const frame = useRunFrame((r) => r.frame)
   const status = useRun((r) => r.status)
   const speed = useRun((r) => r.speed)
-  const revision = useRun((r) => r.revision)
+  const revision = useRunFrame((r) => r.revision)
   const started = useStarted()
   return useMemo(
     () => ({ frame, started, status, speed, revision }),

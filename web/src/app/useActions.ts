@@ -30,12 +30,15 @@ export function useActions(embed: boolean): Action[] {
         shortcut: 'Space',
         enabled: running || status === 'paused',
         // Playing resumes from the live end, whatever the timeline held.
-        perform: running
-          ? () => run.pause()
-          : () => {
-              cursor.setScrub(null)
-              run.play()
-            },
+        // Read at the press, so that a second press acts on what the first one did.
+        perform: () => {
+          if (run.get().status === 'running') {
+            run.pause()
+            return
+          }
+          cursor.setScrub(null)
+          run.play()
+        },
       },
       {
         name: 'step',
@@ -62,7 +65,7 @@ export function useActions(embed: boolean): Action[] {
         keys: ['-'],
         shortcut: '−',
         enabled: speed !== SPEEDS[0],
-        perform: () => run.setSpeed(nextSpeed(speed, -1)),
+        perform: () => run.setSpeed(nextSpeed(run.get().speed, -1)),
       },
       {
         name: 'faster',
@@ -70,7 +73,7 @@ export function useActions(embed: boolean): Action[] {
         keys: ['+', '='],
         shortcut: '+',
         enabled: speed !== null,
-        perform: () => run.setSpeed(nextSpeed(speed, 1)),
+        perform: () => run.setSpeed(nextSpeed(run.get().speed, 1)),
       },
     ]
     if (!embed) {

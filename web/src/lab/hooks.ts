@@ -31,13 +31,22 @@ export function useLab<T>(selector: (view: LabView) => T): T {
 }
 
 /**
- * A slice of the run's state. The run changes with every display frame while it plays, so its
- * readers are re-rendered as a transition (issue 18): React renders them in slices of a few
- * milliseconds and yields to the page between them, so that with 500 VCs a click, a key press
- * or the engine's answer to a parameter change is handled at once rather than after the whole
- * page has re-rendered. (`useSyncExternalStore` renders every change at once, in one piece.)
+ * A slice of the run's state that changes only when the user or the engine says so (its status,
+ * pace, layout, error): read at once, so that a key pressed twice sees the first press's effect.
  */
 export function useRun<T>(selector: (view: RunView) => T): T {
+  const lab = useLabStore()
+  return useSyncExternalStore(lab.run.subscribe, () => selector(lab.run.get()))
+}
+
+/**
+ * A slice of the run's state that changes with every display frame while it plays (its time,
+ * the samples' revision, the live frame). Its readers are re-rendered as a transition (issue
+ * 18): React renders them in slices of a few milliseconds and yields to the page between them,
+ * so that with 500 VCs a click, a key press or the engine's answer to a parameter change is
+ * handled at once rather than after the whole page has re-rendered.
+ */
+export function useRunFrame<T>(selector: (view: RunView) => T): T {
   const lab = useLabStore()
   const [value, setValue] = useState(() => selector(lab.run.get()))
   useEffect(() => {
