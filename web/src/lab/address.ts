@@ -5,7 +5,7 @@
  */
 import { getPresentation } from '../app/presentation'
 import { loadEngineInfo } from '../scenario/engineInfo'
-import { restoreFromHash } from '../scenario/restore'
+import { restoreInWorker } from '../scenario/check'
 import { shareHash } from '../scenario/shareLink'
 import type { Lab } from './lab'
 
@@ -37,12 +37,8 @@ export function connectAddress(lab: Lab, track: boolean): () => void {
     const info = await loadEngineInfo()
     if (stopped) return
     lab.setInfo(info)
-    const restored = await restoreFromHash(
-      window.location.hash,
-      info.validate,
-      undefined,
-      info.maxInputBytes,
-    )
+    // Read and checked in a worker within a time budget: a hostile link never holds the page.
+    const restored = await restoreInWorker(window.location.hash)
     if (stopped) return
     if (opened && restored.rejected) {
       lab.setNotice({
