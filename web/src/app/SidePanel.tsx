@@ -27,7 +27,7 @@ import { SPEEDS } from './Transport'
 /**
  * The editor's drawing and the parameter panel, re-rendered only when what they show changes:
  * with hundreds of VCs, re-rendering them on every frame of a run was most of the page's work
- * and garbage (issue 18). The live values reach the drawing through LiveContext (live.ts).
+ * and garbage. The live values reach the drawing through LiveContext (live.ts).
  */
 const StillEditorCanvas = memo(EditorCanvas)
 const StillParamsPanel = memo(ParamsPanel)

@@ -33,7 +33,7 @@ export function Views({ layout, embed }: { layout: Layout; embed: boolean }) {
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
   // The sweep panel is built when its tab is first shown and kept from then on (a sweep runs on
   // while the charts are looked at). Built at once, its two parameter lists held an option for
-  // every parameter of every element: 1,660 elements of 200 sources, unseen (issue 18: memory).
+  // every parameter of every element: 1,660 elements of 200 sources, unseen.
   const sweepShown = useRef(false)
   if (view === 'sweep') sweepShown.current = true
   const panel = (id: MainView) => ({

@@ -101,7 +101,7 @@ function trackAddress(lab: Lab): () => void {
     cancel()
     if (!differs || !scenario) return
     // When the page has a moment: encoding 500 VCs right after an edit held up the next slider
-    // step and the engine's answer while the run streams in (issue 18). Within 2 s regardless.
+    // step and the engine's answer while the run streams in. Within 2 s regardless.
     timer = window.setTimeout(() => {
       timer = null
       if (typeof window.requestIdleCallback === 'function')

@@ -51,7 +51,7 @@ export class Carrier {
     const { status, nowMs, store } = this.lab.run.get()
     const engineDoc = this.engineDoc
     // One value changed in the document the run was built from (a slider's step): that value
-    // is the whole difference, without comparing two 500-VC documents again (issue 18).
+    // is the whole difference, without comparing two 500-VC documents again.
     const knownChanges = job.known && job.known.from === engineDoc ? [job.known.change] : null
     if (knownChanges === null && engineDoc !== null && sameForEngine(engineDoc, job.scenario))
       return

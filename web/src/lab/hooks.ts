@@ -41,8 +41,8 @@ export function useRun<T>(selector: (view: RunView) => T): T {
 
 /**
  * A slice of the run's state that changes with every display frame while it plays (its time,
- * the samples' revision, the live frame). Its readers are re-rendered as a transition (issue
- * 18): React renders them in slices of a few milliseconds and yields to the page between them,
+ * the samples' revision, the live frame). Its readers are re-rendered as a transition: React
+ * renders them in slices of a few milliseconds and yields to the page between them,
  * so that with 500 VCs a click, a key press or the engine's answer to a parameter change is
  * handled at once rather than after the whole page has re-rendered.
  */

@@ -273,7 +273,7 @@ export class Run extends Emitter<RunView> {
         }
         // The frame is read by the drawing with the next render, like the rows.
         this.view = { ...this.view, frame }
-        // One publication per display frame however many messages arrived (issue 18: with 500
+        // One publication per display frame however many messages arrived (with 500
         // VCs a render per message kept a parameter change's answer waiting behind them).
         this.pendingClock = { nowMs: event.nowMs, events: event.events }
         this.scheduleRender()
