@@ -1,8 +1,8 @@
 /**
  * Text from outside the page — a link's hash, a loaded file — is read and checked in a worker of
  * its own (checkWorker.ts), never on the page's thread, and within a time budget: a hostile text
- * that would take the reader long is refused when the budget runs out, the page drawing and
- * answering all along. One worker per check, terminated when it is done or out of time.
+ * that would take the reader long is refused when the budget runs out (the worker is terminated
+ * and a fresh one takes the next check), the page drawing and answering all along.
  */
 import type { ScenarioError } from '../engine/protocol'
 import type { JsonObject } from './paths'
@@ -31,23 +31,39 @@ function tooSlow(what: string, budgetMs: number): string {
   return `checking ${what} took longer than ${budgetMs / 1000} s, so it was not opened`
 }
 
-/** Runs one check in a fresh worker; resolves with its reply, or null when out of time. */
+/** The checker, kept between checks (its engine loads once); replaced after one ran out of time. */
+let checker: Worker | null = null
+/** Checks one after another: a check's budget starts when the checker takes it. */
+let queue: Promise<unknown> = Promise.resolve()
+
+/** Runs one check in the checker; resolves with its reply, or null when out of time. */
 function check(request: CheckRequest, budgetMs: number): Promise<CheckReply | null> {
-  return new Promise((resolve) => {
-    const worker = createCheckWorker()
-    const finish = (reply: CheckReply | null) => {
-      window.clearTimeout(timer)
-      worker.terminate()
-      resolve(reply)
-    }
-    const timer = window.setTimeout(() => finish(null), budgetMs)
-    worker.onmessage = (event: MessageEvent<CheckReply>) => finish(event.data)
-    worker.onerror = (event) => {
-      event.preventDefault()
-      finish({ type: 'failed', message: event.message || 'the checker could not start' })
-    }
-    worker.postMessage(request)
-  })
+  const run = () =>
+    new Promise<CheckReply | null>((resolve) => {
+      checker ??= createCheckWorker()
+      const worker = checker
+      const finish = (reply: CheckReply | null) => {
+        window.clearTimeout(timer)
+        worker.onmessage = null
+        worker.onerror = null
+        if (reply === null || reply.type === 'failed') {
+          // Out of time, or broken: a hostile text must not hold the next check up.
+          worker.terminate()
+          if (checker === worker) checker = null
+        }
+        resolve(reply)
+      }
+      const timer = window.setTimeout(() => finish(null), budgetMs)
+      worker.onmessage = (event: MessageEvent<CheckReply>) => finish(event.data)
+      worker.onerror = (event) => {
+        event.preventDefault()
+        finish({ type: 'failed', message: event.message || 'the checker could not start' })
+      }
+      worker.postMessage(request)
+    })
+  const result = queue.then(run, run)
+  queue = result
+  return result
 }
 
 /** What the page's address names, read and checked off the page's thread (restore.ts). */
