@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test'
 import base from './playwright.config'
 
 /**
- * The benchmark's browser half (e2e-bench/, issue 9), apart from the test suite: `npm test` runs
+ * The benchmark's browser half (e2e-bench/), apart from the test suite: `npm test` runs
  * playwright.config.ts (testDir e2e) and never this. scripts/bench.mjs builds dist-bench/ (the app
  * and web/bench.html, vite.bench.config.ts), serves it and passes its address in BENCH_URL; run
  * alone, this config serves dist-bench/ itself on BENCH_PORT (default 4391).

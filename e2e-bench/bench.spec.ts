@@ -1,5 +1,5 @@
 /**
- * The browser half of the benchmark (issue 9), run by scripts/bench.mjs through
+ * The browser half of the benchmark, run by scripts/bench.mjs through
  * playwright.bench.config.ts — never by `npm test`. It measures and records; it asserts nothing
  * about speed (only that each measurement actually happened).
  *

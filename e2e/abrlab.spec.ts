@@ -34,7 +34,7 @@ test('plays the default scenario: ACR settles at ERICA’s target and both chart
     .toBeGreaterThan(50)
   await expect(lab.queueChart.locator('path[data-series^="port."]')).not.toHaveCount(0)
 
-  // SPEC/issue 2: S1's ACR settles near 0.9 × 155.52 ≈ 140 Mbit/s before 100 ms of simulated time.
+  // S1's ACR settles near 0.9 × 155.52 ≈ 140 Mbit/s before 100 ms of simulated time.
   await expect
     .poll(
       async () => {

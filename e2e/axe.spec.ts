@@ -1,4 +1,4 @@
-/** Accessibility (issue 15): axe-core finds no violation on the page, the embed or any dialog. */
+/** Accessibility: axe-core finds no violation on the page, the embed or any dialog. */
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from './fixtures'
 import type { Page } from '@playwright/test'
@@ -61,5 +61,16 @@ test('axe: no violations on a phone, the menu open, and in the embed with a node
   await page.locator('svg.topology g.node[data-node="SW3"]').focus()
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('node-details')).toContainText('Switch SW3')
+  expect(await violations(page)).toEqual([])
+})
+
+test('axe: no violations with a VC selected, and with a switch selected', async ({ lab, page }) => {
+  await lab.open('#scenario=two-source-wan')
+  await lab.waitUntilLoaded()
+  await lab.selectVc('vc1')
+  await expect(page.locator('#params-abr')).toBeVisible()
+  expect(await violations(page)).toEqual([])
+  await lab.editNode('SW1').click()
+  await expect(page.getByRole('heading', { name: 'Parameters of SW1' })).toBeVisible()
   expect(await violations(page)).toEqual([])
 })

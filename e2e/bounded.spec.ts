@@ -1,5 +1,5 @@
 /**
- * Bounded cost in the browser (issue 19): scenario text longer than the engine's
+ * Bounded cost in the browser: scenario text longer than the engine's
  * limits.max_input_bytes — a huge file, a link too long to hold any scenario, a share link that
  * unpacks to megabytes or to a scenario too costly to run — is refused before anything is parsed or
  * built, with a message naming the limit; the scenario that was open stays open and the tab stays

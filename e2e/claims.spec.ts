@@ -1,5 +1,5 @@
 /**
- * The About tab's paper claims (SPEC §11): played, two-source-wan's claims go from "pending" to ✓
+ * The About tab's paper claims (scenarios/README.md, "Paper claims"): played, two-source-wan's claims go from "pending" to ✓
  * or ✗ as the run passes their windows, judged by the engine on the run that is playing.
  */
 import { expect, test } from './fixtures'

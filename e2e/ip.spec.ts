@@ -1,5 +1,5 @@
 /**
- * Issue 6's "done when": 20 simulated seconds of the 100-TCP scenario (pletka-clcc-tcp-udp) run in
+ * The packet model at scale: 20 simulated seconds of the 100-TCP scenario (pletka-clcc-tcp-udp) run in
  * the browser without freezing the page. The engine runs flat out in its worker while the page
  * keeps drawing frames and answering clicks, and the class throughputs, ratio, D_UDP and the
  * weighted index come from the engine and reach the charts.

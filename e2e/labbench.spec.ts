@@ -1,5 +1,5 @@
 /**
- * The lab bench (issue 7): editing the network on the canvas, live parameters, share links, embed
+ * The lab bench: editing the network on the canvas, live parameters, share links, embed
  * mode and keyboard operation, in Chromium against the production build.
  */
 import { mkdirSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Learning by doing without losing work (issue 16): run-replacing actions validated and undoable,
+ * Learning by doing without losing work: run-replacing actions validated and undoable,
  * edited runs labelled, the timeline, one-click things to try, honest heatmaps, shortcuts,
  * validation words, topics, the opening port and paper citations — in Chromium against the
  * production build. Each test names the numbered defect of the issue it covers.

@@ -1,5 +1,5 @@
 /**
- * Issue 8 under load: 500 VCs with cells moving in slow motion must keep the page near 60 frames
+ * Under load: 500 VCs with cells moving in slow motion must keep the page near 60 frames
  * a second, and a run long enough to wait for shows its progress.
  */
 import { mkdirSync } from 'node:fs'

@@ -7,7 +7,7 @@ export function scenarioHash(json: string): string {
 
 /**
  * 500 VCs from 10 source hosts (50 each) through one 155.52 Mbit/s bottleneck (SW1→SW2) to 10 destinations,
- * every link 1000 km: the load the page must stay smooth under (issue 8, SPEC §8's "500 VCs").
+ * every link 1000 km: the load the page must stay smooth under (the page's target: 500 VCs).
  */
 export function fiveHundredVcs(untilMs: number): string {
   const hosts = 10

@@ -1,20 +1,14 @@
 /**
- * Seeing it at every scale (issue 15): single cells on a chosen link, drawings that stay readable
+ * Seeing it at every scale: single cells on a chosen link, drawings that stay readable
  * from 2 to 500 VCs, presentation mode, the embed, the phone layout and accessibility.
  * Screenshots go to e2e/artifacts (not committed).
  */
+import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { expect, test } from './fixtures'
 import type { Page } from '@playwright/test'
 
-const SCENARIOS = [
-  'two-source-wan',
-  'ohsaki-lan-fast-decrease',
-  'ma-gfc',
-  'ma-500-vcs',
-  'pletka-bat-tcp-udp',
-] as const
-
-/** Boxes of the drawing's node shapes and text labels, in page pixels. */
+/** Boxes of the drawing's node shapes, text labels and ACR gauges, in page pixels. */
 async function drawingBoxes(page: Page) {
   return page.evaluate(() => {
     const out: { what: string; x: number; y: number; w: number; h: number }[] = []
@@ -28,6 +22,13 @@ async function drawingBoxes(page: Page) {
           ? `text "${el.textContent}"`
           : `node ${el.parentElement?.getAttribute('data-node')}`
       out.push({ what: label, x: r.x, y: r.y, w: r.width, h: r.height })
+    }
+    // The ACR gauges the animation draws on its canvas, as it reports them (CSS px of the canvas).
+    const canvas = document.querySelector<HTMLCanvasElement>('canvas.animation-layer')
+    const origin = canvas?.getBoundingClientRect()
+    for (const [i, box] of (canvas?.dataset.gauges ?? '').split(' ').filter(Boolean).entries()) {
+      const [x, y, w, h] = box.split(',').map(Number)
+      if (origin) out.push({ what: `gauges ${i}`, x: origin.x + x, y: origin.y + y, w, h })
     }
     return out
   })
@@ -44,6 +45,9 @@ function overlaps(boxes: { what: string; x: number; y: number; w: number; h: num
         const [n, t] = a.what.startsWith('node') ? [a, b] : [b, a]
         if (t.what === `text "${n.what.slice(5)}"`) continue
       }
+      // Gauges only matter under text.
+      if (a.what.startsWith('gauges') && !b.what.startsWith('text')) continue
+      if (b.what.startsWith('gauges') && !a.what.startsWith('text')) continue
       const ix = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)
       const iy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y)
       if (ix > 0.5 && iy > 0.5) bad.push(`${a.what} overlaps ${b.what}`)
@@ -51,7 +55,13 @@ function overlaps(boxes: { what: string; x: number; y: number; w: number; h: num
   return bad
 }
 
-for (const id of SCENARIOS) {
+/** Every scenario of the library, by file name. */
+const LIBRARY = readdirSync(fileURLToPath(new URL('../scenarios/', import.meta.url)))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -'.json'.length))
+  .sort()
+
+for (const id of LIBRARY) {
   test(`drawing of ${id}: no two nodes or labels overlap`, async ({ lab, page }) => {
     await page.setViewportSize({ width: 1280, height: 800 })
     await lab.open(`#scenario=${id}`)

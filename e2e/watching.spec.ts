@@ -1,5 +1,5 @@
 /**
- * Issue 8, "watching and learning", in a real browser: the cell animation in slow motion, the
+ * "Watching and learning" in a real browser: the cell animation in slow motion, the
  * linked hover read-out and brush, a compare overlay, a 3×3 sweep with its heatmaps, and every
  * export. The frame rate with 500 VCs and the progress indicator are in load.spec.ts.
  */
@@ -189,7 +189,7 @@ test('compare: pin a run, change RIF, run again — the charts overlay both with
   const acr = page.locator('svg#acr-chart')
   await expect(acr.locator('path[data-series="pinned:vc.vc1.acr"]')).toHaveCount(1)
   await expect(acr.locator('path[data-series="vc.vc1.acr"]')).toHaveCount(1)
-  const legend = page.getByRole('list', { name: 'Allowed cell rate per VC legend' })
+  const legend = page.getByRole('list', { name: 'Runs overlaid on every chart' })
   await expect(legend).toContainText('this run: every VC · RIF = 1')
   await expect(legend).toContainText('faint band: pinned Two-source WAN transient')
   // Every chart overlays the pinned run.

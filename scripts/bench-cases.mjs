@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The benchmark's workloads (issue 9), shared by scripts/bench.mjs and e2e-bench/: the reference
+// The benchmark's workloads, shared by scripts/bench.mjs and e2e-bench/: the reference
 // workload (the two-source WAN with S2 always on, 30 simulated seconds) and every library scenario
 // as its file has it. Run directly, it prints them as JSON: [{ name, library, scenarioJson }].
 import { readFileSync, readdirSync } from 'node:fs'
@@ -9,10 +9,10 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 
 export const REFERENCE = 'reference-wan-both-on-30s'
 
-/** The numbers of sources of the N-source workload (issue 18). */
+/** The numbers of sources of the N-source workload. */
 export const N_SOURCES = [2, 20, 50, 200]
 
-/** The reference workload of issue 9: two-source-wan with S2 persistent from 0 ms, for 30 s. */
+/** The reference workload: two-source-wan with S2 persistent from 0 ms, for 30 s. */
 export function referenceWorkload() {
   const s = JSON.parse(readFileSync(`${root}scenarios/two-source-wan.json`, 'utf8'))
   s.id = REFERENCE
@@ -25,7 +25,7 @@ export function referenceWorkload() {
 }
 
 /**
- * The N-source workload of issue 18: the two-source WAN widened to `n` persistent sources S1…Sn,
+ * The N-source workload: the two-source WAN widened to `n` persistent sources S1…Sn,
  * each with its own 1000 km access link into SW1 and its own destination behind SW2, all sharing
  * the SW1→SW2 link for 10 simulated seconds, ERICA at both switches as in the two-source WAN. Each
  * starts at ICR = 140/n Mbit/s, its fair share of ERICA's target, so there is no start-up

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Reads the benchmark's record (bench/results.json, written by scripts/bench.mjs) and checks it
-// against issue 9's targets; writes the tables of docs/performance.md between the markers below,
+// against the speed targets; writes the tables of docs/performance.md between the markers below,
 // so that the page and the JSON never disagree. Reports, never asserts.
 //
 //   node scripts/bench-report.mjs [--results bench/results.json] [--page docs/performance.md] [--check]
@@ -70,7 +70,7 @@ function worst(results, pick) {
   return best
 }
 
-/** Issue 9's targets, each with what was measured and whether (and by how much) it is met. */
+/** The speed targets, each with what was measured and whether (and by how much) it is met. */
 export function targets(doc) {
   // The native runner is compiled with an optimisation profile the wasm engine cannot use: the
   // worker's share of the same engine built without it, when the record has the profile's gain.
@@ -121,7 +121,7 @@ export function targets(doc) {
       },
     ),
   )
-  // Issue 18: every workload, not only the reference one.
+  // Every workload, not only the reference one.
   let slowest = null
   let slowestFirst = null
   for (const r of doc.results) {
@@ -135,7 +135,7 @@ export function targets(doc) {
   out.push(
     check(
       'chromium-over-native-all',
-      "The app's worker in Chromium ≥ 75 % of native on every workload (issue 18)",
+      "The app's worker in Chromium ≥ 75 % of native on every workload",
       slowest?.value,
       0.75,
       {
@@ -152,7 +152,7 @@ export function targets(doc) {
   out.push(
     check(
       'n-sources-scaling',
-      `CPU per source cell at N = ${nLast?.n ?? 200} within 1.2× of N = ${nFirst?.n ?? 2} (N-source workload, native; issue 18)`,
+      `CPU per source cell at N = ${nLast?.n ?? 200} within 1.2× of N = ${nFirst?.n ?? 2} (N-source workload, native)`,
       ns.length >= 2 ? nLast.cpu_ns_per_cell / nFirst.cpu_ns_per_cell : null,
       1.2,
       {
@@ -177,7 +177,7 @@ export function targets(doc) {
     out.push(
       check(
         `speedup-${name}`,
-        `Native ${label} ≥ ${target}× faster${against} (median CPU-time ratio; issue 18)`,
+        `Native ${label} ≥ ${target}× faster${against} (median CPU-time ratio)`,
         p?.speedup,
         target,
         {
@@ -321,7 +321,7 @@ export function markdown(doc) {
       `${m.chromium ?? 'no Chromium'} (headless, Playwright ${m.playwright}). Load average (1, 5, 15 min) ${doc.load_average.start.join(' / ')} at the start, ` +
       `${doc.load_average.end.join(' / ')} at the end.${busyNote(doc)}${doc.partial ? ' **A partial run** (some parts skipped).' : ''}`,
   )
-  lines.push('', '| target (issues 9 and 18) | measured | |', '|---|---|---|')
+  lines.push('', '| target | measured | |', '|---|---|---|')
   for (const t of targets(doc)) lines.push(`| ${t.text} | ${t.measured} | ${verdict(t)} |`)
   if (doc.profile?.pairs?.length) {
     lines.push(
@@ -436,7 +436,7 @@ export function updatePage(doc, path) {
 /** The targets, as text for the console. */
 export function printSummary(doc) {
   console.log(
-    `targets (issues 9 and 18); machine load average ${doc.load_average?.start?.join(' / ')} at the start, ${doc.load_average?.end?.join(' / ')} at the end${doc.other_processes_cpu ? `, other processes ${pct(doc.other_processes_cpu.share_of_machine)} of the CPU` : ''}:`,
+    `targets; machine load average ${doc.load_average?.start?.join(' / ')} at the start, ${doc.load_average?.end?.join(' / ')} at the end${doc.other_processes_cpu ? `, other processes ${pct(doc.other_processes_cpu.share_of_machine)} of the CPU` : ''}:`,
   )
   for (const t of targets(doc))
     console.log(

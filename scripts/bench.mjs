@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The benchmark of issue 9 (`npm run bench`). Figures are printed and recorded, never asserted.
+// The benchmark (`npm run bench`). Figures are printed and recorded, never asserted.
 //
 // 1. Every workload (scripts/bench-cases.mjs: the reference workload — the two-source WAN with S2
 //    always on for 30 simulated seconds — and every library scenario) natively (abrsim, with its
@@ -19,7 +19,7 @@
 //                          [--baseline PATH/TO/abrsim] [--pairs N]
 //
 // Natively the CPU time of each run is taken too (/usr/bin/time), so that the cost per source cell
-// can be compared across the N-source workloads (issue 18) on a busy machine. --baseline names the
+// can be compared across the N-source workloads on a busy machine. --baseline names the
 // abrsim of another build (e.g. an older commit built in a worktree of its own): the reference and
 // N-source workloads then run --pairs times each (default 7) alternately with it and with this
 // build, and the speed-up is the median of the pairs' CPU-time ratios, so load on the machine

@@ -11,7 +11,7 @@ wasm-bindgen --target web --out-dir web/src/engine/pkg \
   engine-wasm/target/wasm32-unknown-unknown/release/sim_wasm.wasm
 
 # Binaryen's optimiser (the npm package, pinned in package.json; not Debian's wasm-opt 108, which
-# corrupts wasm-bindgen output): about 8 % faster in V8 (issue 9). The features are the ones rustc
+# corrupts wasm-bindgen output): about 8 % faster in V8. The features are the ones rustc
 # enables by default for wasm32-unknown-unknown. Skipped, with a note, before `npm ci` has run.
 #
 # `-ocimfs 1000`: by default Binaryen inlines every function that has one caller, whatever its
@@ -24,7 +24,7 @@ wasm-bindgen --target web --out-dir web/src/engine/pkg \
 # the same second run is 1.2–2.1× faster (median of interleaved pairs over 8–10 rounds, Chromium
 # worker and Node), the more so the busier the machine; a long run is level (reference workload,
 # same scenario interleaved in one Chromium worker: 0.96–1.01×; ma-500-vcs: 0.98–1.02×).
-# Tried and not kept (issue 18): `-O4` and `--converge` (level), also inlining functions with
+# Tried and not kept: `-O4` and `--converge` (level), also inlining functions with
 # loops (level); SIMD (`+simd128`: 0–4 %, within the noise on a quiet machine); `panic = "abort"`
 # and `opt-level = 2` for the wasm build (level, 2 % slower).
 wasm_opt=node_modules/.bin/wasm-opt

@@ -34,6 +34,7 @@ import type { Fit } from '../topology/geometry'
 import {
   buildScene,
   fitTransform,
+  gaugeBoxesText,
   MAX_CELLS,
   showsCells,
   slowestCellPace,
@@ -86,7 +87,7 @@ function valueAt(store: SampleStore | null, name: string, row: number): number {
   return store.at(name, row)
 }
 
-/** Per layout, what every frame reads by name: made once, not on every frame (issue 18). */
+/** Per layout, what every frame reads by name: made once, not on every frame. */
 const layoutColumns = new WeakMap<Layout, { queue: string[]; util: string[]; maxLink: number }>()
 function columnsOf(layout: Layout) {
   let cols = layoutColumns.get(layout)
@@ -254,13 +255,14 @@ export function AnimationLayer(
       canvas.dataset.hoverTime = hoverT === null ? '' : String(hoverT)
       // The queue bars' values as drawn ("port:cells …"), for a test or a tour to read: at every
       // drawing when still or held, a few times a second while running (with hundreds of ports,
-      // one string per frame was much of the drawing's garbage; issue 18).
+      // one string per frame was much of the drawing's garbage).
       if (!running || hoverT !== null || started - queuesWritten >= QUEUES_EVERY_MS) {
         queuesWritten = started
         let queues = ''
         for (let i = 0; i < ports.length; i++)
           queues += `${i > 0 ? ' ' : ''}${ports[i].id}:${Math.round(queueAt(i))}`
         canvas.dataset.queues = queues
+        canvas.dataset.gauges = gaugeBoxesText(scene, fit)
       }
       // Where one RM cell is, in CSS pixels of the stage: lets a test (or a tour) point at one.
       const rm = stats.targets.find((t) => t.kind === 'rm')

@@ -27,7 +27,7 @@ const HEIGHT = 50
 const LANE_Y = 26
 /**
  * CSS px per drawing unit wanted: a slot 18 px wide, a cell 13 px, captions 13 px. A narrow panel
- * shows fewer slots at that size rather than all of them too small to see (issue 15: at 1280 px
+ * shows fewer slots at that size rather than all of them too small to see (at 1280 px
  * the 72 slots were 7 px each and the captions 4 px).
  */
 const PX_PER_UNIT = 1.3

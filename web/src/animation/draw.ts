@@ -74,7 +74,7 @@ export interface DrawStats {
   targets: HitTarget[]
 }
 
-/** Port names by index, made once per layout rather than on every frame (issue 18). */
+/** Port names by index, made once per layout rather than on every frame. */
 const portNames = new WeakMap<Layout, string[]>()
 
 function portName(layout: Layout, index: number): string {
@@ -100,7 +100,7 @@ type FlowTarget = Extract<HitTarget, { kind: 'flow' }>
 type QueueTarget = Extract<HitTarget, { kind: 'queue' }>
 /**
  * The flow and queue targets of each scene's ports, updated in place on every frame: with
- * hundreds of ports, new objects every frame were most of the page's garbage (issue 18).
+ * hundreds of ports, new objects every frame were most of the page's garbage.
  */
 const portTargets = new WeakMap<Scene, { flow: FlowTarget[]; queue: QueueTarget[] }>()
 

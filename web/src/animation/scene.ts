@@ -72,6 +72,42 @@ function edge(kind: string, dir: Point, box: Box): number {
   return box.hostRadius
 }
 
+/**
+ * Where a source's ACR gauges go, in drawing units: below a node in the upper half of the drawing
+ * (`middleY`, the mean of the nodes' heights) and above one in the lower half, the side the
+ * topology prefers for the node's ACR labels left to them; the labels reserve this area too.
+ */
+export function gaugeArea(
+  p: Point,
+  vcs: number,
+  middleY: number,
+  hostRadius: number,
+): { x: number; y: number; w: number; h: number; down: boolean } {
+  const down = p.y <= middleY
+  const shown = Math.min(vcs, MAX_GAUGES) + (vcs > MAX_GAUGES ? 1 : 0)
+  const h = shown * GAUGE_STEP
+  const y = down ? p.y + hostRadius + 5 : p.y - hostRadius - 5 - h
+  return { x: p.x - GAUGE_WIDTH / 2, y, w: GAUGE_WIDTH, h, down }
+}
+
+/**
+ * The boxes the gauges are drawn in, in CSS px of the stage under the transform `fit` ("x,y,w,h"
+ * each, space-separated): lets a test check that no label lies on them.
+ */
+export function gaugeBoxesText(
+  scene: Pick<Scene, 'sources'>,
+  fit: { scale: number; dx: number; dy: number },
+): string {
+  return scene.sources
+    .map(({ at, vcs }) => {
+      const rows = Math.min(vcs.length, MAX_GAUGES)
+      const h = (rows - 1) * GAUGE_STEP + GAUGE_HEIGHT
+      const box = [at.x * fit.scale + fit.dx, at.y * fit.scale + fit.dy, GAUGE_WIDTH * fit.scale]
+      return [...box, h * fit.scale].map((v) => v.toFixed(1)).join(',')
+    })
+    .join(' ')
+}
+
 /** The scene of a layout, placed by `fit` (by default fitted to the nodes, as TopologyView does). */
 export function buildScene(layout: Layout, box: Box, given?: Fit): Scene {
   const fit = given ?? fitDrawing(layout.nodes, box.width, box.height, box.padding)
@@ -112,12 +148,8 @@ export function buildScene(layout: Layout, box: Box, given?: Fit): Scene {
   for (const [node, vcs] of bySource) {
     const p = positions.get(node)
     if (!p) continue
-    // The topology writes each source's ACR above a node in the upper half and below one in the
-    // lower half; the gauges take the other side.
-    const down = p.y <= middleY
-    const shown = Math.min(vcs.length, MAX_GAUGES) + (vcs.length > MAX_GAUGES ? 1 : 0)
-    const y = down ? p.y + box.hostRadius + 5 : p.y - box.hostRadius - 5 - shown * GAUGE_STEP
-    sources.push({ node, at: { x: p.x - GAUGE_WIDTH / 2, y }, down, vcs })
+    const area = gaugeArea(p, vcs.length, middleY, box.hostRadius)
+    sources.push({ node, at: { x: area.x, y: area.y }, down: area.down, vcs })
   }
   return { box: { ...box, width: fit.width, height: fit.height }, positions, ports, sources }
 }
@@ -159,7 +191,7 @@ export function fitTransform(
 
 /**
  * Cell kinds of `cells_in_flight` rows (4–6: the packet model's packets, by flow; 7–8: a VC's
- * connection set-up message and the connect coming back, SPEC §3).
+ * connection set-up message and the connect coming back).
  */
 export const CELL_KIND = {
   data: 0,

@@ -31,7 +31,7 @@ describe('connection set-up in the animation', () => {
     const engine = new (realEngine().Engine)(scenarioText('ma-two-switch'))
     try {
       const layout = parseLayout(engine.layout())
-      // 4 ms in: vc1's set-up is half-way along the 8 ms link S1→SW1 (SPEC §3).
+      // 4 ms in: vc1's set-up is half-way along the 8 ms link S1→SW1.
       engine.run_until(4, 1e9)
       const cells = new Float64Array(engine.cells_in_flight(1000))
       expect(cells.length).toBe(CELL_ROW)

@@ -75,7 +75,7 @@ function Page({ lab, embed }: { lab: Lab; embed: boolean }) {
         <ErrorPanel error={pageError} onDismiss={runError ? undefined : lab.dismissNotice} />
       )}
       <ProgressIndicator />
-      {layout && <Workspace embed={embed} />}
+      {layout && <Workspace embed={embed} title={title} />}
       {!embed && info && (
         <LibraryDialog
           open={libraryOpen}
@@ -118,7 +118,7 @@ function Page({ lab, embed }: { lab: Lab; embed: boolean }) {
 }
 
 /** The drawing and its panels beside the views; on a phone, one pane at a time. */
-function Workspace({ embed }: { embed: boolean }) {
+function Workspace({ embed, title }: { embed: boolean; title: string }) {
   const layout = useRun((r) => r.layout)
   const editing = useLab((l) => l.scenario !== null && l.info !== null)
   const live = useLiveState()
@@ -143,9 +143,13 @@ function Workspace({ embed }: { embed: boolean }) {
           </div>
         )}
         <aside className="side">
-          {embed || !editing ? <WatchedDrawing layout={layout} /> : <EditingSide layout={layout} />}
+          {embed || !editing ? (
+            <WatchedDrawing layout={layout} embed={embed} />
+          ) : (
+            <EditingSide layout={layout} />
+          )}
         </aside>
-        <Views layout={layout} embed={embed} />
+        <Views layout={layout} embed={embed} title={title} />
       </main>
     </LiveContext.Provider>
   )

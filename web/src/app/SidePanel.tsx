@@ -11,6 +11,7 @@ import {
 } from '../animation/AnimatedTopology'
 import { Magnifier, stopAtOrBelow, useMagnifier } from '../animation/Magnifier'
 import { EditorCanvas } from '../editor/EditorCanvas'
+import { EmbedLegend } from '../embed/EmbedLegend'
 import type { Layout } from '../engine/layout'
 import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
@@ -35,7 +36,7 @@ const StillParamsPanel = memo(ParamsPanel)
 const NO_VCS: ReadonlySet<string> = new Set()
 
 /** The drawing of a run that is watched, not edited (embed mode). */
-export function WatchedDrawing({ layout }: { layout: Layout }) {
+export function WatchedDrawing({ layout, embed }: { layout: Layout; embed: boolean }) {
   const lab = useLabStore()
   const { run, cursor } = lab
   const view = useRunFrame((r) => r)
@@ -72,6 +73,7 @@ export function WatchedDrawing({ layout }: { layout: Layout }) {
           {pickedNode && nodeDetails(layout, view.frame, pickedNode)}
         </p>
       </AnimatedTopology>
+      {embed && <EmbedLegend layout={layout} colors={colors} />}
       <BundleToggles vcs={layout.vcs} />
     </>
   )

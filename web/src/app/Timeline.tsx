@@ -1,5 +1,5 @@
 /**
- * The timeline under the transport (SPEC §9): a track over the run so far. Dragging it, or the
+ * The timeline under the transport: a track over the run so far. Dragging it, or the
  * arrow keys on it, holds every chart and the drawing (queue bars, gauges, labels) at one past
  * time, read from the samples; the far right end is "live". Markers show where a parameter was
  * changed while the run went on (hover one: what changed). Play returns to the live end.

@@ -8,7 +8,8 @@ import { ComparePanel } from '../compare/ComparePanel'
 import type { Layout } from '../engine/layout'
 import { RunExports } from '../export/RunExports'
 import { ParameterGuide } from '../guide/ParameterGuide'
-import { useLab, useLabStore, useRun } from '../lab/hooks'
+import { RecordMenu } from '../record/RecordMenu'
+import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
 import type { MainView } from '../lab/lab'
 import { SweepPanel } from '../sweep/SweepPanel'
 import { useColors } from './liveHooks'
@@ -20,7 +21,14 @@ const VIEWS: readonly (readonly [MainView, string])[] = [
   ['guide', 'Parameter guide'],
 ]
 
-export function Views({ layout, embed }: { layout: Layout; embed: boolean }) {
+interface ViewsProps {
+  layout: Layout
+  embed: boolean
+  /** The page's title, for recordings. */
+  title: string
+}
+
+export function Views({ layout, embed, title }: ViewsProps) {
   const lab = useLabStore()
   const view = useLab((l) => l.view)
   const scenario = useLab((l) => l.scenario)
@@ -28,6 +36,8 @@ export function Views({ layout, embed }: { layout: Layout; embed: boolean }) {
   const edited = useLab((l) => (l.edited?.changes.length ?? 0) > 0)
   const runLabel = useLab((l) => l.runLabel) ?? layout.scenario.title
   const store = useRun((r) => r.store)
+  const running = useRun((r) => r.status === 'running')
+  const nowMs = useRunFrame((r) => r.nowMs)
   const present = usePresentation()
   const colors = useColors()
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
@@ -65,6 +75,17 @@ export function Views({ layout, embed }: { layout: Layout; embed: boolean }) {
       {!embed && (
         <div className="main-tools">
           <RunExports store={store} scenarioId={layout.scenario.id} edited={edited} />
+          <RecordMenu
+            title={title}
+            cursor={lab.cursor}
+            nowMs={nowMs}
+            running={running}
+            pause={() => lab.run.pause()}
+            layout={layout}
+            colors={colors}
+            pinned={pinned}
+            runLabel={runLabel}
+          />
         </div>
       )}
       <div {...panel('charts')}>

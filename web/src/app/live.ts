@@ -3,7 +3,7 @@
  * have started, the run's status and pace — handed to the parts that draw it (the topology's
  * live labels, the cell animation) through context rather than through every component between.
  * With hundreds of VCs, the editor's drawing and the parameter panel in between re-rendered on
- * every frame only to pass these on (issue 18); now they are memoised and skip those renders.
+ * every frame only to pass these on; now they are memoised and skip those renders.
  */
 import { createContext } from 'react'
 import type { LiveFrame } from '../engine/frame'

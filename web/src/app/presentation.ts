@@ -1,10 +1,11 @@
 /**
- * Presentation mode (issue 15): for a lecture hall. The drawing and two charts of the lecturer's
+ * Presentation mode: for a lecture hall. The drawing and two charts of the lecturer's
  * choice fill the screen, with large text and thick lines, at a slower pace. The choice survives a
  * reload (localStorage) and travels in share links (ViewState.present); P or the button toggles it.
  */
 import { useEffect, useSyncExternalStore } from 'react'
 import type { ChartKind } from '../charts/models'
+import './presentation.css'
 
 export interface Presentation {
   on: boolean

@@ -8,6 +8,7 @@ import { ExportMenu } from '../export/ExportMenu'
 import type { ChartModel } from './acrChart'
 import type { TimeCursor } from './cursor'
 import { cancelDraw, queueDraw } from './drawQueue'
+import { Legend } from './Legend'
 import { renderCursor, renderInteraction } from './interaction'
 import { chartSummary, chartTable } from './readout'
 import { MARGIN, PRESENT_MARGIN, renderTimeSeries, type LineSeries } from './timeSeries'
@@ -177,25 +178,7 @@ export const ChartPanel = memo(function ChartPanel({
       <header className="chart-header">
         <h2 id={`${id}-title`}>{title}</h2>
         <ExportMenu title={title} model={model} svgRef={svgRef} />
-        <ul className="legend" aria-label={`${title} legend`}>
-          {model?.legend.map((entry) => (
-            <li key={entry.label} title={entry.label}>
-              <svg width="28" height="10" aria-hidden="true">
-                <line
-                  x1="1"
-                  x2="27"
-                  y1="5"
-                  y2="5"
-                  stroke={entry.color}
-                  strokeWidth={entry.opacity !== undefined ? 6 : 3}
-                  strokeOpacity={entry.opacity}
-                  strokeDasharray={entry.dash ? '5 3' : undefined}
-                />
-              </svg>
-              {entry.label}
-            </li>
-          ))}
-        </ul>
+        <Legend entries={model?.legend ?? []} label={`${title} legend`} />
       </header>
       <div className="chart-box" ref={boxRef}>
         {model ? (

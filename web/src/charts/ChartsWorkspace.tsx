@@ -1,5 +1,5 @@
 /**
- * The page's charts (SPEC §7), linked: one hover time read out on every chart and on the topology,
+ * The page's charts, linked: one hover time read out on every chart and on the topology,
  * one brushed time window for all of them, one choice of VCs and ports; with a pinned run
  * overlaid when there is one.
  */
@@ -13,15 +13,17 @@ import {
   type ReactNode,
 } from 'react'
 import './charts.css'
-import type { Layout } from '../engine/layout'
+import { column, type Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { ChartPanel } from './ChartPanel'
+import { Legend } from './Legend'
 import { chartsReadyAt, drawsPending } from './drawQueue'
 import { formatTime, type TimeCursor, type TimeWindow } from './cursor'
 import {
   chartKinds,
   chartModel,
   chartTitle,
+  overlayLegend,
   type ChartContext,
   type ChartKind,
   type PinnedRun,
@@ -160,6 +162,9 @@ export function ChartsWorkspace({
     [ctx, receivedRows],
   )
   useEffect(() => onPick?.(current.selection.vcs), [current.selection.vcs, onPick])
+  // Hover and the timeline stop at the latest sample: no view shows a time not yet simulated.
+  const liveEnd = store.has(column.time) ? (store.last(column.time) ?? 0) : null
+  useEffect(() => cursor.setLiveEnd(liveEnd), [cursor, liveEnd])
   const onZoom = useCallback((window: TimeWindow) => setState((s) => ({ ...s, window })), [])
   const onSelect = useCallback(
     (selection: SeriesSelection) => setState((s) => ({ ...s, selection })),
@@ -207,6 +212,13 @@ export function ChartsWorkspace({
         <HoverTime cursor={cursor} />
         {toolbar}
       </div>
+      {pinned && (
+        <Legend
+          entries={overlayLegend(pinned.label, runLabel)}
+          label="Runs overlaid on every chart"
+          className="legend runs-legend"
+        />
+      )}
       <div className="charts-grid">
         {(present ? shownCharts(models, present.charts) : models).map(({ kind, model }) => (
           <ChartPanel

@@ -1,7 +1,6 @@
 /**
  * ACR chart: the allowed cell rate of every VC in Mbit/s against simulated time, each with its
- * max-min fair share from the engine's water-filling oracle as a dashed line of the same colour
- * (SPEC §7).
+ * max-min fair share from the engine's water-filling oracle as a dashed line of the same colour.
  */
 import { column, type Layout, type LayoutVc } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
@@ -21,6 +20,11 @@ export const REFERENCE_DASH = '6 4'
 export interface ChartModel {
   series: LineSeries[]
   legend: LegendEntry[]
+  /**
+   * Which style is which run, when a pinned run is overlaid: the same for every chart, so the page
+   * shows it once above them (ChartsWorkspace); an exported chart carries it in its own legend.
+   */
+  runLegend?: LegendEntry[]
   yDomain: [number, number]
   options: Omit<TimeSeriesOptions, 'width' | 'height'>
   /** Unit of the values, for read-outs and exports ("Mbit/s", "cells", ""). */
@@ -83,9 +87,14 @@ export function acrChartModel(
   }
   if (hasShares)
     legend.push({ label: 'dashed: max-min fair share', color: '#59636e', dash: REFERENCE_DASH })
-  // Rates never exceed the fastest link, so that is a stable axis top before data arrives.
-  const fastestLink = Math.max(0, ...layout.links.map((l) => l.rate_mbps))
-  const yDomain = yDomainFrom(maxValue, fastestLink)
+  // An ACR never exceeds its VC's PCR (negotiated down to the slowest link of its path), so the
+  // highest PCR drawn is a stable axis top before data arrives that still spans the data, however
+  // fast the access links are.
+  const ceiling =
+    vcs.length > 0
+      ? Math.max(0, ...vcs.map((v) => v.pcr_mbps))
+      : Math.max(0, ...layout.links.map((l) => l.rate_mbps))
+  const yDomain = yDomainFrom(maxValue, ceiling)
   return {
     series,
     legend,

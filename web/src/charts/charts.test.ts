@@ -113,6 +113,30 @@ describe('palette', () => {
   })
 })
 
+describe('the ACR axis', () => {
+  it('spans the VCs’ rates, not their fast access links (Ma & Ramakrishnan, 500 VCs)', () => {
+    const { Engine } = realEngine()
+    const engine = new Engine(scenarioText('ma-500-vcs'))
+    try {
+      const layout = parseLayout(engine.layout())
+      const store = new SampleStore(layout.columns)
+      while (!engine.run_until(60, 100_000)) store.append(engine.take_samples())
+      store.append(engine.take_samples())
+      // The hosts' access links run at 2,488 Mbit/s; every VC's PCR is 155.52 Mbit/s.
+      expect(Math.max(...layout.links.map((l) => l.rate_mbps))).toBeGreaterThan(2000)
+      const model = acrChartModel(layout, store, colorMap(layout.vcs.map((v) => v.id)))
+      const highest = Math.max(
+        ...model.series.map((s) => Math.max(0, ...Array.from(s.y).filter(Number.isFinite))),
+      )
+      expect(highest).toBeGreaterThan(0)
+      expect(model.yDomain[1]).toBeGreaterThanOrEqual(highest)
+      expect(model.yDomain[1]).toBeLessThanOrEqual(155.52 * 1.05)
+    } finally {
+      engine.free()
+    }
+  })
+})
+
 describe('chart models from a real run of the default scenario', () => {
   let layout: Layout
   let store: SampleStore
@@ -153,10 +177,8 @@ describe('chart models from a real run of the default scenario', () => {
       if (t[i] > 101) expect(vc2?.y[i]).not.toBeNaN()
     }
     expect(model.options.xDomain).toEqual([0, layout.until_ms])
-    // The axis reaches at least the fastest link rate.
-    expect(model.yDomain[1]).toBeGreaterThanOrEqual(
-      Math.max(...layout.links.map((l) => l.rate_mbps)),
-    )
+    // The axis reaches at least the highest PCR, which no ACR exceeds.
+    expect(model.yDomain[1]).toBeGreaterThanOrEqual(Math.max(...layout.vcs.map((v) => v.pcr_mbps)))
   })
 
   it('watches the switch port that queued most: SW1 towards SW2, the bottleneck', () => {

@@ -11,6 +11,7 @@ export class TimeCursor {
   private hover: number | null = null
   private scrub: number | null = null
   private shown: number | null = null
+  private liveEnd: number | null = null
   private readonly listeners = new Set<CursorListener>()
 
   /**
@@ -38,8 +39,18 @@ export class TimeCursor {
     this.update()
   }
 
+  /**
+   * The latest simulated time, or null when the run's reach is unknown: no view is ever held
+   * beyond it, so hovering or scrubbing past it shows the live end, never a time not yet simulated.
+   */
+  setLiveEnd(timeMs: number | null): void {
+    this.liveEnd = finite(timeMs)
+    this.update()
+  }
+
   private update(): void {
-    const next = this.hover ?? this.scrub
+    const wanted = this.hover ?? this.scrub
+    const next = wanted !== null && this.liveEnd !== null ? Math.min(wanted, this.liveEnd) : wanted
     if (next === this.shown) return
     this.shown = next
     for (const listener of this.listeners) listener(next)

@@ -1,5 +1,5 @@
 /**
- * Chart redraws, one chart per task (issue 18).
+ * Chart redraws, one chart per task.
  *
  * Drawing every chart inside React's commit made one long task of them all: with 500 VCs and the
  * engine flat out, 30–100 ms during which a key press or the engine's answer to a parameter change

@@ -169,35 +169,41 @@ export function renderCursor(
       ? [{ text: `+ ${rows.length - shown.length} more`, color: '#59636e', bold: false }]
       : []),
   ]
-  const lineHeight = 15
-  const boxWidth = Math.min(260, Math.max(...lines.map((l) => l.text.length)) * 6.6 + 16)
-  const boxHeight = lines.length * lineHeight + 8
-  const right = px + 10 + boxWidth <= x1
-  const bx = right ? px + 10 : Math.max(x.range()[0], px - 10 - boxWidth)
-  const by = y.range()[1] + 2
   const box = group
     .selectAll<SVGGElement, null>('g.readout')
     .data([null])
     .join('g')
     .attr('class', 'readout')
-    .attr('transform', `translate(${bx},${by})`)
-  box
+  const rect = box
     .selectAll('rect')
     .data([null])
     .join('rect')
-    .attr('width', boxWidth)
-    .attr('height', boxHeight)
     .attr('rx', 4)
     .attr('fill', 'rgba(255,255,255,0.93)')
     .attr('stroke', '#d0d7de')
-  box
-    .selectAll('text')
+  const texts = box
+    .selectAll<SVGTextElement, (typeof lines)[number]>('text')
     .data(lines)
     .join('text')
     .attr('x', 8)
-    .attr('y', (_, i) => 4 + (i + 1) * lineHeight - 3)
     .attr('fill', (l) => l.color)
     .attr('font-size', 12)
     .attr('font-weight', (l) => (l.bold ? 600 : 400))
     .text((l) => l.text)
+  // The box fits the text as drawn: a style sheet may set a larger font (presentation mode).
+  const first = texts.node()
+  const fontPx = (first && Number.parseFloat(getComputedStyle(first).fontSize)) || 12
+  const measured = texts
+    .nodes()
+    .map((t) => (typeof t.getComputedTextLength === 'function' ? t.getComputedTextLength() : 0))
+  const widest = Math.max(...lines.map((l, i) => measured[i] || l.text.length * fontPx * 0.55))
+  const lineHeight = Math.round(fontPx * 1.25)
+  const boxWidth = Math.min(Math.max(60, x1 - x.range()[0]), widest + 16)
+  const boxHeight = lines.length * lineHeight + 8
+  const right = px + 10 + boxWidth <= x1
+  const bx = right ? px + 10 : Math.max(x.range()[0], px - 10 - boxWidth)
+  const by = y.range()[1] + 2
+  box.attr('transform', `translate(${bx},${by})`)
+  rect.attr('width', boxWidth).attr('height', boxHeight)
+  texts.attr('y', (_, i) => 4 + (i + 1) * lineHeight - Math.round(fontPx * 0.25))
 }

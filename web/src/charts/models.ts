@@ -1,5 +1,5 @@
 /**
- * Every chart of SPEC §7 as a model built from the samples: ACR with max-min shares, queues, link
+ * Every chart of the page as a model built from the samples: ACR with max-min shares, queues, link
  * utilisation, cumulative cells received per destination, cells lost and Jain's fairness index;
  * each limited to the VCs and ports picked, zoomed to the time window chosen, and overlaid with a
  * pinned run when there is one.
@@ -20,7 +20,7 @@ import { bottleneckPorts, portColor, queueChartModel } from './queueChart'
 import { REFERENCE_DASH } from './acrChart'
 import { yDomainFrom, type LineSeries } from './timeSeries'
 
-/** The charts of the page, in display order: SPEC §7's list for the cell model, and for IP. */
+/** The charts of the page, in display order: the list for the cell model, and for IP. */
 export const CHART_KINDS = ['acr', 'queue', 'util', 'received', 'lost', 'fairness'] as const
 export const IP_CHART_KINDS = ['classes', 'ratio', 'queue', 'util', 'lost', 'fairness'] as const
 export type ChartKind = (typeof CHART_KINDS)[number] | (typeof IP_CHART_KINDS)[number]
@@ -427,10 +427,14 @@ export function overlayPinned(
   const series = [...copies, ...model.series]
   const top = Math.max(model.yDomain[1], maxValue * 1.05)
   const yDomain: [number, number] = [model.yDomain[0], top]
-  const legend: LegendEntry[] = [
-    ...model.legend,
+  const runLegend = overlayLegend(pinned.label, runLabel)
+  return { ...model, series, runLegend, yDomain, options: { ...model.options, series, yDomain } }
+}
+
+/** The legend of an overlay: which line style is this run, which the pinned one. */
+export function overlayLegend(pinnedLabel: string, runLabel: string): LegendEntry[] {
+  return [
     { label: `this run: ${runLabel}`, color: '#1b1f24' },
-    { label: `faint band: pinned ${pinned.label}`, color: '#1b1f24', opacity: PINNED_OPACITY },
+    { label: `faint band: pinned ${pinnedLabel}`, color: '#1b1f24', opacity: PINNED_OPACITY },
   ]
-  return { ...model, series, legend, yDomain, options: { ...model.options, series, yDomain } }
 }

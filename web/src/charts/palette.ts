@@ -24,7 +24,7 @@ export const UNPICKED = '#a3acb5'
 /**
  * Gives each id a colour, so a VC has the same colour in every view: the picked ids (by default
  * all), in order, take the palette's seven colours; the rest are grey until picked. Seven hues and
- * grey make the eight a reader can tell apart (no two VCs share a hue, issue 15).
+ * grey make the eight a reader can tell apart (no two VCs share a hue).
  */
 export function colorMap(
   ids: readonly string[],

@@ -1,5 +1,5 @@
 /**
- * A chart's data in words and as a table, for readers who cannot see the lines (issue 15): the
+ * A chart's data in words and as a table, for readers who cannot see the lines: the
  * latest value of every series ("At t = 150 ms: vc1 ACR 70.0 Mbit/s, vc1 max-min share 70.0
  * Mbit/s") and its samples at a few evenly spaced times.
  */

@@ -182,7 +182,7 @@ function round3(v: number): number {
 /**
  * The path D3's `line()` draws through `indices` of (xs, ys) — linear or step-after, broken at
  * non-finite values, a lone point closed (`Z`) — written in one pass without D3's per-point calls
- * (issue 18: with many series redrawn while samples stream in, those were much of the page's work
+ * (with many series redrawn while samples stream in, those were much of the page's work
  * and garbage). charts.test.ts pins the output to D3's.
  */
 function pathThrough(
@@ -274,6 +274,32 @@ export function renderTimeSeries(svgElement: SVGSVGElement, options: TimeSeriesO
     .attr('d', (d) => seriesPath(d, x, y))
 }
 
+/**
+ * Writes an axis title into `text` so that it is at most `room` px long, never clipped by the
+ * chart's edge: in a smaller font down to 8 px, then shortened with an ellipsis, the whole title
+ * kept in a <title> (the tooltip). Returns the length drawn (0 where text is not measured).
+ */
+function fitLabel(text: SVGTextElement, full: string, room: number): number {
+  text.textContent = full
+  text.style.fontSize = ''
+  if (typeof text.getComputedTextLength !== 'function') return 0
+  const length = text.getComputedTextLength()
+  if (length <= room || length === 0) return length
+  const size = Number.parseFloat(getComputedStyle(text).fontSize) || 12
+  text.style.fontSize = `${Math.max(8, Math.floor(((size * room) / length) * 10) / 10)}px`
+  let shown = full
+  while (text.getComputedTextLength() > room && shown.length > 1) {
+    shown = shown.slice(0, -1).trimEnd()
+    text.textContent = `${shown}…`
+  }
+  if (shown !== full) {
+    const title = document.createElementNS('http://www.w3.org/2000/svg', 'title')
+    title.textContent = full
+    text.appendChild(title)
+  }
+  return text.getComputedTextLength()
+}
+
 /** The frame of a chart: size, grid, axes, labels and the clip of the plot area. */
 function renderAxes(
   svgElement: SVGSVGElement,
@@ -320,21 +346,32 @@ function renderAxes(
         .tickFormat(yTickFormat(options.yDomain[1])),
     )
 
-  layer('x-label')
-    .selectAll('text')
+  const xLabel = layer('x-label')
+    .selectAll<SVGTextElement, string>('text')
     .data([options.xLabel])
     .join('text')
     .attr('x', x.range()[0] + plotWidth / 2)
     .attr('y', height - 6)
     .attr('text-anchor', 'middle')
-    .text((d) => d)
+  xLabel.each(function (d) {
+    fitLabel(this, d, Math.max(plotWidth, 0))
+  })
+  const yMid = y.range()[1] + plotHeight / 2
   layer('y-label')
-    .selectAll('text')
+    .selectAll<SVGTextElement, string>('text')
     .data([options.yLabel])
     .join('text')
-    .attr('transform', `translate(16,${y.range()[1] + plotHeight / 2}) rotate(-90)`)
+    .attr('transform', `translate(16,${yMid}) rotate(-90)`)
     .attr('text-anchor', 'middle')
-    .text((d) => d)
+    .each(function (d) {
+      // The whole height is the room a vertical title has; centred on the plot while it fits.
+      const half = fitLabel(this, d, height - 4) / 2
+      const centre = Math.min(Math.max(yMid, half + 2), height - half - 2)
+      // Its baseline far enough in for the letters' ascent (presentation mode's larger font).
+      const size = Number.parseFloat(getComputedStyle(this).fontSize) || 12
+      const left = Math.max(16, Math.ceil(size * 0.95) + 2)
+      this.setAttribute('transform', `translate(${left},${centre}) rotate(-90)`)
+    })
 
   // Clip lines to the plot so a value above the axis does not draw over the labels.
   const clipId = `clip-${svgElement.id || 'chart'}`

@@ -1,5 +1,5 @@
 /**
- * Compare (SPEC §9): pin the run on the page, change something, run again — every chart then
+ * Compare: pin the run on the page, change something, run again — every chart then
  * draws the pinned run faint behind the new one, with a legend naming both. The change can be one
  * of the scenario's variants or any parameter by path (the `--set` grammar, `*` for every VC).
  */

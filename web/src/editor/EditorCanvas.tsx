@@ -11,11 +11,9 @@
 import './editor.css'
 import {
   useCallback,
-  useEffect,
   useMemo,
   useRef,
   useState,
-  useSyncExternalStore,
   type KeyboardEvent,
   type PointerEvent,
   type ReactNode,
@@ -42,35 +40,8 @@ import {
   shortestSwitchPath,
   type Edit,
 } from './ops'
+import { usePhone, useTouchDrag, useWidth } from './hooks'
 import { touchGeometry } from './touch'
-
-/** The page's phone layout (styles.css uses the same width). */
-const PHONE_QUERY = '(max-width: 600px)'
-
-function usePhone(): boolean {
-  return useSyncExternalStore(
-    (fn) => {
-      const query = window.matchMedia(PHONE_QUERY)
-      query.addEventListener('change', fn)
-      return () => query.removeEventListener('change', fn)
-    },
-    () => window.matchMedia(PHONE_QUERY).matches,
-  )
-}
-
-/** Width of an element in CSS px, followed as it changes. */
-function useWidth(ref: { readonly current: HTMLElement | null }): number {
-  const [width, setWidth] = useState(0)
-  useEffect(() => {
-    const el = ref.current
-    if (!el) return
-    setWidth(el.clientWidth)
-    const observer = new ResizeObserver(() => setWidth(el.clientWidth))
-    observer.observe(el)
-    return () => observer.disconnect()
-  }, [ref])
-  return width
-}
 
 /** Validates and applies an edit; null when applied, else why it was refused. */
 export type ApplyEdit = (edit: Edit, key?: string) => string | null
@@ -168,6 +139,7 @@ export function EditorCanvas({
   store,
 }: EditorCanvasProps) {
   const svgRef = useRef<SVGSVGElement>(null)
+  useTouchDrag(svgRef)
   const [mode, setMode] = useState<Mode>({ kind: 'select' })
   const [callout, setCallout] = useState<Callout | null>(null)
   /** A node being dragged: its id and position in scenario units, and the fit held meanwhile. */

@@ -1,5 +1,5 @@
 /**
- * Touch targets of the drawing on a phone (issue 15): every node's and every link's hit area at
+ * Touch targets of the drawing on a phone: every node's and every link's hit area at
  * least 44 CSS px across (WCAG 2.5.5, "Target Size"), and no two node targets on top of each other.
  *
  * A node's target is a circle, a link's a band between the node targets at its ends. On a phone the

@@ -6,7 +6,7 @@
  * A queued call can be cancelled with an AbortSignal until it is posted. When the worker crashes
  * (a `fatal` event or an `error` on the worker) every pending call is rejected, the worker is
  * terminated, and the next call starts a fresh one; `reset` then rebuilds the last scenario that
- * loaded (STYLE: "terminate-and-restart on a crash").
+ * loaded (a crashed worker is terminated and a fresh one started).
  */
 import {
   type CallType,

@@ -3,7 +3,7 @@
  * in Node with the real wasm engine.
  *
  * It owns one engine, steps it in time slices of a few milliseconds and yields between slices so
- * that `pause`, `reset` and `speed` requests are handled promptly (STYLE: "Time slices").
+ * that `pause`, `reset` and `speed` requests are handled promptly.
  */
 import {
   type CallType,
@@ -51,7 +51,7 @@ export interface EngineModule {
 }
 
 /**
- * The most wasm memory a run may reach (SPEC §12). The engine's own limits refuse what they can
+ * The most wasm memory a run may reach. The engine's own limits refuse what they can
  * foresee before anything is built; this catches the rest: past it the run stops with a message
  * and the page starts a fresh worker, well before the tab itself runs short (wasm32 caps at 4 GB).
  */
@@ -78,7 +78,7 @@ export const MAX_EVENTS_PER_CALL = 100_000
  * Least wall time between two posts of samples while the engine runs ahead: two display frames.
  * Slices stay short so that requests are answered promptly, but posting after each of them made
  * the page handle more messages than it can draw: playing 500 VCs flat out, posting every slice
- * gave 48 frames/s, every 16 ms 52–54, every 32 ms 56 (issue 9's benchmark). Paced play posts
+ * gave 48 frames/s, every 16 ms 52–54, every 32 ms 56 (the benchmark). Paced play posts
  * after every slice that catches up, so the charts follow the clock as before.
  */
 export const FLUSH_MS = 32
@@ -93,7 +93,7 @@ const PACED_IDLE_MS = 16
 /**
  * Runs `fn` as a new task, after the messages already queued. `setTimeout(fn, 0)` would too, but
  * browsers clamp nested timeouts to 4 ms (HTML "timer nesting level"): in a Chromium worker that
- * left the engine idle about a third of the time between 8 ms slices (issue 9's benchmark). A
+ * left the engine idle about a third of the time between 8 ms slices (the benchmark). A
  * MessageChannel message is not clamped. Its ports are unref'd where that exists (Node), so a
  * pending slice never keeps a test process alive.
  */
@@ -163,7 +163,7 @@ export class EngineHost {
   private magnified: number | null = null
   /** Buffers the page gave back after reading their samples, for the next posts (`recycle`). */
   private spare: ArrayBuffer[] = []
-  /** Set when the engine trapped; from then on every request fails (STYLE: "a poisoned flag"). */
+  /** Set when the engine trapped; from then on every request fails. */
   private poisoned: string | null = null
 
   constructor(
@@ -476,7 +476,7 @@ export class EngineHost {
   /**
    * The completed sample rows, in a buffer the page gave back when there is one big enough: the
    * rows are posted about 30 times a second, and a new buffer each time was tens of MB of
-   * garbage in the page's process with 200 sources (issue 18). The rows are a view at the start
+   * garbage in the page's process with 200 sources. The rows are a view at the start
    * of the buffer; the whole buffer is transferred.
    */
   private takeRows(engine: EngineHandle): Float64Array {

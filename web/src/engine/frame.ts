@@ -30,7 +30,7 @@ class FrameView implements FrameValues {
 /**
  * Where each VC's ACR and each port's queue sit in a frame, by layout. Frames arrive about 30
  * times a second; two new Maps of every VC and port for each were garbage that lived until the
- * next (issue 18: the page's memory with 200 sources).
+ * next (the page's memory with 200 sources).
  */
 const indexes = new WeakMap<
   object,

@@ -14,7 +14,7 @@
  *
  * A column that has held one value in every row so far (most of a large network's: the queue and
  * losses of ports that never queue, a share that never moves) is kept as that one value, and gets
- * its array on the first row that differs (issue 18: 3,605 of the 5,212 columns of 200 sources,
+ * its array on the first row that differs (3,605 of the 5,212 columns of 200 sources,
  * 30 MB). Its `series` is a view of a shared array of that value, so what is read is exactly what
  * arrived either way.
  */
@@ -41,7 +41,7 @@ export interface SampleStoreOptions {
    * the columns get room for that many at once (never more than `maxRows` + 1), instead of
    * doubling from 1,024 as rows come. A doubling copies every column that varies while the run
    * plays: at 500 VCs (3,042 columns, 39 s at 20 ms) the page's thread spent 40–55 ms on the one
-   * message that crossed 1,024 rows, a frame of 100–150 ms flat out (issue 18's frames
+   * message that crossed 1,024 rows, a frame of 100–150 ms flat out (the benchmark's frames
    * benchmark). A run that goes on longer still grows as before.
    */
   expectedRows?: number
@@ -186,7 +186,7 @@ export class SampleStore {
     const at = this.length
     const first = this.length === 0 && this.pending === 0
     const pending = this.pending
-    // Fields read once: this loop runs for every column of every row (issue 18: with 500 VCs it
+    // Fields read once: this loop runs for every column of every row (with 500 VCs it
     // was a tenth of the page's thread while a run streams in).
     const data = this.data
     const maxima = this.maxima

@@ -28,7 +28,7 @@ export function ExportMenu({ title, model, svgRef }: ExportMenuProps) {
   const svgText = () => {
     const svg = svgRef.current
     if (!svg || !model) throw new Error('the chart is not drawn yet')
-    return chartSvgText(svg, title, model.legend)
+    return chartSvgText(svg, title, [...model.legend, ...(model.runLegend ?? [])])
   }
 
   return (

@@ -1,5 +1,5 @@
 /**
- * The About tab's table of the scenario's paper claims (SPEC §11), judged on the run that is
+ * The About tab's table of the scenario's paper claims (scenarios/README.md, "Paper claims"), judged on the run that is
  * playing: paper | this run | holds?, each claim ✓ or ✗ once its windows have passed and "pending"
  * before. The engine judges (see claims.ts); this only shows its answer.
  */

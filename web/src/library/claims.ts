@@ -1,5 +1,5 @@
 /**
- * A scenario's paper claims judged on the run that is playing (SPEC §11). The judging is the
+ * A scenario's paper claims judged on the run that is playing (scenarios/README.md, "Paper claims"). The judging is the
  * engine's (`ClaimCheck` in the wasm module: the same evaluator as `abrsim check` and the cargo
  * test); this file only hands it the sample columns it asks for and reads its answer.
  */

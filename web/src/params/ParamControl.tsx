@@ -21,7 +21,7 @@ interface TaskScheduler {
  * Runs `fn` in a task of its own, soon: ahead of the tasks already queued where the browser lets
  * a task say it answers the user (`scheduler.postTask`, priority user-blocking). Playing 500 VCs
  * flat out, the page's thread has a queue of sample messages, chart drawing and renders; behind
- * them, a slider's edit waited 15–70 ms for its turn before it even reached the engine (issue 18).
+ * them, a slider's edit waited 15–70 ms for its turn before it even reached the engine.
  */
 function soon(fn: () => void): void {
   const scheduler = (globalThis as { scheduler?: Partial<TaskScheduler> }).scheduler
@@ -90,7 +90,7 @@ export function NumberControl({
    * The slider's value while its edit waits to be applied. The edit re-renders the whole page (the
    * scenario changed), which with hundreds of VCs takes long enough to be felt: the slider shows
    * where it was moved at once, the edit goes to the engine from the same task, and the page's
-   * re-render for it follows as a transition (issue 18: a slider moved while 500 VCs run; a
+   * re-render for it follows as a transition (a slider moved while 500 VCs run; a
    * render in the same task held back the engine's request, a task of its own waited in line).
    */
   const [draft, setDraft] = useState<number | null>(null)
@@ -139,14 +139,14 @@ export function NumberControl({
       lastEdit.current = performance.now()
       // The edit reaches the engine in this task; the page's re-render for it is a transition,
       // done in slices, so that with 500 VCs the engine's answer is not kept waiting behind it
-      // (issue 18). The slider keeps showing its draft until then.
+      // (for speed). The slider keeps showing its draft until then.
       startTransition(() => {
         if (to !== null) setLatest.current(to)
         setDraft(null)
       })
     }
     // A step on its own goes out from the input's own task: a task of its own still waited
-    // 20-45 ms behind the frames and messages of a run playing 500 VCs (issue 18). Steps that
+    // 20-45 ms behind the frames and messages of a run playing 500 VCs. Steps that
     // come faster than frames (a drag) are gathered into the latest of them.
     if (performance.now() - lastEdit.current > FRAME_MS) run()
     else soon(run)
@@ -179,7 +179,7 @@ export function NumberControl({
   if (spec.kind === 'bool') {
     const on = (field.value ?? 0) !== 0
     return (
-      <div className="param param-bool">
+      <div className="param param-bool" data-param={spec.key}>
         <label className="param-toggle">
           <input
             type="checkbox"
@@ -211,6 +211,7 @@ export function NumberControl({
         {spec.unit && <span className="param-unit">{spec.unit}</span>}
         <LiveTag live={spec.live} />
         <span className="param-origin">{field.originText}</span>
+        {field.noEffect && <strong className="param-no-effect">{field.noEffect}</strong>}
       </div>
       <div className="param-inputs">
         <input

@@ -11,6 +11,7 @@ import type { JsonObject } from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
 import { sectionsFor, type Section } from './fields'
 import { ChoiceControl, NumberControl, type ApplyEdit } from './ParamControl'
+import { VcPicker } from './VcPicker'
 
 interface ParamsPanelProps {
   scenario: JsonObject
@@ -27,6 +28,13 @@ function subjectOf(section: Section, selection: Selection | null): string {
   if (selection?.kind === 'link') return `link ${selection.id}`
   if (selection?.kind === 'vc') return selection.id
   return section.id === 'run' ? 'the run' : section.title
+}
+
+/** The panel's heading: whose parameters it shows. */
+function panelHeading(selection: Selection | null): string {
+  if (selection === null) return 'Parameters of the run'
+  if (selection.kind === 'link') return `Parameters of link ${selection.id}`
+  return `Parameters of ${selection.id}`
 }
 
 /** Memoised: the page re-renders at the display rate while running; the panel only when its inputs change. */
@@ -56,36 +64,8 @@ export const ParamsPanel = memo(function ParamsPanel({
   const vcs = docVcs(scenario)
   return (
     <section className="params-panel" aria-label="Parameters">
-      <div className="vc-picker" role="group" aria-label="Select a VC">
-        <span className="muted">VCs:</span>
-        {vcs.map((vc) => (
-          <button
-            key={vc.id}
-            type="button"
-            className="vc-chip"
-            aria-pressed={selection?.kind === 'vc' && selection.id === vc.id}
-            style={{ borderColor: colors.get(vc.id) }}
-            onClick={() =>
-              onSelect(
-                selection?.kind === 'vc' && selection.id === vc.id
-                  ? null
-                  : { kind: 'vc', id: vc.id },
-              )
-            }
-          >
-            <span className="swatch" style={{ background: colors.get(vc.id) }} aria-hidden="true" />
-            {vc.id}{' '}
-            <span className="muted">
-              {vc.path[0]}→{vc.path[vc.path.length - 1]}
-            </span>
-          </button>
-        ))}
-        {selection && (
-          <button type="button" className="vc-chip plain" onClick={() => onSelect(null)}>
-            Run settings
-          </button>
-        )}
-      </div>
+      <h2 className="params-subject">{panelHeading(selection)}</h2>
+      <VcPicker vcs={vcs} selection={selection} colors={colors} onSelect={onSelect} />
       {sections.length === 0 && <p className="muted">This element has no parameters of its own.</p>}
       {sections.map((section) => (
         <section

@@ -72,8 +72,8 @@ describe('parameter panel fields', () => {
     const sections = sectionsFor(doc, info, { kind: 'link', id: 'l3' })
     expect(sections.map((s) => s.title)).toEqual([
       'Link l3: SW1–SW2',
-      'Port SW1→SW2',
-      'Port SW2→SW1',
+      'Port SW1 → SW2 (l3)',
+      'Port SW2 → SW1 (l3)',
     ])
     const target = field(sections, 'port-l3-a_to_b-erica-target_utilization')
     expect(target).toMatchObject({ value: 0.9, origin: 'inherited' })
@@ -104,12 +104,43 @@ describe('parameter panel fields', () => {
     expect(getPath(after, 'links.l1.length_km')).toBeUndefined()
   })
 
+  it('lists a switch’s ports bottleneck-first: the port its VCs leave by comes first', () => {
+    const sw1 = sectionsFor(wan(), info, { kind: 'node', id: 'SW1' })
+    expect(sw1.map((s) => s.title)).toEqual([
+      'Port SW1 → SW2 (l3)',
+      'Port SW1 → S1 (l1)',
+      'Port SW1 → S2 (l2)',
+    ])
+    // Toward the hosts, each port carries one VC; the port back toward SW1 carries none.
+    const sw2 = sectionsFor(wan(), info, { kind: 'node', id: 'SW2' })
+    expect(sw2.map((s) => s.title)).toEqual([
+      'Port SW2 → D1 (l4)',
+      'Port SW2 → D2 (l5)',
+      'Port SW2 → SW1 (l3)',
+    ])
+  })
+
+  it('says beside a knob when it has no effect as the port is configured', () => {
+    const ma = JSON.parse(scenarioText('ma-two-switch')) as JsonObject
+    const sections = sectionsFor(ma, info, { kind: 'node', id: 'SW1' })
+    const setPoint = field(sections, 'port-trunk-a_to_b-explicit_maxmin-set_point_cells')
+    expect(setPoint.noEffect).toBe('No effect while Queue management is off.')
+    expect(field(sections, 'port-trunk-a_to_b-explicit_maxmin-capacity_interval_ms').noEffect).toBe(
+      undefined,
+    )
+    const managed = valid(
+      field(sections, 'port-trunk-a_to_b-explicit_maxmin-queue_management').write(ma, 1),
+    )
+    const after = sectionsFor(managed, info, { kind: 'node', id: 'SW1' })
+    expect(field(after, 'port-trunk-a_to_b-explicit_maxmin-set_point_cells').noEffect).toBe(
+      undefined,
+    )
+  })
+
   it('shows the run with nothing selected, and a switch’s output ports when it is selected', () => {
     expect(
       sectionsFor(wan(), info, null)[0].fields.map((f) => (f as NumberField).spec.key),
     ).toEqual(['until_ms', 'seed', 'sample_interval_ms'])
-    const sw1 = sectionsFor(wan(), info, { kind: 'node', id: 'SW1' })
-    expect(sw1.map((s) => s.title)).toEqual(['Port SW1→S1', 'Port SW1→S2', 'Port SW1→SW2'])
     const trm = JSON.parse(scenarioText('fahmy-trm')) as JsonObject
     expect(sectionsFor(trm, info, null).some((s) => s.title.startsWith('Background'))).toBe(true)
   })

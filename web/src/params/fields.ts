@@ -20,6 +20,8 @@ import {
   type Part,
 } from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
+import { noEffectReason } from './effect'
+import { type Direction, orderedPorts, portName } from './ports'
 
 /** Where a field's value comes from. */
 export type ValueOrigin = 'set' | 'inherited' | 'default'
@@ -36,6 +38,8 @@ export interface NumberField {
   originText: string
   /** What an unset value means, when it is not a number ("never", "⌈TBE/Nrm⌉"). */
   unsetText?: string
+  /** Why the value has no effect as the element is configured now, shown beside the control. */
+  noEffect?: string
   /** Top of the slider, below the registry's maximum where that is far beyond any use. */
   softMax?: number
   /** The scenario with this field set to `value`. */
@@ -169,7 +173,7 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
     type: 'choice',
     id: `vc-${safeId(vcId)}-traffic-kind`,
     label: 'Traffic model',
-    doc: 'What the application offers the source (SPEC §3): always data, a start/stop window, a rate cap, bursts, or request–response.',
+    doc: 'What the application offers the source: always data, a start/stop window, a rate cap, bursts, or request–response.',
     options: info.choices.traffic,
     value: kind,
     live: false,
@@ -213,8 +217,6 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
 }
 
 // ---- ports and links ---------------------------------------------------------------------------
-
-type Direction = 'a_to_b' | 'b_to_a'
 
 function nodeKind(scenario: JsonObject, id: string): 'host' | 'switch' {
   return findById(scenario, 'nodes', id)?.kind === 'switch' ? 'switch' : 'host'
@@ -299,7 +301,7 @@ function portSection(
     type: 'choice',
     id: `${stem}-algorithm`,
     label: 'Switch algorithm',
-    doc: `The algorithm that reads cells through this port and may write RM-cell fields (SPEC §5)${algorithm.own ? '' : `; now inherited from ${defaultsPath}`}.`,
+    doc: `The algorithm that reads cells through this port and may write RM-cell fields${algorithm.own ? '' : `; now inherited from ${defaultsPath}`}.`,
     options: info.choices.algorithms,
     value: kind,
     live: false,
@@ -314,6 +316,7 @@ function portSection(
       id: `${stem}-${kind}-${spec.key}`,
       spec,
       value: own ?? spec.default,
+      noEffect: noEffectReason(info, kind, algorithm.value, spec.key),
       origin: algorithm.own
         ? own !== undefined
           ? 'set'
@@ -339,7 +342,7 @@ function portSection(
 
   return {
     id: stem,
-    title: `Port ${from}→${to}`,
+    title: `Port ${portName(from, to, linkId)}`,
     note: `The output queue at ${from} (${fromKind}) for traffic towards ${to}.`,
     fields: portFields,
   }
@@ -452,33 +455,24 @@ export function sectionsFor(
   switch (selection.kind) {
     case 'vc':
       return vcFields(scenario, info, selection.id)
-    case 'link': {
-      const id = selection.id
-      return [
-        linkSection(scenario, info, id),
-        portSection(scenario, info, id, 'a_to_b', buffers.get(id)),
-        portSection(scenario, info, id, 'b_to_a', buffers.get(`${id}:rev`)),
-      ].filter((s): s is Section => s !== null)
-    }
+    case 'link':
     case 'node': {
-      const links = (Array.isArray(scenario.links) ? scenario.links : []).filter(isObject)
-      const sections: Section[] = []
-      for (const link of links) {
-        const id = String(link.id)
-        if (link.a === selection.id)
-          sections.push(
-            ...[portSection(scenario, info, id, 'a_to_b', buffers.get(id))].filter(
-              (s): s is Section => s !== null,
-            ),
-          )
-        if (link.b === selection.id)
-          sections.push(
-            ...[portSection(scenario, info, id, 'b_to_a', buffers.get(`${id}:rev`))].filter(
-              (s): s is Section => s !== null,
-            ),
-          )
-      }
-      return sections
+      // A link's two ports, or a node's output ports: bottleneck-first.
+      const link = selection.kind === 'link' ? linkSection(scenario, info, selection.id) : null
+      const ports = orderedPorts(
+        scenario,
+        selection.kind === 'link' ? [selection.id] : null,
+        selection.kind === 'node' ? selection.id : undefined,
+      ).map(({ linkId, dir }) =>
+        portSection(
+          scenario,
+          info,
+          linkId,
+          dir,
+          buffers.get(dir === 'a_to_b' ? linkId : `${linkId}:rev`),
+        ),
+      )
+      return [link, ...ports].filter((s): s is Section => s !== null)
     }
   }
 }

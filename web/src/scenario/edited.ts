@@ -42,7 +42,7 @@ function keyOf(item: Json, index: number): string {
 /**
  * The changes found below an object of a document, by that object: an edit shares what it did not
  * change with the document before it (scenario/paths.ts `editedPart`), so comparing the edited
- * document again reads only what the edit copied (issue 18: a slider's step on one VC of 500).
+ * document again reads only what the edit copied (a slider's step on one VC of 500).
  * Documents are never changed in place once made, so an object's changes against the same
  * library object at the same path stay what they were.
  */

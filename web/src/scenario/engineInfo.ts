@@ -3,7 +3,7 @@
  * knob's label, unit, range, step kind and whether it can change mid-run), its validation, and the
  * choices it accepts for algorithms, queue disciplines, traffic models and start-up options. The
  * editor, the parameter panel and the scenario loader all ask here, so no range or choice is
- * written twice (STYLE: "One parameter registry").
+ * written twice.
  *
  * The worker runs the simulation; this is a second, idle instance of the same wasm module used
  * only for these quick synchronous questions.
@@ -101,7 +101,7 @@ interface EngineChoices {
   startup: string[]
 }
 
-/** Reads the engine's lists of accepted choices (scenario/parse.rs `choices_json`). */
+/** Reads the engine's lists of accepted choices (`choices_json` in cell/scenario/read.rs). */
 export function readChoices(json: string): Choices {
   const c = JSON.parse(json) as EngineChoices
   const choices = {

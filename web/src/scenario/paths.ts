@@ -109,7 +109,7 @@ export interface PartEditor {
  * The scenario with one part changed: `change` sets and deletes paths relative to the part, through
  * the engine's grammar as `setPath` does. Only the part is copied and given to the engine: the new
  * document shares everything else with `root` (documents are never changed in place once made),
- * so a slider's step on one VC of 500 neither copies nor serialises the other 499 (issue 18). The
+ * so a slider's step on one VC of 500 neither copies nor serialises the other 499. The
  * grammar walks a path one segment at a time from where it stands, so `rif` set in the VC is
  * `vcs.L001.rif` set in the scenario. A part that is not there (a scenario without `run`) is
  * edited with whole paths in a copy of the whole document, as the grammar would create it.
@@ -198,7 +198,7 @@ function elementKey(item: Json, index: number): string {
  * engine's path grammar builds one.
  */
 export function leafChanges(before: Json, after: Json, prefix = ''): LeafChange[] | null {
-  // The same object: nothing differs below it (an edit shares what it did not change, issue 18).
+  // The same object: nothing differs below it (an edit shares what it did not change).
   if (before === after) return []
   const join = (key: string) => (prefix === '' ? key : `${prefix}.${key}`)
   if (Array.isArray(before) && Array.isArray(after)) {

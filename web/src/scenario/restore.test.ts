@@ -54,6 +54,13 @@ describe('restoring from the URL hash', () => {
     )
     expect(withErrors.notice?.errors.map((e) => e.path)).toContain('colour')
   })
+
+  it('says a link from a newer ABR Lab is from a newer ABR Lab, not damaged', async () => {
+    const restored = await restoreFromHash('#lab=2.abc', validate)
+    expect(restored.notice?.title).toBe('This share link is from a newer ABR Lab')
+    expect(restored.notice?.message).toMatch(/^It was made by a newer ABR Lab \(share format 2;/)
+    expect(`${restored.notice?.title} ${restored.notice?.message}`).not.toMatch(/damaged/)
+  })
 })
 
 describe('scenario text over the engine input limit (limits.max_input_bytes)', () => {

@@ -12,7 +12,7 @@ import type { ScenarioError } from '../engine/protocol'
 import { DEFAULT_MAX_INPUT_BYTES, inputTooLarge, type Validation } from './engineInfo'
 import { DEFAULT_SCENARIO_ID, library, scenarioFromHash } from './library'
 import { isObject, type JsonObject } from './paths'
-import { decodeShare, SHARE_PARAM, type ViewState } from './shareLink'
+import { decodeShare, SHARE_PARAM, ShareLinkError, type ViewState } from './shareLink'
 
 /** Something the reader of the page should know about what was opened. */
 export interface Notice {
@@ -116,12 +116,19 @@ export async function restoreFromHash(
       decoded = await decodeShare(shared, maxBytes)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
+      const newer = error instanceof ShareLinkError && error.kind === 'newer'
       return fallback(
-        {
-          title: 'This share link could not be opened',
-          message: `The link is damaged: ${reason}.`,
-          errors: [],
-        },
+        newer
+          ? {
+              title: 'This share link is from a newer ABR Lab',
+              message: `${capitalise(reason)}; nothing is wrong with the link, but this page cannot read it.`,
+              errors: [],
+            }
+          : {
+              title: 'This share link could not be opened',
+              message: `The link is damaged: ${reason}.`,
+              errors: [],
+            },
         scenarios,
       )
     }

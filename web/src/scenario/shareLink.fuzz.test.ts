@@ -1,5 +1,5 @@
 /**
- * Share links under abuse (issue 10): well over a thousand damaged links — bit flips in the
+ * Share links under abuse: well over a thousand damaged links — bit flips in the
  * payload, the link cut at every length, wrong and future versions, characters base64url never
  * has, payloads that unpack to far too much — each restores to a scenario the engine accepts, with a
  * notice saying what was wrong, and never throws. A link in the older `#scenario-json=` form

@@ -44,8 +44,15 @@ export interface SharedLab {
   view: ViewState
 }
 
+/**
+ * Why a share link cannot be read: `newer` when it was written by a newer ABR Lab (nothing is
+ * wrong with it; this page is older), `damaged` for everything else.
+ */
 export class ShareLinkError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: 'damaged' | 'newer' = 'damaged',
+  ) {
     super(message)
     this.name = 'ShareLinkError'
   }
@@ -144,6 +151,7 @@ export async function decodeShare(
   if (version > SHARE_VERSION) {
     throw new ShareLinkError(
       `it was made by a newer ABR Lab (share format ${version}; this page reads format ${SHARE_VERSION})`,
+      'newer',
     )
   }
   if (version !== SHARE_VERSION)

@@ -1,5 +1,5 @@
 /**
- * Sweeps (SPEC §9): one or two parameters over lists of values, every combination run to the end
+ * Sweeps: one or two parameters over lists of values, every combination run to the end
  * in background workers (one engine each, as many as the machine has cores), with progress and
  * cancel; then a heatmap per figure — maximum queue, bottleneck utilisation, fairness index, cells
  * lost. A cell opens its run on the page. `abrsim sweep` runs the same grid from the command line.

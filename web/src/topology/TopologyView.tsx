@@ -26,7 +26,7 @@ import {
   type Fit,
   type Point,
 } from './geometry'
-import { LabelPlacer, textBox, type Box } from './labels'
+import { gaugeBoxes, LabelPlacer, textBox, type Box } from './labels'
 
 const WIDTH = 560
 const HEIGHT = 300
@@ -108,7 +108,7 @@ interface LabelPlan {
   caption: boolean
 }
 
-/** Where every label goes, none overlapping a node or another label (see labels.ts). */
+/** Where every label goes, none overlapping a node, a gauge or another label (see labels.ts). */
 function planLabels(
   layout: Layout,
   pos: Map<string, Point>,
@@ -122,7 +122,8 @@ function planLabels(
     const r = (forwards(n.kind) ? SWITCH_HALF : HOST_R) + 1
     return p ? [{ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r }] : []
   })
-  const placer = new LabelPlacer(nodeBoxes, { x: 0, y: 0, w: WIDTH, h: height })
+  const obstacles = [...nodeBoxes, ...gaugeBoxes(layout.vcs, pos, middle.y, HOST_R)]
+  const placer = new LabelPlacer(obstacles, { x: 0, y: 0, w: WIDTH, h: height })
   const common = commonLinkCaption(layout.links)
   const plan: LabelPlan = {
     links: new Map(),
@@ -439,7 +440,7 @@ const StaticTopology = memo(function StaticTopology({
   )
 })
 
-/** Each source's VCs in layout order, made once per layout (not on every frame: issue 18). */
+/** Each source's VCs in layout order, made once per layout (not on every frame). */
 const sourcesOf = new WeakMap<Layout, Map<string, LayoutVc[]>>()
 function vcsBySource(layout: Layout): Map<string, LayoutVc[]> {
   let bySource = sourcesOf.get(layout)

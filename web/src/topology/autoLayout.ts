@@ -64,7 +64,7 @@ export function collides(
 /**
  * The latest placements, by what they were computed from. The drawing and the editor both place
  * the same network, and the editor again with every edit of a parameter; with 200 sources one
- * layout took about 100 ms and 35–70 MB of short-lived objects (issue 18: the page's memory). A
+ * layout took about 100 ms and 35–70 MB of short-lived objects (the page's memory). A
  * placement depends only on its inputs, so an answer is reused while they stay the same.
  */
 const placements = new Map<string, ReadonlyMap<string, Point> | null>()

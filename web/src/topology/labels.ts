@@ -5,6 +5,7 @@
  * stays in the link's or node's tooltip). Greedy placement in priority order, as map labelling
  * does it cheaply (Christensen, Marks & Shieber's "greedy" baseline).
  */
+import { gaugeArea } from '../animation/scene'
 import type { Point } from './geometry'
 
 export interface Box {
@@ -88,4 +89,19 @@ export class LabelPlacer {
     }
     return -1
   }
+}
+
+/** The areas the animation's ACR gauges take at each source (animation/scene.ts): obstacles. */
+export function gaugeBoxes(
+  vcs: readonly { source: string }[],
+  pos: ReadonlyMap<string, Point>,
+  middleY: number,
+  hostRadius: number,
+): Box[] {
+  const counts = new Map<string, number>()
+  for (const vc of vcs) counts.set(vc.source, (counts.get(vc.source) ?? 0) + 1)
+  return [...counts].flatMap(([node, n]) => {
+    const p = pos.get(node)
+    return p ? [gaugeArea(p, n, middleY, hostRadius)] : []
+  })
 }

@@ -1,5 +1,5 @@
 /**
- * A node's details in words, for the drawing's keyboard and screen-reader readout (issue 15): what
+ * A node's details in words, for the drawing's keyboard and screen-reader readout: what
  * a host sends and receives, with each VC's allowed cell rate, and what a switch (or router) has
  * queued at each of its ports, from the live frame or the frame at a held time.
  */

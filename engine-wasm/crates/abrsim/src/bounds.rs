@@ -1,4 +1,4 @@
-//! The runner's own bounds (SPEC §12): scenario files read up to the input
+//! The runner's own bounds: scenario files read up to the input
 //! limit and undefined sample values written as empty CSV cells. (Sweep grids
 //! are counted before any point is made by `sim_core::sweep::Grid`.)
 
@@ -22,7 +22,7 @@ pub fn read_text(path: &std::path::Path, max_bytes: usize) -> Result<String, Str
 }
 
 /// A sample value as a CSV cell: an undefined value (NaN, e.g. a ratio with
-/// nothing to divide by) is an empty cell, never the text "NaN" (SPEC §12).
+/// nothing to divide by) is an empty cell, never the text "NaN".
 pub fn csv_cell(x: f64) -> String {
     if x.is_finite() {
         x.to_string()

@@ -1,4 +1,4 @@
-//! `abrsim check [FILES…] [--json] [--now-holding]` (SPEC §10, §11): runs every
+//! `abrsim check [FILES…] [--json] [--now-holding]`: runs every
 //! file's paper claims (one run per variant the claims use, shared between
 //! them), prints scenario | claim | paper | this run | holds? and the totals,
 //! and fails (exit 1) when a claim expected to hold does not.

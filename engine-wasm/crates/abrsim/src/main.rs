@@ -1,4 +1,4 @@
-//! `abrsim`, the headless runner of SPEC §10:
+//! `abrsim`, the headless runner:
 //!
 //! ```text
 //! abrsim run SCENARIO.json [--until MS] [--window FROM:TO]... [--set PATH=VALUE]... [--seed N] [--variant ID] [--limit NAME=VALUE]... [--csv DIR]
@@ -7,7 +7,7 @@
 //! ```
 //!
 //! `run` (run.rs) prints one JSON report on stdout; `sweep` (sweep.rs) one JSON line per grid
-//! point; `check` (check.rs) judges the papers' claims (SPEC §11). Each subcommand is one variant
+//! point; `check` (check.rs) judges the papers' claims (scenarios/README.md, "Paper claims"). Each subcommand is one variant
 //! of [`Command`] with its own `Args` struct and module.
 //! Bad input of any kind ends with a message naming what is wrong on stderr and exit status 2,
 //! never a panic.

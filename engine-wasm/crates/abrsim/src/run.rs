@@ -1,4 +1,4 @@
-//! `abrsim run`: one scenario, one JSON report on stdout (SPEC §10), and the sample rows as CSV
+//! `abrsim run`: one scenario, one JSON report on stdout, and the sample rows as CSV
 //! when asked.
 
 use crate::cli;
@@ -82,7 +82,7 @@ pub fn main(args: RunArgs) -> Result<(), String> {
             }
         })
         .map_err(|errors| format!("{}:\n{}", args.scenario.display(), format_errors(&errors)))?;
-    // The process's peak resident memory so far, for the benchmark (issue 9); absent where the
+    // The process's peak resident memory so far, for the benchmark; absent where the
     // platform does not say.
     if let (Some(mb), Some(stats)) =
         (peak_rss_mb(), report.get_mut("stats").and_then(|s| s.as_object_mut()))

@@ -1,6 +1,5 @@
 //! `abrsim sweep`: run one scenario over a grid of parameter values on every
-//! core and print one summary row per grid point (SPEC §9 "Comparing and
-//! sweeping": the question of Ohsaki et al.'s Figures 2–3, answered by simulation).
+//! core and print one summary row per grid point (the question of Ohsaki et al.'s Figures 2–3, answered by simulation).
 //!
 //! ```text
 //! abrsim sweep SCENARIO.json --param PATH=V1,V2,... [--param PATH2=...] [--until MS] [--window A:B] [--jobs N]

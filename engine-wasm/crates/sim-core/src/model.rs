@@ -47,6 +47,25 @@ fn parse_json(text: &str) -> Result<Value, Vec<ScenarioError>> {
     scenario::strict_json::parse(text, scenario::Limits::default().max_input_bytes)
 }
 
+/// Runs `$body` on whichever simulation `$model` holds, bound to `$sim`: both
+/// models answer the same methods, so each of [`Model`]'s forwarding methods is
+/// one line. Where the packet model names a method after packets, the arm for
+/// each model is given (`cell => …, packet => …`).
+macro_rules! either {
+    ($model:expr, $sim:ident => $body:expr) => {
+        match $model {
+            Model::Cell($sim) => $body,
+            Model::Packet($sim) => $body,
+        }
+    };
+    ($model:expr, $sim:ident => cell: $cell:expr, packet: $packet:expr) => {
+        match $model {
+            Model::Cell($sim) => $cell,
+            Model::Packet($sim) => $packet,
+        }
+    };
+}
+
 /// A built simulation of either model.
 pub enum Model {
     Cell(Simulation),
@@ -97,74 +116,47 @@ impl Model {
 
     /// Topology, ids and columns as JSON (the packet model's carries `"model": "ip"`).
     pub fn layout(&self) -> Value {
-        match self {
-            Model::Cell(s) => s.layout(),
-            Model::Packet(s) => s.layout(),
-        }
+        either!(self, s => s.layout())
     }
 
     /// Runs events up to `deadline`, handling at most `max_events`.
     pub fn run_until(&mut self, deadline: SimTime, max_events: u64) -> RunOutcome {
-        match self {
-            Model::Cell(s) => s.run_until(deadline, max_events),
-            Model::Packet(s) => s.run_until(deadline, max_events),
-        }
+        either!(self, s => s.run_until(deadline, max_events))
     }
 
     pub fn now(&self) -> SimTime {
-        match self {
-            Model::Cell(s) => s.now(),
-            Model::Packet(s) => s.now(),
-        }
+        either!(self, s => s.now())
     }
 
     /// Events handled so far.
     pub fn events(&self) -> u64 {
-        match self {
-            Model::Cell(s) => s.events(),
-            Model::Packet(s) => s.events(),
-        }
+        either!(self, s => s.events())
     }
 
     /// Sample rows since the last call, flat and row-major.
     pub fn take_samples(&mut self) -> Vec<f64> {
-        match self {
-            Model::Cell(s) => s.take_samples(),
-            Model::Packet(s) => s.take_samples(),
-        }
+        either!(self, s => s.take_samples())
     }
 
     /// Names of the sample columns.
     pub fn columns(&self) -> &[String] {
-        match self {
-            Model::Cell(s) => s.columns(),
-            Model::Packet(s) => s.columns(),
-        }
+        either!(self, s => s.columns())
     }
 
     /// The live state for drawing (see each model's `frame`).
     pub fn frame(&self) -> Vec<f64> {
-        match self {
-            Model::Cell(s) => s.frame(),
-            Model::Packet(s) => s.frame(),
-        }
+        either!(self, s => s.frame())
     }
 
     /// Cells (packet model: packets) on the links now, for animation, in rows of 7.
     pub fn cells_in_flight(&self, max: usize) -> Vec<f64> {
-        match self {
-            Model::Cell(s) => s.cells_in_flight(max),
-            Model::Packet(s) => s.packets_in_flight(max),
-        }
+        either!(self, s => cell: s.cells_in_flight(max), packet: s.packets_in_flight(max))
     }
 
     /// One port's cells (packets) on its wire and in its queue, for the
     /// magnifier (see `Simulation::port_cells`).
     pub fn port_cells(&self, port: usize, max: usize) -> Vec<f64> {
-        match self {
-            Model::Cell(s) => s.port_cells(port, max),
-            Model::Packet(s) => s.port_packets(port, max),
-        }
+        either!(self, s => cell: s.port_cells(port, max), packet: s.port_packets(port, max))
     }
 
     /// Changes one parameter by path in `scenario` and, where the model
@@ -175,26 +167,17 @@ impl Model {
         at: &str,
         raw: &str,
     ) -> Result<Applied, ScenarioError> {
-        match self {
-            Model::Cell(s) => edit::set_param(s, scenario, at, raw),
-            Model::Packet(s) => edit::set_param(s, scenario, at, raw),
-        }
+        either!(self, s => edit::set_param(s, scenario, at, raw))
     }
 
     /// Hash of every sample value so far ([`crate::session::SeriesHash`]).
     pub fn series_hash(&self) -> String {
-        match self {
-            Model::Cell(s) => s.series_hash(),
-            Model::Packet(s) => s.series_hash(),
-        }
+        either!(self, s => s.series_hash())
     }
 
     /// Units the sources have emitted: cells (cell model) or data packets (packet model).
     pub fn source_cells(&self) -> u64 {
-        match self {
-            Model::Cell(s) => s.source_cells,
-            Model::Packet(s) => s.packets_sent,
-        }
+        either!(self, s => cell: s.source_cells, packet: s.packets_sent)
     }
 }
 

@@ -1,4 +1,4 @@
-//! The headless run of SPEC §10: apply the options' overrides, build the
+//! The headless run: apply the options' overrides, build the
 //! scenario's model, and let the one report writer (`crate::session::report`)
 //! run it and aggregate the sample rows into windows and totals. The native
 //! `abrsim` binary and the scenario tests both go through [`run_report`], so
@@ -53,7 +53,7 @@ pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<Scenari
     Ok(value)
 }
 
-/// Runs a scenario of either model to its end and returns SPEC §10's report
+/// Runs a scenario of either model to its end and returns the runner's report
 /// (see [`write_report`]). `clock_ms` reads the wall clock (the caller's, so
 /// this stays free of platform calls); `on_rows` sees every batch of sample
 /// rows (for CSV output).

@@ -1,10 +1,10 @@
 //! Simulated time: an integer count of picoseconds, so that no clock drift can
-//! creep in over long runs (SPEC §2). Rates are converted to whole-picosecond
+//! creep in over long runs. Rates are converted to whole-picosecond
 //! intervals once; the rounding error is below one picosecond per cell.
 
 use std::fmt;
 
-/// Bits in one ATM cell: 53 bytes (SPEC §2).
+/// Bits in one ATM cell: 53 bytes.
 pub const CELL_BITS: f64 = 424.0;
 /// Picoseconds per second.
 pub const PS_PER_S: f64 = 1e12;
@@ -12,7 +12,7 @@ pub const PS_PER_S: f64 = 1e12;
 pub const PS_PER_MS: u64 = 1_000_000_000;
 /// Picoseconds per microsecond.
 pub const PS_PER_US: u64 = 1_000_000;
-/// Propagation delay per kilometre of fibre: 5 µs (SPEC §2).
+/// Propagation delay per kilometre of fibre: 5 µs.
 pub const PROPAGATION_PS_PER_KM: f64 = 5.0 * PS_PER_US as f64;
 
 /// A point in simulated time, in picoseconds since the start of the run.
@@ -65,7 +65,7 @@ impl fmt::Display for SimTime {
     }
 }
 
-/// Cells per second carried by a link of `mbps` Mbit/s: R·10^6/424 (SPEC §2; the
+/// Cells per second carried by a link of `mbps` Mbit/s: R·10^6/424 (the
 /// papers' rounded 353.7 and 365 cells/ms are not used).
 /// `count × dt` exactly, as a queue's time integral (cells or packets × ps)
 /// adds it up. In wasm a 128-bit multiply is a library call (`__multi3`), and

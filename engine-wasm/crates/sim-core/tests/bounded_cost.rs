@@ -1,4 +1,4 @@
-//! Bounded cost (SPEC §12): every case of the robustness issue — sources
+//! Bounded cost: every case of the robustness issue — sources
 //! faster than their links, huge sample tables, thousands of variants, long
 //! paths, long runs, validation gaps — is refused with a message naming a
 //! path and the limit, or runs to its end within the cost the limits allow;

@@ -1,4 +1,4 @@
-//! The library as a reproduction record (SPEC §11): every paper claim of every
+//! The library as a reproduction record (scenarios/README.md, "Paper claims"): every paper claim of every
 //! scenario file is run and judged, exactly as `abrsim check` does, and no
 //! claim expected to hold may fail. Claims marked `expected: false` are
 //! reported (with `now_holds` when the model has since caught up) but do not

@@ -66,7 +66,7 @@ fn an_invalid_change_is_refused_with_its_path_and_changes_nothing() {
 
 #[test]
 fn a_live_vc_change_is_refused_exactly_when_the_whole_scenario_would_be() {
-    // set_param checks only what a VC parameter reaches (issue 18); it must
+    // set_param checks only what a VC parameter reaches; it must
     // refuse what validating the whole edited scenario and its variants
     // refuses, and accept the rest.
     let (_, mut base) = wan();
@@ -156,7 +156,7 @@ fn fairness_is_one_when_both_sources_hold_their_share() {
 
 /// A port to a switch starts its waiting cells without events of their own,
 /// caught up whenever something reads the port, and at the end of every
-/// `run_until` (issue 18); a port to a host by timer events, and caught up
+/// `run_until`; a port to a host by timer events, and caught up
 /// the same way. Whatever the slices the worker cuts a run into —
 /// odd deadlines, a budget that stops between two events of one instant —
 /// it is the run made in one call, and the queues it draws between slices
@@ -204,7 +204,7 @@ fn a_run_in_slices_is_the_run_in_one_call() {
 }
 
 /// Where a port says the far node sends the cells arriving over its link
-/// (issue 18: read there instead of the loop's route) is where every route
+/// (read there instead of the loop's route) is where every route
 /// through it goes: one port for all, or the loop's next port by loop, in
 /// every library scenario, and both kinds are met.
 #[test]
@@ -237,7 +237,7 @@ fn a_ports_next_hop_is_where_every_route_through_it_goes() {
 }
 
 /// Host links shared by several sources, into a last trunk, land their data
-/// cells at the trunk without events of their own (issue 18), merged in time
+/// cells at the trunk without events of their own, merged in time
 /// order, and the run is the one with an event per cell: the same network
 /// with one more host link into the trunk, whose only VC never starts, keeps
 /// an arrival event per cell at the first switch, and every sample of the
@@ -295,7 +295,7 @@ fn host_links_into_a_last_trunk_land_their_cells_as_their_events_would() {
 }
 
 /// Sole senders into a last trunk send their data cells without events
-/// (issue 18): the cells land in the trunk merged in order of arrival when
+/// (for speed): the cells land in the trunk merged in order of arrival when
 /// something reads it, and only RM cells arrive as events. The same network
 /// with one more host at each switch and two VCs between them that never
 /// start (they share both hosts' links, so neither is a sole sender's)
@@ -379,7 +379,7 @@ fn sole_senders_into_a_last_trunk_land_their_cells_as_their_events_would() {
 }
 
 /// A last trunk's data cells land at its far switch without events of their
-/// own (issue 18), and the run is the one with an event per cell: the same
+/// own, and the run is the one with an event per cell: the same
 /// network with one more feeder (a VC that never starts) into a port past
 /// the trunk keeps an event per cell there, and every sample of the cells
 /// both runs carry is the same, bit for bit, at every interval.

@@ -1,4 +1,4 @@
-//! The switch algorithms of issue 4 under random settings: every combination
+//! The switch algorithms and ERICA's extensions under random settings: every combination
 //! of ERICA's twelve extensions (with random δ, α, load decay, interval and
 //! ERICA+ {a, b, T0, Fmin}) and the EFCI switch's thresholds and marking mode,
 //! on library scenarios with bursty, bidirectional and background traffic.

@@ -1,4 +1,4 @@
-//! The golden test of issue 9: every library scenario and every one of its
+//! The golden test: every library scenario and every one of its
 //! variants, run to its end, must give exactly the results pinned in
 //! `tests/golden/summaries.json`, so that work on the engine's speed cannot
 //! change what it computes. Each entry pins the series hash (every sample

@@ -1,4 +1,4 @@
-//! Connection set-up takes time (SPEC §3; Ma & Ramakrishnan, "Queue
+//! Connection set-up takes time (Ma & Ramakrishnan, "Queue
 //! Management for Explicit Rate Based Congestion Control" §3): the set-up
 //! crosses the path hop by hop (each switch's processing, then the link's
 //! propagation), the connect comes back the same way, and data starts only

@@ -1,4 +1,4 @@
-//! Issue 18's shortcuts — data cells that land without events over links
+//! The event-saving shortcuts — data cells that land without events over links
 //! into hosts, last trunks and host links; sole senders; lazy sources merged
 //! into their trunk — change what a run costs, never what it computes:
 //! "every cell is still simulated". The golden test pins the library's runs;

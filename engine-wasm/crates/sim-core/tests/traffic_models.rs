@@ -1,4 +1,4 @@
-//! The ABR traffic models and CBR/VBR background of SPEC §3, each observed in
+//! The ABR traffic models and CBR/VBR background, each observed in
 //! a small run, and `--set` reaching every parameter of the registry.
 
 mod common;

@@ -83,14 +83,14 @@ pub fn scenario_choices() -> String {
     choices.to_string()
 }
 
-/// The engine's limits (SPEC §12) as JSON, so that the page bounds what it
+/// The engine's limits as JSON, so that the page bounds what it
 /// builds before the engine sees it (sweep grids, pasted text) with the same figures.
 #[wasm_bindgen]
 pub fn scenario_limits() -> String {
     scenario::Limits::default().to_json().to_string()
 }
 
-/// A scenario's paper claims judged on the run that is playing (SPEC §11), by
+/// A scenario's paper claims judged on the run that is playing (scenarios/README.md, "Paper claims"), by
 /// the same evaluator as `abrsim check`. Build it from the scenario as it now
 /// runs and the run's sample columns; pass the rows of `columns()` so far.
 #[wasm_bindgen]
@@ -353,7 +353,7 @@ impl Engine {
     /// Takes the sample rows completed since the last call, as `take_samples`, but keeps them
     /// until `copy_samples` copies them into a buffer the caller reuses; returns how many values
     /// they are. A new buffer per post of samples was garbage for the page to collect: tens of MB
-    /// with 200 sources (issue 18).
+    /// with 200 sources.
     pub fn stash_samples(&mut self) -> f64 {
         self.stash = self.sim.take_samples();
         self.stash.len() as f64

@@ -5,7 +5,7 @@
 /// link buffers, never in the heap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// An ABR source reaches a transmission opportunity (SPEC §4 rule 3).
+    /// An ABR source reaches a transmission opportunity (Fahmy et al. §1, rule 3).
     /// `generation` invalidates superseded schedules (rescheduling, Fahmy et al. §5.1).
     SourceSend { vc: u32, generation: u32 },
     /// The next cell of a loop whose source is its host port's only sender
@@ -35,7 +35,7 @@ pub enum Event {
     /// A switch algorithm's periodic work (e.g. the end of ERICA's averaging interval).
     AlgorithmTick { port: u32 },
     /// A loop's connection set-up or connect message ends its processing at
-    /// a node or its crossing of a link (SPEC §3; Ma & Ramakrishnan §3).
+    /// a node or its crossing of a link (Ma & Ramakrishnan §3).
     Signal { vc: u32 },
     /// The probe records a sample row.
     Sample,

@@ -8,7 +8,7 @@
 //! `vc1:rev` (the destination's own traffic back along the reversed path).
 //! Each loop has its own ABR source and destination; the BRMs a destination
 //! turns around wait at the partner loop's source and go out by its rule 3
-//! (SPEC §4). A unidirectional VC's destination sends its BRMs at once.
+//! (Fahmy et al. §1). A unidirectional VC's destination sends its BRMs at once.
 
 use super::event::Event;
 use crate::cell::endsystem::{AbrParams, AbrSource, Destination, Traffic};
@@ -93,7 +93,7 @@ pub struct Vc {
 }
 
 /// A connection set-up message on its way to the destination, or the
-/// connect coming back (SPEC §3; Ma & Ramakrishnan §3). At each node it is
+/// connect coming back (Ma & Ramakrishnan §3). At each node it is
 /// first processed (the port's `setup_delay`; zero at hosts unless told),
 /// then crosses the link by propagation alone: signalling travels on its own
 /// channel and is not queued behind ABR cells (Ma & Ramakrishnan §5.3 note
@@ -126,7 +126,7 @@ impl Vc {
     /// more to send (else None until it is woken). Always inline: out of
     /// line it returned the cell through the stack, written field by field
     /// and read back with one wider load, a failed store forwarding on every
-    /// cell a sole sender sends (issue 18: 3 % of the run at two sources).
+    /// cell a sole sender sends (3 % of the run at two sources).
     #[inline(always)]
     fn send(&mut self, now: SimTime, vc: u32) -> Option<Cell> {
         self.source.next_send = None;
@@ -145,7 +145,7 @@ impl Vc {
 }
 
 /// A CBR/VBR source: a constant or square-wave cell stream with strict
-/// priority and no feedback (SPEC §3 background traffic).
+/// priority and no feedback.
 #[derive(Clone, Debug)]
 pub struct BackgroundSource {
     pub id: String,
@@ -757,7 +757,7 @@ impl Simulation {
     /// The cell comes by reference, as into [`Simulation::enqueue`] and
     /// [`Port::offer`]: moved by value, its copy read the fields its maker
     /// had just written one by one with a wider load, a failed store
-    /// forwarding per cell and hop (issue 18: 3–4 % of the run).
+    /// forwarding per cell and hop (3–4 % of the run).
     fn deliver(&mut self, now: SimTime, from: u32, cell: &mut Cell) {
         let next = match cell.kind {
             CellKind::Data | CellKind::Frm => self.ports[from as usize].next_hop.of(cell.vc),

@@ -1,4 +1,4 @@
-//! Paper claims as data (SPEC §11): a scenario's `claims` list, read and
+//! Paper claims as data (scenarios/README.md, "Paper claims"): a scenario's `claims` list, read and
 //! validated with the rest of the file, and evaluated over a run's sample rows.
 //!
 //! The same code judges a claim everywhere: `abrsim check` and the cargo test

@@ -39,11 +39,9 @@
 //! f_min). TCP acknowledgements are never dropped by BAT.
 
 use super::clcc::{Clcc, ClccConfig, ClccStep};
-use super::port::AqmConfig;
-use super::scenario::params::spec;
 use crate::kernel::Rng;
 use crate::scenario::reader::{describe, Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::Bat as S};
+use crate::scenario::registry::{self, p, Kind::*, ParamSpec, Scope, Scope::Bat as S};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 use serde_json::Value;
@@ -70,6 +68,11 @@ pub static PARAMS: &[ParamSpec] = &[
     p("f_max_mbps", S, "f_max", "Mbit/s", f64::INFINITY, 0.0, 100_000.0, Real, true,
       "Maximum bandwidth: above it T_i falls by the factor 1 − w every Δt (equation 1). Absent: no maximum."),
 ];
+
+/// The spec of one of BAT's knobs.
+fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
+    registry::find(PARAMS, scope, key)
+}
 
 /// How IP flows map to BAT flows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,15 +154,6 @@ pub struct BatConfig {
     pub udp: BatFlowParams,
     pub overrides: Vec<BatOverride>,
     pub clcc: Option<ClccConfig>,
-}
-
-impl Registration for BatConfig {
-    type Config = AqmConfig;
-    const KINDS: &'static [&'static str] = &["bat"];
-    const PARAMS: &'static [ParamSpec] = PARAMS;
-    fn read(_kind: &str, obj: &mut Obj<'_>, errors: &mut Errors) -> AqmConfig {
-        AqmConfig::Bat(BatConfig::read(obj, errors))
-    }
 }
 
 impl BatConfig {

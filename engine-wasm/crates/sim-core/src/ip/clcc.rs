@@ -32,9 +32,8 @@
 //! 100 Mbit/s link. The pletka-clcc-* scenarios show these values bring the
 //! long-run ratio to r_ref.
 
-use super::scenario::params::spec;
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Scope::Clcc as S};
+use crate::scenario::registry::{self, p, Kind::*, ParamSpec, Scope, Scope::Clcc as S};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
@@ -65,6 +64,11 @@ pub static PARAMS: &[ParamSpec] = &[
     p("preemption", S, "Control pre-emption", "", 1.0, 0.0, 1.0, Bool, true,
       "Hold D_UDP while the offered UDP load is below f_UDP,ref = C·r_ref/(1+r_ref) (Pletka et al. §IV)."),
 ];
+
+/// The spec of one of CLCC's knobs.
+fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
+    registry::find(PARAMS, scope, key)
+}
 
 /// CLCC's configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,49 +5,10 @@
 //! admit. The port keeps the books (arrivals, drops by cause, queue integral,
 //! busy time); the AQM only decides (ns-3 `QueueDisc`).
 
-use super::bat::{Bat, BatConfig};
+use super::bat::Bat;
 use super::packet::Packet;
-use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{ParamSpec, Registered, Registration};
 use crate::time::SimTime;
 use std::collections::VecDeque;
-
-/// An output port's active queue management, as configured.
-#[allow(clippy::large_enum_variant, reason = "one per port, built once")]
-#[derive(Clone, Debug, PartialEq)]
-pub enum AqmConfig {
-    /// Drop-tail: packets are lost only when the buffer is full.
-    DropTail,
-    /// BAT (Pletka et al. §III-A), optionally with CLCC (§IV).
-    Bat(BatConfig),
-}
-
-impl AqmConfig {
-    pub fn name(&self) -> &'static str {
-        match self {
-            AqmConfig::DropTail => "drop_tail",
-            AqmConfig::Bat(c) if c.clcc.is_some_and(|c| c.enabled) => "bat+clcc",
-            AqmConfig::Bat(_) => "bat",
-        }
-    }
-}
-
-/// Every AQM a port can run, one registration line each (the `kind` names,
-/// parameters and reader are in each AQM's own file).
-pub static AQMS: &[Registered<AqmConfig>] =
-    &[Registered::of::<DropTail>(), Registered::of::<BatConfig>()];
-
-/// The plain drop-tail queue, as a registration: no parameters.
-pub struct DropTail;
-
-impl Registration for DropTail {
-    type Config = AqmConfig;
-    const KINDS: &'static [&'static str] = &["drop_tail"];
-    const PARAMS: &'static [ParamSpec] = &[];
-    fn read(_kind: &str, _obj: &mut Obj<'_>, _errors: &mut Errors) -> AqmConfig {
-        AqmConfig::DropTail
-    }
-}
 
 /// An output port's AQM state.
 #[derive(Clone, Debug)]

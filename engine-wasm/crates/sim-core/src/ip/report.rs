@@ -1,5 +1,5 @@
 //! What the packet model adds to the headless report (written by
-//! [`crate::session::report`]): SPEC §10's report shape with `classes`,
+//! [`crate::session::report`]): the runner's report shape with `classes`,
 //! `flows` and `aqm` in place of the cell model's `vcs`, plus the measures of
 //! Pletka et al.: per-class throughput, the UDP/TCP ratio, D_UDP and the
 //! weighted fairness index. Like the cell model's, its windows aggregate the

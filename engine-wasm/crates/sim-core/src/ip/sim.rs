@@ -6,9 +6,10 @@
 //! (per class, the UDP/TCP ratio, D_UDP, the fairness index, per BAT flow,
 //! per port and per flow).
 
+use super::aqm::AqmConfig;
 use super::bat::{Bat, BatMember};
 use super::packet::{Packet, PacketKind};
-use super::port::{Aqm, AqmConfig, IpPort};
+use super::port::{Aqm, IpPort};
 use super::scenario::{self as ip_scenario, FlowKindSpec, IpNodeSpec, IpScenario};
 use super::tcp::{TcpReceiver, TcpSender};
 use super::udp::UdpSource;

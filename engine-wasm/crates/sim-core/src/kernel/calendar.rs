@@ -36,7 +36,7 @@ struct Bucket<E> {
 /// sources of the benchmark's N-source workload; `ma-500-vcs`); they are
 /// mostly scheduled in key order, so keeping a bucket sorted is an append,
 /// and taking the least is reading the first occupied bucket's head, where
-/// an unsorted bucket was scanned whole on every pop (issue 18). Keys are
+/// an unsorted bucket was scanned whole on every pop. Keys are
 /// unique and compared whole, so the order is exactly the heap's.
 #[derive(Debug)]
 pub(super) struct Calendar<E> {

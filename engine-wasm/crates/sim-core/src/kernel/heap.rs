@@ -21,7 +21,7 @@ pub(super) fn key_time(key: u128) -> SimTime {
 /// future and belongs near the bottom, so this does about half the
 /// comparisons of a textbook sift-down.
 ///
-/// It replaced `std::collections::BinaryHeap` for issue 9: that heap's `pop`
+/// It replaced `std::collections::BinaryHeap` for speed: that heap's `pop`
 /// swaps the last entry into the root and reads it straight back at another
 /// offset, a store-to-load forwarding stall on every event that cost 14 % of
 /// the run time; this one reads the root once and only moves entries down.

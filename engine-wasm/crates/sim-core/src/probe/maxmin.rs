@@ -1,4 +1,4 @@
-//! The global max-min fair allocation by water-filling (SPEC §7): raise every
+//! The global max-min fair allocation by water-filling: raise every
 //! unfrozen flow's rate equally until a link saturates or a flow reaches its
 //! demand, freeze those flows, repeat (Bertsekas & Gallager's progressive
 //! filling). This is the reference the simulated rates are compared with.

@@ -1,5 +1,5 @@
 //! What a run records: a row of samples every sample interval, in columns named
-//! for the UI and the runner (SPEC §7), plus the max-min oracle.
+//! for the UI and the runner, plus the max-min oracle.
 
 pub mod maxmin;
 

@@ -1,4 +1,4 @@
-//! The cost model of SPEC §12: from a validated scenario, before anything is
+//! The cost model: from a validated scenario, before anything is
 //! built, an estimate of the events a run handles and the memory it holds.
 //! Limits on sizes alone let a 10,000 Mbit/s background onto a 0.001 Mbit/s
 //! link run for minutes; the estimate counts what the sources offer, capped

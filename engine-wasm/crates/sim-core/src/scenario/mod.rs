@@ -41,7 +41,7 @@ pub struct Limits {
     /// Σ over ports of link rate × run length, in cells: an upper bound on the
     /// transmissions a run can make.
     pub max_cell_slots: f64,
-    /// Estimated events of a run (SPEC §12): every source's offered cells or
+    /// Estimated events of a run: every source's offered cells or
     /// packets per second, capped by its links, × its time on × the events
     /// each costs along its path, plus the sampling. The estimate bounds what
     /// a run handles, and the engine handles 8–13 million events a second

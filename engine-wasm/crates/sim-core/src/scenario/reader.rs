@@ -1,9 +1,9 @@
 //! A JSON object reader that validates as it goes: typed getters that record
-//! errors with their path, registry-checked parameters, and a final check that
+//! errors with their path (a registry parameter is read by `Obj::param`, beside
+//! the registry), and a final check that
 //! reports every key nobody asked for as unknown. Algorithms use it to read
 //! their own configuration.
 
-use super::registry::ParamSpec;
 use super::ScenarioError;
 use serde_json::{Map, Value};
 
@@ -109,18 +109,6 @@ impl<'a> Obj<'a> {
                     self.at(key),
                     format!("expected true or false, found {}", describe(v)),
                 ));
-                None
-            }
-        }
-    }
-
-    /// A registry parameter: checked against its range and kind.
-    pub fn param(&mut self, spec: &ParamSpec, errors: &mut Errors) -> Option<f64> {
-        let x = self.plain_number(spec.key, errors)?;
-        match spec.check(x) {
-            Ok(x) => Some(x),
-            Err(msg) => {
-                errors.push(ScenarioError::new(self.at(spec.key), msg));
                 None
             }
         }

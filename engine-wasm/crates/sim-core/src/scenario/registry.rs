@@ -165,7 +165,7 @@ pub static SHARED_PARAMS: &[ParamSpec] = &[
         1_000_000.0,
         Real,
         false,
-        "Link length; propagation takes 5 µs per km (SPEC §2).",
+        "Link length; propagation takes 5 µs per km.",
     ),
     p(
         "delay_ms",
@@ -317,6 +317,21 @@ fn fraction(x: f64) -> String {
 
 fn is_power_of_two(x: f64) -> bool {
     x > 0.0 && x.is_finite() && x.log2().round().exp2() == x
+}
+
+impl Obj<'_> {
+    /// A registry parameter: checked against its range and kind. (Here rather than
+    /// with the reader's other keys, so that the reader does not import the registry.)
+    pub fn param(&mut self, spec: &ParamSpec, errors: &mut Errors) -> Option<f64> {
+        let x = self.plain_number(spec.key, errors)?;
+        match spec.check(x) {
+            Ok(x) => Some(x),
+            Err(msg) => {
+                errors.push(ScenarioError::new(self.at(spec.key), msg));
+                None
+            }
+        }
+    }
 }
 
 impl ParamSpec {

@@ -1,7 +1,7 @@
 //! JSON parsing that refuses a key given twice in one object. `serde_json`
 //! keeps the last of duplicate keys without a word, so `{"rif": 1, "rif": 0.5}`
 //! would run with 0.5 while a reader of the file sees 1 first; a scenario is
-//! refused instead, naming the path of the repeated key (SPEC §12).
+//! refused instead, naming the path of the repeated key.
 
 use super::ScenarioError;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};

@@ -27,7 +27,7 @@ pub enum Applied {
 /// fold as the `rustc-hash` crate had it before 2.0 (rotate left 5, xor the word, multiply by
 /// 0x517cc1b727220a95), started from the FNV-1a offset basis. Byte-wise FNV-1a, used before,
 /// made eight dependent multiplies per value: with 200 sources (about 3,500 values a row) that
-/// was 5 % of a run (issue 18). Not the crate itself: its hasher works on `usize` (32 bits in
+/// was 5 % of a run. Not the crate itself: its hasher works on `usize` (32 bits in
 /// wasm, where these hashes must match native ones) and changed its algorithm in 2.0, where these
 /// hashes are compared across builds and pinned by the golden test; the fold is one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The headless report (SPEC §10), written once for both models: run the
+//! The headless report, written once for both models: run the
 //! simulation to its end in chunks, as the browser worker does, drain its
 //! rows at the drain deadlines, show every batch to the caller, hand each
 //! row to the report windows whose span covers its sample interval, and
@@ -159,7 +159,7 @@ fn run_to_end<S: Reported>(
     }
 }
 
-/// Runs a built simulation of either model to its end and returns SPEC §10's
+/// Runs a built simulation of either model to its end and returns the runner's
 /// report. `clock_ms` reads the wall clock (the caller's, so this stays free
 /// of platform calls); `on_rows` sees every batch of sample rows.
 pub fn write_report<M: Reported>(

@@ -65,7 +65,7 @@ const DRAIN_VALUES: f64 = 4e6;
 /// The deadlines a run stops at to drain its sample rows: the end alone when
 /// the whole run's rows fit `DRAIN_VALUES`, else steps of as many sample
 /// intervals as fit, so that 10,000 links sampled every 0.01 ms never hold
-/// more than one step's rows (SPEC §12).
+/// more than one step's rows.
 pub fn drain_deadlines(until_ms: f64, sample_ms: f64, width: usize) -> Vec<SimTime> {
     let rows = (until_ms / sample_ms).ceil();
     if rows * width as f64 <= DRAIN_VALUES {

@@ -129,7 +129,7 @@ pub fn ip_dumbbell(
     })
 }
 
-/// A cell-model scenario built with issue 18's shortcuts and built without
+/// A cell-model scenario built with the event-saving shortcuts and built without
 /// them (`Simulation::build_without_shortcuts`), each run to `until_ms` or
 /// its end if sooner: the two series hashes and the two event counts. None
 /// for a packet-model scenario.

@@ -1,6 +1,6 @@
 //! The ABR destination end system: counts data cells and turns each forward RM
 //! cell around as a backward RM cell, setting CI when the last data cell seen
-//! carried EFCI (SPEC §4; Fahmy et al. §1).
+//! carried EFCI (Fahmy et al. §1).
 
 use crate::cell::net::{Cell, CellKind};
 

@@ -1,5 +1,5 @@
 //! The ABR source end system: the TM 4.0 source rules as Fahmy et al. numbers and
-//! explains them (SPEC §4). Each rule is its own method so that it can be read
+//! explains them (§1). Each rule is its own method so that it can be read
 //! against the paper and tested alone. Rates are in cells per second.
 
 use super::params::AbrParams;
@@ -252,7 +252,7 @@ impl AbrSource {
             return None;
         }
         let frm = |acr: f64, p: &AbrParams| {
-            // FRM fields: CCR = ACR, ER = PCR, CI = NI = 0 (SPEC §4).
+            // FRM fields: CCR = ACR, ER = PCR, CI = NI = 0 (Fahmy et al. §1).
             let rm = RmFields { ccr: acr, er: p.pcr, mcr: p.mcr, ci: false, ni: false };
             Cell { vc, kind: CellKind::Frm, efci: false, rm }
         };

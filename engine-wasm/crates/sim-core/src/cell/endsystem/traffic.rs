@@ -1,4 +1,4 @@
-//! ABR traffic models (SPEC §3): when a source has cells to send, and how fast
+//! ABR traffic models: when a source has cells to send, and how fast
 //! the application can supply them.
 
 use crate::time::SimTime;
@@ -7,7 +7,7 @@ use crate::time::SimTime;
 /// time and an optional stop time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Traffic {
-    /// Always has cells (SPEC §3 "persistent").
+    /// Always has cells ("persistent").
     Persistent { start: SimTime, stop: Option<SimTime> },
     /// Source-bottlenecked: the application cannot supply more than
     /// `rate_cps` until `until` (Jain et al. "ACR retention"; the source keeps

@@ -1,11 +1,10 @@
-//! The cell-level network: cells, switch and host output ports (each owning its
+//! The cell-level network: switch and host output ports (each owning its
 //! queue, its link's in-flight FIFO and its statistics), and the topology.
 
-pub mod cell;
 pub mod port;
 pub mod queue;
 
-pub use cell::{Cell, CellKind, RmFields};
+pub use crate::cell::atm::{Cell, CellKind, RmFields};
 pub use port::{NextHop, Offer, Port, PortStats, Starts, Wire};
 pub use queue::{Discipline, PortQueue};
 

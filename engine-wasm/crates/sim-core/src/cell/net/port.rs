@@ -9,7 +9,7 @@
 //! being transmitted is therefore already on the wire.
 //!
 //! While cells wait, the port of a link that ends at a switch needs no event
-//! to start the next one either (issue 18): each starts when the one before
+//! to start the next one either: each starts when the one before
 //! ends, so the start times are known, and [`Port::catch_up`] starts every
 //! cell whose time has come before anything looks at the port — a cell
 //! arriving, the switch algorithm, the probe — and before the link's next
@@ -24,8 +24,8 @@
 //! a cell arriving as the transmitter frees waits behind the one that starts
 //! then, whichever of the two events was scheduled first.
 
-use super::cell::{Cell, CellKind, RmFields};
 use super::queue::{keeps_rm, CellFifo, Discipline, PortQueue};
+use crate::cell::atm::{Cell, CellKind, RmFields};
 use crate::cell::switch_alg::{AnyAlgorithm, SwitchAlgorithm};
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -49,7 +49,7 @@ pub struct PortStats {
 /// sent and read back a propagation delay later, long out of the cache; with
 /// many VCs each link's few cells are one stream among hundreds, which the
 /// prefetcher does not follow, so the bytes per cell are what is paid for
-/// (issue 18: a third of the cost per cell at 200 sources).
+/// (a third of the cost per cell at 200 sources).
 #[derive(Clone, Copy, Debug)]
 struct OnWire {
     at: SimTime,
@@ -69,7 +69,7 @@ struct OnWire {
 pub struct Wire {
     cells: VecDeque<OnWire>,
     /// Whether a data or background cell's arrival needs no event of its
-    /// own (issue 18): on a link that ends at a host, where it only counts,
+    /// own: on a link that ends at a host, where it only counts,
     /// on a last trunk whose far switch sends it on without queueing, or on
     /// a host link into a last trunk (see [`Port::feeders`]). Such a cell
     /// lands when the next cell that is an
@@ -199,7 +199,7 @@ impl Wire {
 /// Where the far node of a port's link sends the data and FRM cells that
 /// arrive over it (build.rs), so that a cell finds its way without reading
 /// its loop's route: with hundreds of loops, the loop's record and its
-/// route are a cache miss or two per cell (issue 18).
+/// route are a cache miss or two per cell.
 #[derive(Clone, Debug)]
 pub enum NextHop {
     /// Read from the cell's route.
@@ -274,7 +274,7 @@ pub use crate::probe::IntervalStats;
 /// departure counters in the first; the busy time, the rate and the link's
 /// FIFO in the second. With hundreds of VCs each crosses ports of its
 /// own, last touched many cells ago, and Rust's own order had spread those
-/// fields over six of the port's seven lines (issue 18).
+/// fields over six of the port's seven lines.
 #[derive(Debug)]
 #[repr(C, align(64))]
 pub struct Port {
@@ -310,9 +310,9 @@ pub struct Port {
     queue_since: SimTime,
     interval_start: SimTime,
     /// How long the transmitting switch processes a set-up or connect
-    /// message before sending it on through this port (SPEC §3).
+    /// message before sending it on through this port.
     pub setup_delay: SimTime,
-    /// CBR/VBR cells: served before any ABR cell (strict priority, SPEC §3).
+    /// CBR/VBR cells: served before any ABR cell (strict priority).
     background: CellFifo,
     /// ABR cells, ordered by the port's discipline.
     queue: PortQueue,
@@ -321,7 +321,7 @@ pub struct Port {
     pub from: u32,
     pub to: u32,
     /// The lazy links whose data cells land here without events, when this
-    /// port's cells all come from them (issue 18): the last trunk feeding a
+    /// port's cells all come from them: the last trunk feeding a
     /// link to a host, or the host links feeding a last trunk. The run lands
     /// their cells up to now, merged in time order, before anything reads or
     /// changes this port.

@@ -4,14 +4,14 @@
 //! Two disciplines, as Ma & Ramakrishnan §3 compares them: one common first-in
 //! first-out queue, and per-VC queues served round-robin (Ma & Ramakrishnan §3.1.2).
 
-use super::cell::{Cell, CellKind, RmFields};
+use crate::cell::atm::{Cell, CellKind, RmFields};
 use std::collections::VecDeque;
 
 /// A queued cell's header: 8 bytes, where a whole [`Cell`] is 40. RM fields,
 /// which one cell in Nrm carries, wait in a FIFO of their own beside (the
 /// queue keeps order), as on a wire. With a few hundred thousand cells
 /// queued (`ma-500-vcs`) the queue is the run's largest structure, written
-/// and read once per cell (issue 18).
+/// and read once per cell.
 #[derive(Clone, Copy, Debug)]
 struct Header {
     vc: u32,
@@ -75,7 +75,7 @@ impl CellFifo {
     /// Takes the first cell into `cell`; false (and `cell` untouched) when
     /// none waits. Written field by field where the caller keeps it: a cell
     /// returned in an `Option` went through a stack slot written narrow and
-    /// read back wide, a failed store forwarding per cell served (issue 18).
+    /// read back wide, a failed store forwarding per cell served.
     #[inline]
     pub fn pop_into(&mut self, cell: &mut Cell) -> bool {
         let Some(h) = self.cells.pop_front() else { return false };
@@ -333,7 +333,5 @@ mod tests {
             assert_eq!(Discipline::from_name(d.as_str()), Some(d));
         }
         assert_eq!(Discipline::from_name("wfq"), None);
-        let names: Vec<&str> = Discipline::ALL.iter().map(|d| d.as_str()).collect();
-        assert_eq!(names, crate::cell::scenario::QUEUE_DISCIPLINES);
     }
 }

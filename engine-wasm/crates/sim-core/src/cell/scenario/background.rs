@@ -74,7 +74,7 @@ pub(super) fn read_background(
 
 /// A source cannot send faster than its first link: a host's interface
 /// serialises at the link rate, so a faster source is capped there, with a
-/// warning (SPEC §12), rather than simulated cell by cell into a host queue
+/// warning, rather than simulated cell by cell into a host queue
 /// that grows for the whole run.
 fn cap_at_first_link(
     rate_mbps: f64,

@@ -1,4 +1,4 @@
-//! The cell model's cost estimate (SPEC §12; the arithmetic is
+//! The cell model's cost estimate (the arithmetic is
 //! `crate::scenario::cost`'s).
 
 use super::{Scenario, TrafficSpec};

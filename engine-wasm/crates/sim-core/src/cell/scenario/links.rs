@@ -2,7 +2,7 @@
 //! discipline and switch algorithm, over the defaults for switch and host ports.
 
 use super::params::spec;
-use super::read::Defaults;
+use super::Defaults;
 use super::{LinkSpec, NodeSpec, PortSpec};
 use crate::cell::net::{Discipline, NodeKind};
 use crate::cell::switch_alg::AlgorithmConfig;

@@ -17,13 +17,16 @@ mod vcs;
 
 pub use read::{
     choices_json, parse_scenario, parse_scenario_with, scenario_from_value,
-    scenario_from_value_with, BACKGROUND_KINDS, QUEUE_DISCIPLINES, STARTUP_OPTIONS, TRAFFIC_MODELS,
+    scenario_from_value_with, variants_checked_with, BACKGROUND_KINDS, QUEUE_DISCIPLINES,
+    STARTUP_OPTIONS, TRAFFIC_MODELS,
 };
-pub use vcs::{variants_checked_with, vc_keys_checked_with, vc_params_after_edit};
+pub use vcs::{vc_keys_checked_with, vc_params_after_edit};
 
 use crate::cell::net::{Discipline, NodeKind};
 use crate::cell::switch_alg::AlgorithmConfig;
+use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::{Meta, RunSpec, ScenarioError};
+use serde_json::Value;
 
 /// A node.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +50,7 @@ pub struct PortSpec {
 /// A full-duplex link.
 pub type LinkSpec = crate::scenario::topology::LinkSpec<PortSpec>;
 
-/// A VC's traffic (SPEC §3 ABR traffic models).
+/// A VC's traffic.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TrafficSpec {
     Persistent { start_ms: f64, stop_ms: Option<f64> },
@@ -153,4 +156,24 @@ pub struct Scenario {
     pub background: Vec<BackgroundSpec>,
     /// Legal but suspicious settings, each with a suggested fix.
     pub warnings: Vec<ScenarioError>,
+}
+
+/// Defaults that VCs and ports inherit, already validated.
+pub(crate) struct Defaults<'a> {
+    pub vc: Option<&'a Value>,
+    pub switch_port: Option<&'a Value>,
+    pub host_port: Option<&'a Value>,
+}
+
+pub(crate) fn read_defaults<'a>(value: Option<&'a Value>, errors: &mut Errors) -> Defaults<'a> {
+    let mut d = Defaults { vc: None, switch_port: None, host_port: None };
+    if let Some(v) = value {
+        if let Some(mut obj) = Obj::new(v, "defaults", errors) {
+            d.vc = obj.get("vc");
+            d.switch_port = obj.get("switch_port");
+            d.host_port = obj.get("host_port");
+            obj.finish(errors);
+        }
+    }
+    d
 }

@@ -36,7 +36,7 @@ pub static CELL_PARAMS: &[ParamSpec] = &[
     p("crm", Vc, "CRM", "FRMs", f64::NAN, 1.0, 16_777_215.0, Integer, true,
       "Missing-RM count of rule 6; absent means ⌈TBE/Nrm⌉ (Table 1). Set directly only to reproduce pre-TM 4.0 sources (Fahmy et al. §6.2.1 sets CRM = 32 with ICR = 140 Mbit/s)."),
     p("switched", Vc, "Switched VC", "", 0.0, 0.0, 1.0, Bool, false,
-      "Set up by signalling when its traffic starts: the set-up crosses the path hop by hop, the connect comes back, and data waits for it (SPEC §3; Ma & Ramakrishnan §3). The RATE and RM start-ups always are. Off: a permanent VC, in place before the run, as in the other papers' experiments."),
+      "Set up by signalling when its traffic starts: the set-up crosses the path hop by hop, the connect comes back, and data waits for it (Ma & Ramakrishnan §3). The RATE and RM start-ups always are. Off: a permanent VC, in place before the run, as in the other papers' experiments."),
     p("cdf_every_crm", Vc, "Rule 6 once per CRM", "", 0.0, 0.0, 1.0, Bool, true,
       "Cut ACR by CDF once per CRM FRMs without a BRM, instead of at every FRM after the CRM-th as TM 4.0 says. Off by default; on reproduces Fahmy et al. Figure 10's source."),
     p("start_ms", Traffic, "Start", "ms", 0.0, 0.0, 36_000_000.0, Real, false,
@@ -70,7 +70,7 @@ pub static CELL_PARAMS: &[ParamSpec] = &[
     p("buffer_cells", Port, "Buffer", "cells", 100_000.0, 1.0, 4_000_000.0, Integer, false,
       "Queue limit of the port; cells beyond it are lost and counted."),
     p("setup_ms", Port, "Set-up processing", "ms", 1.0, 0.0, 1000.0, Real, false,
-      "Time the switch takes to process a connection set-up or connect message of a switched VC before sending it on through this port (SPEC §3). Ma & Ramakrishnan, \"Queue Management for Explicit Rate Based Congestion Control\" §3 give none; with 1 ms the RM start-up's early warning brings their two-switch queue to the paper's 'nearly 4K' cells. Host ports: 0 unless told."),
+      "Time the switch takes to process a connection set-up or connect message of a switched VC before sending it on through this port. Ma & Ramakrishnan, \"Queue Management for Explicit Rate Based Congestion Control\" §3 give none; with 1 ms the RM start-up's early warning brings their two-switch queue to the paper's 'nearly 4K' cells. Host ports: 0 unless told."),
 ];
 
 /// Every parameter of the cell model, in the order the page lists them: its

@@ -5,11 +5,12 @@
 use super::background::read_background;
 use super::links::read_links;
 use super::vcs::read_vcs;
-use super::{LinkSpec, NodeSpec, Scenario, VcSpec};
+use super::{read_defaults, LinkSpec, NodeSpec, Scenario, VcSpec};
 use crate::cell::net::NodeKind;
 use crate::cell::switch_alg::ALGORITHMS;
+use crate::scenario::apply_variant;
 use crate::scenario::envelope::{
-    array, check_run_limits, finish, read_format, read_meta, read_things_to_try,
+    array, check_run_limits, element_path, finish, read_format, read_meta, read_things_to_try,
     read_variants_checked, refuse_long_paths, refuse_oversized, validate_things_to_try,
     validate_variants,
 };
@@ -110,24 +111,45 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     Some(Scenario { meta, run: run?, nodes, links, vcs, background, warnings })
 }
 
-/// Defaults that VCs and ports inherit, already validated.
-pub(super) struct Defaults<'a> {
-    pub vc: Option<&'a Value>,
-    pub switch_port: Option<&'a Value>,
-    pub host_port: Option<&'a Value>,
-}
-
-fn read_defaults<'a>(value: Option<&'a Value>, errors: &mut Errors) -> Defaults<'a> {
-    let mut d = Defaults { vc: None, switch_port: None, host_port: None };
-    if let Some(v) = value {
-        if let Some(mut obj) = Obj::new(v, "defaults", errors) {
-            d.vc = obj.get("vc");
-            d.switch_port = obj.get("switch_port");
-            d.host_port = obj.get("host_port");
-            obj.finish(errors);
+/// Re-validates, each whole, the variants of `value` that set a parameter
+/// named in `keys` (the last segment of a `set` path), as loading the file
+/// does (see `read_variants_checked`).
+pub fn variants_checked_with(value: &Value, keys: &[&str]) -> Result<(), Vec<ScenarioError>> {
+    let mut errors = Errors::new();
+    let Some(items) = value.get("variants").and_then(Value::as_array) else { return Ok(()) };
+    for (i, item) in items.iter().enumerate() {
+        let touches = item.get("set").and_then(Value::as_object).is_some_and(|set| {
+            set.keys().any(|path| keys.contains(&path.rsplit('.').next().unwrap_or_default()))
+        });
+        let Some(id) = item.get("id").and_then(Value::as_str).filter(|_| touches) else {
+            continue;
+        };
+        let at = element_path("variants", i, item);
+        let mut applied = value.clone();
+        if let Some(map) = applied.as_object_mut() {
+            // The claims are checked once, against the file as it is.
+            map.remove("claims");
+            map.insert("variants".into(), Value::Array(vec![item.clone()]));
+        }
+        match apply_variant(&mut applied, id) {
+            Err(e) => errors.push(e),
+            Ok(()) => {
+                if let Some(map) = applied.as_object_mut() {
+                    map.remove("variants");
+                }
+                if let Err(inner) = scenario_from_value(&applied) {
+                    for e in inner {
+                        errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {e}")));
+                    }
+                }
+            }
         }
     }
-    d
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<NodeSpec> {

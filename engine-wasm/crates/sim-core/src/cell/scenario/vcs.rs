@@ -3,10 +3,9 @@
 //! direction; and the checks `set_param` runs on an edited VC parameter.
 
 use super::params::spec;
-use super::read::Defaults;
+use super::Defaults;
 use super::{LinkSpec, NodeSpec, Startup, TrafficSpec, VcParams, VcSpec};
 use crate::cell::net::NodeKind;
-use crate::scenario::apply_variant;
 use crate::scenario::envelope::{element_path, read_id};
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::Scope;
@@ -114,47 +113,6 @@ pub fn vc_keys_checked_with(key: &str) -> &'static [&'static str] {
         "pcr_mbps" => &["mcr_mbps"],
         "mcr_mbps" => &["pcr_mbps"],
         _ => &[],
-    }
-}
-
-/// Re-validates, each whole, the variants of `value` that set a parameter
-/// named in `keys` (the last segment of a `set` path), as loading the file
-/// does (see `read_variants_checked`).
-pub fn variants_checked_with(value: &Value, keys: &[&str]) -> Result<(), Vec<ScenarioError>> {
-    let mut errors = Errors::new();
-    let Some(items) = value.get("variants").and_then(Value::as_array) else { return Ok(()) };
-    for (i, item) in items.iter().enumerate() {
-        let touches = item.get("set").and_then(Value::as_object).is_some_and(|set| {
-            set.keys().any(|path| keys.contains(&path.rsplit('.').next().unwrap_or_default()))
-        });
-        let Some(id) = item.get("id").and_then(Value::as_str).filter(|_| touches) else {
-            continue;
-        };
-        let at = element_path("variants", i, item);
-        let mut applied = value.clone();
-        if let Some(map) = applied.as_object_mut() {
-            // The claims are checked once, against the file as it is.
-            map.remove("claims");
-            map.insert("variants".into(), Value::Array(vec![item.clone()]));
-        }
-        match apply_variant(&mut applied, id) {
-            Err(e) => errors.push(e),
-            Ok(()) => {
-                if let Some(map) = applied.as_object_mut() {
-                    map.remove("variants");
-                }
-                if let Err(inner) = super::scenario_from_value(&applied) {
-                    for e in inner {
-                        errors.push(ScenarioError::new(format!("{at}.set"), format!("makes {e}")));
-                    }
-                }
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 

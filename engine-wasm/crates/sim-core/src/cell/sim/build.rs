@@ -10,7 +10,7 @@ impl Simulation {
         Simulation::build_with(s, true)
     }
 
-    /// Builds a validated scenario without issue 18's shortcuts: every
+    /// Builds a validated scenario without the event-saving shortcuts: every
     /// cell's arrival over every link is an event of its own and every
     /// source sends by its own events — no links whose data cells land
     /// without events, no sole senders, no lazy sources. Slower; for
@@ -160,7 +160,7 @@ impl Simulation {
             port.algorithm.set_members(m);
         }
         // Links into a host: data and background cells only count there
-        // (issue 18: one event per cell saved), unless a loop's data makes a
+        // (one event per cell saved), unless a loop's data makes a
         // message whose last cell has the other end reply (request–response).
         let mut lazy: Vec<bool> =
             ports.iter().map(|p| nodes[p.to as usize].kind == NodeKind::Host).collect();
@@ -201,7 +201,7 @@ impl Simulation {
         }
         next_hops(&mut ports, &vcs, &next, &last);
         // A source whose host port nothing else enters, on a link that ends
-        // at a switch, sends without events of its own (issue 18).
+        // at a switch, sends without events of its own.
         for v in &mut vcs {
             let host = v.host_port as usize;
             let sole = senders[host] == 1 && !ports[host].wire.is_lazy();
@@ -410,7 +410,7 @@ fn next_hops(ports: &mut [Port], vcs: &[Vc], next: &[Vec<u32>], last: &[bool]) {
 const MAX_MERGED: usize = 8;
 
 /// Marks the links whose data and background cells land without events
-/// (issue 18), as [`Starts::Guarded`] ports with lazy wires:
+/// (for speed), as [`Starts::Guarded`] ports with lazy wires:
 ///
 /// - The *last trunks*: a link between switches whose data and background
 ///   cells all go on, at its far switch, to ports that no other link feeds,

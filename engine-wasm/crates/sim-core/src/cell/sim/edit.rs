@@ -50,7 +50,7 @@ fn check_vcs(
 /// valid one only at `path`, as `set_param` checks it, when the change is a
 /// live VC parameter the event estimate does not read: with 500 VCs and 16
 /// variants a whole validation took about 200 ms, on every step of a slider
-/// (issue 18). `None`: the change needs a whole validation.
+/// (for speed). `None`: the change needs a whole validation.
 pub fn check_edit(edited: &Value, path: &str) -> Option<Result<(), Vec<ScenarioError>>> {
     let segments: Vec<&str> = path.split('.').collect();
     let (only, key) = live_vc_path(&segments)?;

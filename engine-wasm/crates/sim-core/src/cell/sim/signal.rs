@@ -1,4 +1,4 @@
-//! Switched VCs (SPEC §3; Ma & Ramakrishnan §3): the set-up crossing the
+//! Switched VCs (Ma & Ramakrishnan §3): the set-up crossing the
 //! path hop by hop, each switch's processing and its algorithm's offer
 //! (RATE and RM start-up), and the connect coming back.
 
@@ -13,7 +13,7 @@ impl Simulation {
         Setup { er: p.pcr, ccr: p.pcr, pcr: p.pcr, mcr: p.mcr, allocate: v.startup == Startup::Rm }
     }
 
-    /// Connection set-up (SPEC §3, rule 2): the set-up message leaves the
+    /// Connection set-up (rule 2): the set-up message leaves the
     /// source of forward loop `vc` now and crosses the path hop by hop; data
     /// waits for the connect (see [`Simulation::on_signal`]). Once per loop.
     pub(super) fn set_up(&mut self, now: SimTime, vc: u32) {

@@ -1,4 +1,4 @@
-//! Sources whose data cells reach the switch without events (issue 18).
+//! Sources whose data cells reach the switch without events.
 //!
 //! A sole sender (`Vc::sole_sender`) already sends without events of its
 //! own: one `Event::HostArrive` per cell brings it to the switch. When every
@@ -38,7 +38,7 @@ pub struct LazySource {
 /// the first to land is read at the root, and a source's new time is put in
 /// with one comparison per level — `log2` of the sources, where the event
 /// queue's push and pop per cell cost more and more as the sources grow
-/// (issue 18). Each node holds its winner's time as well as its leaf, so
+/// (for speed). Each node holds its winner's time as well as its leaf, so
 /// that a new time climbs to the root reading only the siblings on its
 /// way, all known before the first comparison: a tree of leaf numbers alone
 /// read each winner's time through its number, one dependent load after

@@ -1,6 +1,6 @@
 //! The EFCI binary-mode switch of Ohsaki et al. (Ohsaki, Murata & Miyahara,
 //! "Performance of Rate-Based Congestion Control Algorithm with Binary-Mode
-//! Switch in ATM Networks", §I and §II) and, as SPEC §5.1 asks, its
+//! Switch in ATM Networks", §I and §II) and its
 //! relative-rate variant.
 //!
 //! Ohsaki et al. §I: "the congestion is detected by a predefined threshold in the
@@ -10,7 +10,7 @@
 //! congestion starts when the queue exceeds Q_H and ends when it falls below
 //! Q_L. A congested port sets EFCI in the data cells it forwards; the
 //! destination copies the EFCI of the last data cell into the CI bit of the
-//! backward RM cell, and the source cuts its rate by RDF (SPEC §4, rules 8–9).
+//! backward RM cell, and the source cuts its rate by RDF (Fahmy et al. §1, rules 8–9).
 //!
 //! Cells are marked as they leave the queue, so that the mark tells the state
 //! of the queue now rather than when the cell joined it, several milliseconds
@@ -26,10 +26,11 @@
 
 use super::{Algorithm, AlgorithmConfig};
 use super::{PortView, SwitchAlgorithm};
-use crate::cell::net::{Cell, CellKind};
-use crate::cell::scenario::params::spec;
+use crate::cell::atm::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::Efci as S};
+use crate::scenario::registry::{
+    self, p, Kind::*, ParamSpec, Registration, Scope, Scope::Efci as S,
+};
 use crate::scenario::ScenarioError;
 
 /// The binary switch's knobs in the parameter registry.
@@ -41,6 +42,11 @@ pub static PARAMS: &[ParamSpec] = &[
     p("relative_rate", S, "Relative-rate marking", "", 0.0, 0.0, 1.0, Bool, true,
       "Set CI (congested) or NI (queue above Q_L) in backward RM cells instead of EFCI in data cells."),
 ];
+
+/// The spec of one of this algorithm's knobs.
+fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
+    registry::find(PARAMS, scope, key)
+}
 
 /// The binary switch's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -162,7 +168,7 @@ impl SwitchAlgorithm for Efci {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cell::net::RmFields;
+    use crate::cell::atm::RmFields;
     use crate::time::SimTime;
 
     fn view(queue_len: u32) -> PortView {

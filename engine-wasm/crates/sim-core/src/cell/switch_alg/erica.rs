@@ -1,7 +1,7 @@
 //! ERICA, the Explicit Rate Indication for Congestion Avoidance scheme, with
 //! the twelve extensions of Jain et al. (Jain, Fahmy, Kalyanaraman & Goyal,
 //! "Switch Algorithm Testing: A Case Study with ERICA", slides "ERICA Scheme:
-//! Basic" and "ERICA Extensions" 1–12), as SPEC §5.2 and §5.3 state them.
+//! Basic" and "ERICA Extensions" 1–12).
 //!
 //! Basic ERICA (slide "ERICA Scheme: Basic"), at the end of each averaging
 //! interval and on each backward RM cell:
@@ -53,7 +53,7 @@
 //!     delay (slides "12. Innovation: ERICA with Queue Control" to "ERICA+:
 //!     Parameters").
 //!
-//! The defaults are basic ERICA as SPEC §5.2 writes it: with the CBR/VBR rate
+//! The defaults are basic ERICA as the slides write it: with the CBR/VBR rate
 //! taken out of the capacity (extension 6) and with the boundary-case table
 //! (extension 10), without which the basic formulas divide by zero.
 //!
@@ -70,12 +70,12 @@ pub use config::{EricaConfig, PARAMS};
 
 use super::Algorithm;
 use super::{PortView, SwitchAlgorithm};
-use crate::cell::net::{Cell, CellKind};
+use crate::cell::atm::{Cell, CellKind};
 use crate::time::SimTime;
 use vc_table::VcTable;
 
 /// ERICA+'s queue-control function f(Tq) (Jain et al., "Innovation: Target
-/// Utilization Function" and SPEC §5.3): a·T0/((a−1)·Tq + T0) up to T0, where
+/// Utilization Function"): a·T0/((a−1)·Tq + T0) up to T0, where
 /// it falls from a to 1; above T0, max(Fmin, b·T0/((b−1)·Tq + T0)).
 pub fn queue_control_factor(tq: f64, a: f64, b: f64, t0: f64, f_min: f64) -> f64 {
     if tq <= t0 {
@@ -387,7 +387,7 @@ impl SwitchAlgorithm for Erica {
     fn first_tick(&self, now: SimTime) -> Option<SimTime> {
         // A port no VC's forward cells leave by never gives feedback (only
         // backward RM cells pass it): nothing it measures can be seen, so its
-        // intervals need not end (issue 18: half the ticks with N sources,
+        // intervals need not end (half the ticks with N sources,
         // each source's own link back from the first switch being such a port).
         if self.vcs.has_no_members() {
             return None;

@@ -50,10 +50,11 @@
 pub use super::maxmin_table::{Class, MaxMinTable};
 use super::{Algorithm, AlgorithmConfig};
 use super::{PortView, Setup, SwitchAlgorithm};
-use crate::cell::net::{Cell, CellKind};
-use crate::cell::scenario::params::spec;
+use crate::cell::atm::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::ExplicitMaxMin as S};
+use crate::scenario::registry::{
+    self, p, Kind::*, ParamSpec, Registration, Scope, Scope::ExplicitMaxMin as S,
+};
 use crate::time::SimTime;
 
 /// The explicit max-min switch's knobs in the parameter registry.
@@ -71,6 +72,11 @@ pub static PARAMS: &[ParamSpec] = &[
     p("vc_timeout_ms", S, "Idle VC timeout", "ms", 1000.0, 0.0, 36_000_000.0, Real, true,
       "A VC that sends no RM cell for this long stops being counted in the max-min share; 0 keeps every VC for ever. Not in Ma & Ramakrishnan, whose VCs never stop."),
 ];
+
+/// The spec of one of this algorithm's knobs.
+fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
+    registry::find(PARAMS, scope, key)
+}
 
 /// The explicit max-min switch's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]

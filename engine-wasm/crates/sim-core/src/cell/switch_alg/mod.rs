@@ -1,20 +1,22 @@
 //! Switch algorithms, one per output port, behind one trait with no-op default
 //! hooks and dispatched through an enum (smoltcp `AnyController`). The port
 //! owns queueing and statistics; an algorithm reads the cells passing through
-//! and may write RM-cell fields (SPEC §5).
+//! and may write RM-cell fields.
 
 #[macro_use]
 mod any;
 pub mod efci;
 pub mod erica;
 pub mod explicit_maxmin;
+#[cfg(test)]
+pub mod half_rate;
 pub mod maxmin_table;
 
 pub use efci::{Efci, EfciConfig};
 pub use erica::{Erica, EricaConfig};
 pub use explicit_maxmin::{ExplicitMaxMin, ExplicitMaxMinConfig};
 
-use crate::cell::net::Cell;
+use crate::cell::atm::Cell;
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{self, ParamSpec, Registered, Registration};
 use crate::time::SimTime;
@@ -29,6 +31,9 @@ algorithms! {
     Erica(Erica, EricaConfig),
     Efci(Efci, EfciConfig),
     ExplicitMaxMin(ExplicitMaxMin, ExplicitMaxMinConfig),
+    /// The worked example of docs/architecture.md's recipe, for the unit tests only.
+    #[cfg(test)]
+    HalfRate(half_rate::HalfRate, half_rate::HalfRateConfig),
 }
 
 /// The names a scenario may give in `algorithm.kind`.
@@ -88,7 +93,7 @@ pub struct PortView {
 /// RATE and RM start-up options). The simulation carries it hop by hop —
 /// each switch's processing time, then the link's propagation — and calls
 /// [`SwitchAlgorithm::on_setup`] as it leaves each switch by the VC's port;
-/// the VC's data waits for the connect to come back (SPEC §3).
+/// the VC's data waits for the connect to come back.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Setup {
     /// The rate offered so far; each switch may only lower it. Starts at PCR.
@@ -116,7 +121,7 @@ pub trait SwitchAlgorithm {
     fn on_departure(&mut self, _port: &PortView, _cell: &mut Cell) {}
 
     /// Whether [`SwitchAlgorithm::on_departure`] does anything: a port skips
-    /// building its view for each cell it sends when not (issue 18).
+    /// building its view for each cell it sends when not.
     fn sees_departures(&self) -> bool {
         false
     }

@@ -3,8 +3,7 @@
 //! al. §III-C), and its route.
 
 use super::params::spec;
-use super::read::{link_between, Defaults};
-use super::{FlowKindSpec, IpFlowSpec, IpLinkSpec, IpNodeKind, IpNodeSpec};
+use super::{link_between, Defaults, FlowKindSpec, IpFlowSpec, IpLinkSpec, IpNodeKind, IpNodeSpec};
 use crate::ip::tcp::TcpParams;
 use crate::kernel::Rng;
 use crate::scenario::envelope::{element_path, read_id};

@@ -2,7 +2,7 @@
 //! (`"format": "abr-lab/scenario"`, `"version": 1`) with `"model": "ip"`,
 //! routers instead of switches and `flows` instead of `vcs`. Validation
 //! collects every error with its path and rejects unknown keys, like the cell
-//! model's (`scenario/parse.rs`), through the same reader and registry.
+//! model's (`cell/scenario/read.rs`), through the same reader and registry.
 //!
 //! ```json
 //! { "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "…",
@@ -34,13 +34,14 @@ mod tests;
 
 pub use cost::ip_cost;
 pub use read::{
-    choices_json, ip_scenario_from_value, ip_scenario_from_value_with, link_between,
-    parse_ip_scenario, path_round_trip_ms,
+    choices_json, ip_scenario_from_value, ip_scenario_from_value_with, parse_ip_scenario,
+    path_round_trip_ms,
 };
 
-use super::port::AqmConfig;
+use super::aqm::AqmConfig;
 use super::tcp::TcpParams;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
+use serde_json::Value;
 
 /// The model tag of packet-level scenarios.
 pub const MODEL: &str = "ip";
@@ -124,4 +125,25 @@ pub struct IpScenario {
     pub links: Vec<IpLinkSpec>,
     pub flows: Vec<IpFlowSpec>,
     pub warnings: Vec<ScenarioError>,
+}
+
+/// The `defaults` entries that flows and ports inherit, as given.
+pub(crate) struct Defaults<'a> {
+    pub tcp: Option<&'a Value>,
+    pub udp: Option<&'a Value>,
+    pub router_port: Option<&'a Value>,
+    pub host_port: Option<&'a Value>,
+}
+
+/// The link joining `from` and `to` and the direction (0: a→b, 1: b→a).
+pub fn link_between(links: &[IpLinkSpec], from: usize, to: usize) -> Option<(usize, usize)> {
+    links.iter().enumerate().find_map(|(i, l)| {
+        if l.a == from && l.b == to {
+            Some((i, 0))
+        } else if l.b == from && l.a == to {
+            Some((i, 1))
+        } else {
+            None
+        }
+    })
 }

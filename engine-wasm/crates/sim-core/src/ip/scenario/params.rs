@@ -2,8 +2,8 @@
 //! port's — and its registry: these, each AQM's (registered in [`AQMS`]) and
 //! CLCC's (Pletka et al. §II-B). Links and the run use the shared entries.
 
+use crate::ip::aqm::AQMS;
 use crate::ip::clcc;
-use crate::ip::port::AQMS;
 use crate::scenario::registry::{self, p, Kind::*, ParamSpec, Scope};
 use serde_json::Value;
 

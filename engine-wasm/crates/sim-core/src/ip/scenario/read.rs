@@ -5,10 +5,11 @@
 use super::flows::read_flows;
 use super::params::spec;
 use super::{
-    FlowKindSpec, IpFlowSpec, IpLinkSpec, IpNodeKind, IpNodeSpec, IpPortSpec, IpScenario, MODEL,
+    link_between, Defaults, FlowKindSpec, IpFlowSpec, IpLinkSpec, IpNodeKind, IpNodeSpec,
+    IpPortSpec, IpScenario, MODEL,
 };
+use crate::ip::aqm::{AqmConfig, AQMS};
 use crate::ip::bat::Grouping;
-use crate::ip::port::{AqmConfig, AQMS};
 use crate::scenario::envelope::{
     array, check_run_limits, finish, read_format, read_meta, read_things_to_try,
     read_variants_checked, refuse_long_paths, refuse_oversized, validate_things_to_try,
@@ -78,13 +79,6 @@ pub fn ip_scenario_from_value_with(
         }
     }
     finish(scenario, errors)
-}
-
-pub(super) struct Defaults<'a> {
-    pub tcp: Option<&'a Value>,
-    pub udp: Option<&'a Value>,
-    pub router_port: Option<&'a Value>,
-    pub host_port: Option<&'a Value>,
 }
 
 fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
@@ -188,19 +182,6 @@ fn read_links(
     read_link_entries(items, node_index, &["label"], port, errors)
 }
 
-/// The link joining `from` and `to` and the direction (0: a→b, 1: b→a).
-pub fn link_between(links: &[IpLinkSpec], from: usize, to: usize) -> Option<(usize, usize)> {
-    links.iter().enumerate().find_map(|(i, l)| {
-        if l.a == from && l.b == to {
-            Some((i, 0))
-        } else if l.b == from && l.a == to {
-            Some((i, 1))
-        } else {
-            None
-        }
-    })
-}
-
 /// The links' propagation delay along `path` and back, ms.
 pub fn path_round_trip_ms(links: &[IpLinkSpec], path: &[usize]) -> f64 {
     path.windows(2)
@@ -254,7 +235,7 @@ fn check_bat_overrides(links: &[IpLinkSpec], flows: &[IpFlowSpec], errors: &mut 
 }
 
 /// A UDP source cannot send faster than its access link: the host's
-/// interface serialises at the link rate (SPEC §12), so both its rates are
+/// interface serialises at the link rate, so both its rates are
 /// capped there (`check_flows` has warned) rather than simulated packet by
 /// packet into a host queue that overflows for the whole run.
 fn cap_udp_at_access_link(flows: &mut [IpFlowSpec], links: &[IpLinkSpec]) {

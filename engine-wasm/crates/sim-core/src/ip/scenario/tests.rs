@@ -1,5 +1,5 @@
 use super::*;
-use crate::ip::port::AqmConfig;
+use crate::ip::aqm::AqmConfig;
 use crate::scenario::FORMAT;
 use serde_json::json;
 use serde_json::Value;

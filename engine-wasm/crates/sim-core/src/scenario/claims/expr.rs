@@ -1,5 +1,5 @@
 //! A claim's metric: a small arithmetic expression over figures of the run's
-//! windows (SPEC §11). Figures are named as in the runner's report
+//! windows (scenarios/README.md, "Paper claims"). Figures are named as in the runner's report
 //! (`windows[1].vcs.vc1.acr_mbps`, `window.ports.l2.queue_max`,
 //! `totals.ports.l2.cells_lost`); numbers, `+ - * /`, parentheses and `min`,
 //! `max`, `abs` combine them. Ids may contain `-`, so a binary minus needs a

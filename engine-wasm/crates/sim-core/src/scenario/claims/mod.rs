@@ -1,4 +1,4 @@
-//! Paper claims as a scenario file states them (SPEC §11): the `claims`
+//! Paper claims as a scenario file states them (scenarios/README.md, "Paper claims"): the `claims`
 //! list, read and validated with the rest of the envelope by either model's
 //! walk, and the expression grammar of a claim's figure (expr.rs). Judging a
 //! claim against a run is `crate::claims`'.

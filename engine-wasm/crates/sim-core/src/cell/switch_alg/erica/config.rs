@@ -4,9 +4,10 @@
 //! reads into.
 
 use super::super::AlgorithmConfig;
-use crate::cell::scenario::params::spec;
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{p, Kind::*, ParamSpec, Registration, Scope::Erica as S};
+use crate::scenario::registry::{
+    self, p, Kind::*, ParamSpec, Registration, Scope, Scope::Erica as S,
+};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
@@ -57,6 +58,11 @@ pub static PARAMS: &[ParamSpec] = &[
     p("f_min", S, "ERICA+ Fmin", "", 0.5, 0.01, 1.0, Real, true,
       "Lower bound of f(Tq): at least this share of the capacity stays for data while queues drain (Jain et al.: 0.5)."),
 ];
+
+/// The spec of one of this algorithm's knobs.
+fn spec(scope: Scope, key: &str) -> &'static ParamSpec {
+    registry::find(PARAMS, scope, key)
+}
 
 /// ERICA's parameters: the basic two and the options of the twelve extensions.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,5 +1,5 @@
 use super::*;
-use crate::cell::net::RmFields;
+use crate::cell::atm::RmFields;
 use crate::scenario::reader::Obj;
 
 const LINK: f64 = 366_792.45;
@@ -53,7 +53,7 @@ fn close(a: f64, b: f64) -> bool {
 
 /// Runs `case` with the extension on and off: the result must equal `on`
 /// when on and differ from it when off, so the test fails with the
-/// extension switched off (issue 4 item 5).
+/// extension switched off.
 fn on_off(case: impl Fn(bool) -> f64, on: f64) {
     let with_it = case(true);
     let without = case(false);

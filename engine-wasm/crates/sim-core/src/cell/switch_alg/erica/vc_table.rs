@@ -2,7 +2,7 @@
 //! network (less the first member's) wherever the members lie close enough
 //! together: a table of the members alone needs a map from one index to the
 //! other, and that extra dependent load per cell cost as much as the smaller
-//! table saved (issue 18, measured at 2 to 200 sources). The interval's end
+//! table saved (measured at 2 to 200 sources). The interval's end
 //! visits only the members.
 
 /// What ERICA remembers about one VC at one port.
@@ -59,7 +59,7 @@ const NO_SOLO: u32 = u32::MAX;
 /// too far apart for that (at most two entries per member and 64 more): then
 /// one state per member, found by binary search. So the tables of a network
 /// take memory in proportion to its VCs' hops, not to its ports times its
-/// VCs (issue 18: 2,000 sources through two switches had taken 640 MB).
+/// VCs (2,000 sources through two switches had taken 640 MB).
 #[derive(Clone, Debug)]
 pub(super) struct VcTable {
     /// The only member, or [`NO_SOLO`].

@@ -1,5 +1,5 @@
 use super::*;
-use crate::cell::net::RmFields;
+use crate::cell::atm::RmFields;
 
 const LINK: f64 = 366_792.45;
 

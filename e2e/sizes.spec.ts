@@ -1,0 +1,107 @@
+/**
+ * Text sizes where a class sees the page: presentation mode on a 1920×1080 projector (the clock,
+ * chart titles and key numbers at 24 px or more, every other text at 16 px or more, read-outs
+ * inside their boxes) and small embeds (640×400 shows the queue chart beside the ACR chart; no
+ * label under 11 px at 480×360). Sizes are rendered sizes: an SVG's font size times its scale.
+ */
+import type { Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+
+/** Rendered font size (px) of every visible text in `root`, labelled by where it is. */
+async function textSizes(page: Page, root: string) {
+  return page.evaluate((rootSel) => {
+    const out: { what: string; px: number; text: string }[] = []
+    const rootEl = document.querySelector(rootSel)
+    if (!rootEl) return out
+    const walker = document.createTreeWalker(rootEl, NodeFilter.SHOW_TEXT)
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = (n.textContent ?? '').trim()
+      const el = n.parentElement
+      if (!text || !el) continue
+      const r = el.getBoundingClientRect()
+      if (r.width === 0 || r.height === 0) continue
+      if (el.closest('[hidden], dialog:not([open]), details:not([open]) > :not(summary)')) continue
+      const style = getComputedStyle(el)
+      if (style.visibility === 'hidden' || style.opacity === '0') continue
+      // A visually hidden text for screen readers (1 px, clipped) is not shown.
+      if (el.closest('.chart-readout:not(:focus-within)') && r.width <= 1) continue
+      let px = parseFloat(style.fontSize)
+      const svg = el instanceof SVGElement ? el.ownerSVGElement : null
+      if (svg?.viewBox.baseVal && svg.viewBox.baseVal.width > 0)
+        px *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width
+      const what =
+        el.closest('[class]')?.getAttribute('class')?.split(' ')[0] ?? el.tagName.toLowerCase()
+      out.push({ what, px: Math.round(px * 10) / 10, text: text.slice(0, 30) })
+    }
+    return out
+  }, root)
+}
+
+test('presentation at 1920×1080: clock, chart titles and key numbers ≥ 24 px, hints ≥ 16 px, read-outs fit', async ({
+  lab,
+  page,
+}) => {
+  await page.setViewportSize({ width: 1920, height: 1080 })
+  await lab.open('#scenario=two-source-wan')
+  await lab.waitUntilLoaded()
+  await page.keyboard.press('p')
+  await expect(page.locator('.app.present')).toHaveCount(1)
+  await lab.playToEnd()
+  await page.locator('svg#acr-chart').hover({ position: { x: 200, y: 120 } })
+  await expect(page.locator('svg#acr-chart g.readout text').first()).toBeVisible()
+  await page.screenshot({ path: 'e2e/artifacts/present-record-1920.png' })
+  const sizes = await textSizes(page, '.app.present')
+  const px = (what: string) => sizes.filter((s) => s.what === what).map((s) => s.px)
+  const clock = await page
+    .getByTestId('sim-time')
+    .evaluate((el) => parseFloat(getComputedStyle(el).fontSize))
+  expect(clock).toBeGreaterThanOrEqual(24)
+  expect(px('chart-header').length).toBeGreaterThanOrEqual(2)
+  expect(Math.min(...px('chart-header'))).toBeGreaterThanOrEqual(24)
+  expect(px('readout').length).toBeGreaterThanOrEqual(3)
+  expect(Math.min(...px('readout'))).toBeGreaterThanOrEqual(24)
+  // Every other text, hints and keys among them, at 16 px or more.
+  expect(sizes.filter((s) => s.px < 16)).toEqual([])
+  const selects = await page
+    .locator('.app.present select:visible')
+    .evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)))
+  expect(Math.min(...selects)).toBeGreaterThanOrEqual(16)
+  // The read-out's text lies inside its box, and the box inside the chart.
+  const outside = await page.locator('svg#acr-chart g.readout').evaluate((g) => {
+    const box = (g.querySelector('rect') as SVGRectElement).getBoundingClientRect()
+    const svg = ((g as SVGGElement).ownerSVGElement as SVGSVGElement).getBoundingClientRect()
+    const bad: string[] = []
+    if (box.left < svg.left - 0.5 || box.right > svg.right + 0.5) bad.push('box outside chart')
+    for (const t of g.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect()
+      if (
+        r.left < box.left - 0.5 ||
+        r.right > box.right + 0.5 ||
+        r.top < box.top - 0.5 ||
+        r.bottom > box.bottom + 0.5
+      )
+        bad.push(`"${t.textContent}" outside its box`)
+    }
+    return bad
+  })
+  expect(outside).toEqual([])
+})
+
+for (const [w, h] of [
+  [640, 400],
+  [480, 360],
+] as const) {
+  test(`embed at ${w}×${h}: the charts it shows, no label under 11 px`, async ({ lab, page }) => {
+    await page.setViewportSize({ width: w, height: h })
+    await page.goto('/?embed#scenario=two-source-wan')
+    await page.waitForFunction(() => window.__abrlab !== undefined)
+    await lab.waitUntilLoaded()
+    await lab.playToEnd()
+    await expect(page.locator('svg#acr-chart')).toBeVisible()
+    if (w >= 640) await expect(page.locator('svg#queue-chart')).toBeVisible()
+    await page.screenshot({ path: `e2e/artifacts/embed-sizes-${w}x${h}.png` })
+    const sizes = await textSizes(page, '.app.embed')
+    console.log(JSON.stringify(sizes.filter((s) => s.px < 12)))
+    expect(sizes.filter((s) => s.px < 11)).toEqual([])
+  })
+}
