@@ -124,7 +124,6 @@ export class EngineClient {
   /** Changes one parameter by dotted path; the value is JSON text (`"0.0625"`, `"true"`). */
   async setParam(path: string, valueJson: string, signal?: AbortSignal): Promise<SetParamResult> {
     const reply = await this.call({ type: 'set', path, valueJson }, signal)
-    // The engine's scenario with the change follows as a `scenario` event.
     return reply.type === 'param'
       ? { ok: true, applied: reply.applied, nowMs: reply.nowMs }
       : { ok: false, errors: reply.errors }
