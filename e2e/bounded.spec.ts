@@ -8,16 +8,13 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type AbrLabPage } from './fixtures'
-import { scenarioHash } from './scenarios'
+import { scenarioHash, shareHashOfText } from './scenarios'
 
 const scenariosDir = fileURLToPath(new URL('../scenarios/', import.meta.url))
 
 /** A share link's hash (`#lab=1.…`), made the way web/src/scenario/shareLink.ts makes one. */
-async function shareHash(payload: unknown): Promise<string> {
-  const json = new TextEncoder().encode(JSON.stringify(payload))
-  const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'))
-  const compressed = Buffer.from(await new Response(stream).arrayBuffer())
-  return `#lab=1.${compressed.toString('base64url')}`
+function shareHash(payload: unknown): Promise<string> {
+  return shareHashOfText(JSON.stringify(payload))
 }
 
 /** Follows a link while the page is open (hashchange), as a reader pasting it would. */

@@ -118,6 +118,31 @@ export class AbrLabPage {
     return this.page.locator(`.params-panel [data-param="${key}"]`).first()
   }
 
+  /** Starts recording the gaps between animation frames (ms), until `frameGaps` is called. */
+  async recordFrameGaps(): Promise<void> {
+    await this.page.evaluate(() => {
+      const w = window as unknown as { __gaps: number[]; __rafStop: boolean }
+      w.__gaps = []
+      w.__rafStop = false
+      let last = performance.now()
+      const step = (t: number) => {
+        w.__gaps.push(t - last)
+        last = t
+        if (!w.__rafStop) requestAnimationFrame(step)
+      }
+      requestAnimationFrame(step)
+    })
+  }
+
+  /** Stops recording; the gaps between animation frames since `recordFrameGaps`, ms. */
+  frameGaps(): Promise<number[]> {
+    return this.page.evaluate(() => {
+      const w = window as unknown as { __gaps: number[]; __rafStop: boolean }
+      w.__rafStop = true
+      return w.__gaps
+    })
+  }
+
   async playToEnd(): Promise<void> {
     await this.chooseSpeed('as fast as possible')
     if ((await this.status()) !== 'finished') await this.playButton.click()

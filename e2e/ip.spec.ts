@@ -31,18 +31,7 @@ test('pletka-clcc-tcp-udp: 20 simulated seconds flat out, the page keeps drawing
   await lab.waitUntilLoaded()
   await lab.chooseSpeed('as fast as possible')
   // Record every gap between animation frames while the engine runs flat out.
-  await page.evaluate(() => {
-    const w = window as unknown as { __gaps: number[]; __rafStop: boolean }
-    w.__gaps = []
-    w.__rafStop = false
-    let last = performance.now()
-    const step = (t: number) => {
-      w.__gaps.push(t - last)
-      last = t
-      if (!w.__rafStop) requestAnimationFrame(step)
-    }
-    requestAnimationFrame(step)
-  })
+  await lab.recordFrameGaps()
   await lab.playButton.click()
   await expect.poll(() => lab.nowMs(), { timeout: 30_000 }).toBeGreaterThan(2000)
   // A click during the run is handled promptly.
@@ -53,11 +42,7 @@ test('pletka-clcc-tcp-udp: 20 simulated seconds flat out, the page keeps drawing
   const clickMs = Date.now() - clickStart
 
   await expect.poll(() => lab.status(), { timeout: 120_000 }).toBe('finished')
-  const gaps = await page.evaluate(() => {
-    const w = window as unknown as { __gaps: number[]; __rafStop: boolean }
-    w.__rafStop = true
-    return w.__gaps
-  })
+  const gaps = await lab.frameGaps()
   const worst = Math.max(...gaps)
   console.log(
     `pletka-clcc-tcp-udp flat out: ${gaps.length} frames, worst gap ${worst.toFixed(0)} ms, click handled in ${clickMs} ms`,

@@ -51,3 +51,11 @@ export function fiveHundredVcs(untilMs: number): string {
     vcs,
   })
 }
+
+/** A share link's hash (`#lab=1.…`) for scenario text, made the way web/src/scenario/shareLink.ts makes one. */
+export async function shareHashOfText(text: string): Promise<string> {
+  const json = new TextEncoder().encode(text)
+  const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'))
+  const compressed = Buffer.from(await new Response(stream).arrayBuffer())
+  return `#lab=1.${compressed.toString('base64url')}`
+}

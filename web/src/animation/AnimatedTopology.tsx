@@ -41,7 +41,7 @@ import {
   type Scene,
 } from './scene'
 
-/** The engine's latest cells in flight (see useSimulation's LiveCells). */
+/** The engine's latest cells in flight (see the run's LiveCells, lab/run.ts). */
 export interface CellsSnapshot {
   rows: Float64Array
   nowMs: number

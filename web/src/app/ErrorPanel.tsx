@@ -1,7 +1,7 @@
 /** A readable account of what went wrong: never a blank page. */
 import { formatScenarioError } from '../engine/protocol'
 import { DEFAULT_SCENARIO_ID } from '../scenario/library'
-import type { PageError } from './useSimulation'
+import type { PageError } from '../lab/run'
 
 export function ErrorPanel({ error, onDismiss }: { error: PageError; onDismiss?: () => void }) {
   return (

@@ -6,7 +6,7 @@
  */
 import { useSyncExternalStore } from 'react'
 import { formatTime, type TimeCursor } from '../charts/cursor'
-import type { LiveMark } from './useBench'
+import type { LiveMark } from '../lab/lab'
 
 interface TimelineProps {
   cursor: TimeCursor

@@ -4,7 +4,8 @@
  */
 import type { Layout } from '../engine/layout'
 import type { RunStatus } from '../engine/protocol'
-import type { SampleStore } from '../engine/samples'
+import type { Lab } from '../lab/lab'
+import { errorText } from './ErrorPanel'
 
 export interface AbrLabTestApi {
   /** Rows of samples received in the current run. */
@@ -29,29 +30,24 @@ declare global {
   }
 }
 
-export interface TestApiSource {
-  store: SampleStore | null
-  layout: Layout | null
-  status: RunStatus
-  nowMs: number
-  error: string | null
-  scenario?: unknown
-}
-
-/** Installs the API, reading the latest page state through `current` on every call. */
-export function installTestApi(current: () => TestApiSource): () => void {
+/** Installs the API, reading the Lab's state on every call. */
+export function installTestApi(lab: Lab): () => void {
+  const run = () => lab.run.get()
   window.__abrlab = {
-    sampleCount: () => current().store?.rowCount ?? 0,
-    columns: () => [...(current().store?.columns ?? [])],
+    sampleCount: () => run().store?.rowCount ?? 0,
+    columns: () => [...(run().store?.columns ?? [])],
     series: (name) => {
-      const store = current().store
+      const store = run().store
       return store ? Array.from(store.series(name)) : []
     },
-    status: () => current().status,
-    nowMs: () => current().nowMs,
-    layout: () => current().layout,
-    error: () => current().error,
-    scenario: () => structuredClone(current().scenario ?? null),
+    status: () => run().status,
+    nowMs: () => run().nowMs,
+    layout: () => run().layout,
+    error: () => {
+      const notice = lab.get().notice
+      return errorText(run().error ?? (notice ? { ...notice, offerDefault: false } : null))
+    },
+    scenario: () => structuredClone(lab.get().scenario ?? null),
   }
   return () => {
     delete window.__abrlab

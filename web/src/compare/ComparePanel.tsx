@@ -6,7 +6,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { PinnedRun } from '../charts/models'
 import type { Layout } from '../engine/layout'
-import type { RunStatus } from '../engine/protocol'
 import { formatScenarioError } from '../engine/protocol'
 import type { SampleStore } from '../engine/samples'
 import {
@@ -17,17 +16,15 @@ import {
   type Override,
 } from '../sweep/paths'
 import { loadRegistry, sweepTargets, type SweepTarget } from '../sweep/targets'
-import { snapshotStore } from './snapshot'
 
 interface ComparePanelProps {
   layout: Layout
   store: SampleStore
-  status: RunStatus
-  nowMs: number
   scenarioJson: string
-  runLabel: string
   pinned: PinnedRun | null
-  onPin(pinned: PinnedRun | null): void
+  /** Pins the run so far. */
+  onPin(): void
+  onUnpin(): void
   /** Loads a changed scenario as the page's run and plays it; returns null, or why it was refused. */
   onRunChanged(scenarioJson: string, label: string): string | null
 }
@@ -35,12 +32,10 @@ interface ComparePanelProps {
 export function ComparePanel({
   layout,
   store,
-  status,
-  nowMs,
   scenarioJson,
-  runLabel,
   pinned,
   onPin,
+  onUnpin,
   onRunChanged,
 }: ComparePanelProps) {
   const [targets, setTargets] = useState<SweepTarget[]>([])
@@ -69,11 +64,6 @@ export function ComparePanel({
   const [problem, setProblem] = useState<string | null>(null)
   const [open, setOpen] = useState(false)
   const target = useMemo(() => targets.find((t) => t.path === change.path), [targets, change.path])
-
-  const pin = () => {
-    const label = status === 'finished' ? runLabel : `${runLabel} (to ${nowMs.toFixed(1)} ms)`
-    onPin({ label, layout, store: snapshotStore(store) })
-  }
 
   const runAgain = () => {
     setProblem(null)
@@ -112,14 +102,14 @@ export function ComparePanel({
       {pinned ? (
         <span className="pinned-note" data-testid="pinned-label">
           Pinned: {pinned.label}
-          <button type="button" onClick={() => onPin(null)}>
+          <button type="button" onClick={onUnpin}>
             Unpin
           </button>
         </span>
       ) : (
         <button
           type="button"
-          onClick={pin}
+          onClick={onPin}
           disabled={store.rowCount === 0}
           title="Keep this run on the charts to compare the next one with it"
         >

@@ -5,7 +5,7 @@
  * links, builds a VC by picking its nodes, and removes the selection. Every edit goes through
  * `onApply`, which validates it; a refusal is shown beside the element concerned.
  *
- * Dragging only moves positions: the run is not touched (useBench). While a drag is under way the
+ * Dragging only moves positions: the run is not touched (the Lab, lab/lab.ts). While a drag is under way the
  * drawing's scale is held, so the node stays under the pointer; it is refitted on release.
  */
 import './editor.css'

@@ -3,7 +3,7 @@
  * one, or refuses with a sentence saying why (shown beside the element concerned). They check what
  * they can see locally (a VC must start and end at hosts and follow links; a link joins two
  * different nodes once); the engine then validates the whole result before it is accepted
- * (useBench's commit), so nothing invalid ever reaches the run.
+ * (the Lab's `apply`), so nothing invalid ever reaches the run.
  */
 import {
   docBackground,

@@ -9,11 +9,14 @@
  * loaded (a crashed worker is terminated and a fresh one started).
  */
 import {
-  type ClientRequestBody,
+  type CallType,
+  type LoadedReply,
+  type RejectedReply,
+  type ReplyOf,
+  type RequestOf,
   type ScenarioError,
   type Speed,
   type WorkerEvent,
-  type WorkerMessage,
   type WorkerReply,
   isWorkerEvent,
   isWorkerReply,
@@ -44,11 +47,24 @@ export class EngineCallError extends Error {
   }
 }
 
+/** Why `reset` failed when no scenario has loaded yet (nothing to say to the user). */
+export const NO_SCENARIO = 'no scenario to reset to'
+
 type EventListener = (event: WorkerEvent) => void
 
 interface Pending {
+  /** Takes the reply the worker sent for the request with this id (its type: ReplyOf). */
   resolve: (reply: WorkerReply) => void
   reject: (error: Error) => void
+}
+
+/** A request before the client numbers it. */
+type Body<K extends CallType> = Omit<RequestOf<K>, 'id'>
+
+function loadResult(reply: LoadedReply | RejectedReply): LoadResult {
+  return reply.type === 'loaded'
+    ? { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
+    : { ok: false, message: reply.message, errors: reply.errors }
 }
 
 function abortError(): Error {
@@ -76,65 +92,50 @@ export class EngineClient {
   /** Validates and builds a scenario in the worker. */
   async load(scenarioJson: string, signal?: AbortSignal): Promise<LoadResult> {
     const reply = await this.call({ type: 'load', scenarioJson }, signal)
-    if (reply.type === 'loaded') {
-      this.lastGoodScenario = scenarioJson
-      return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
-    }
-    if (reply.type === 'rejected')
-      return { ok: false, message: reply.message, errors: reply.errors }
-    throw unexpected(reply)
+    if (reply.type === 'loaded') this.lastGoodScenario = scenarioJson
+    return loadResult(reply)
   }
 
   async play(signal?: AbortSignal): Promise<void> {
-    expectOk(await this.call({ type: 'play' }, signal))
+    await this.call({ type: 'play' }, signal)
   }
 
   async pause(signal?: AbortSignal): Promise<void> {
-    expectOk(await this.call({ type: 'pause' }, signal))
+    await this.call({ type: 'pause' }, signal)
   }
 
   async setSpeed(speed: Speed, signal?: AbortSignal): Promise<void> {
-    expectOk(await this.call({ type: 'speed', speed }, signal))
+    await this.call({ type: 'speed', speed }, signal)
   }
 
   /** Asks for up to `maxCells` cells in flight with every samples event (0: none). */
   async animate(maxCells: number, port: number | null = null, signal?: AbortSignal): Promise<void> {
-    expectOk(
-      await this.call(
-        port === null ? { type: 'animate', maxCells } : { type: 'animate', maxCells, port },
-        signal,
-      ),
+    await this.call(
+      port === null ? { type: 'animate', maxCells } : { type: 'animate', maxCells, port },
+      signal,
     )
   }
 
   /** Advances `ms` of simulated time and stops there, paused. */
   async step(ms: number, signal?: AbortSignal): Promise<void> {
-    expectOk(await this.call({ type: 'step', ms }, signal))
+    await this.call({ type: 'step', ms }, signal)
   }
 
   /** Changes one parameter by dotted path; the value is JSON text (`"0.0625"`, `"true"`). */
   async setParam(path: string, valueJson: string, signal?: AbortSignal): Promise<SetParamResult> {
     const reply = await this.call({ type: 'set', path, valueJson }, signal)
-    if (reply.type === 'param') {
-      // The engine's scenario with the change follows as a `scenario` event.
-      return { ok: true, applied: reply.applied, nowMs: reply.nowMs }
-    }
-    if (reply.type === 'rejected') return { ok: false, errors: reply.errors }
-    throw unexpected(reply)
+    return reply.type === 'param'
+      ? { ok: true, applied: reply.applied, nowMs: reply.nowMs }
+      : { ok: false, errors: reply.errors }
   }
 
   /** Restarts the current scenario from time zero; after a crash, rebuilds the last good one. */
   async reset(signal?: AbortSignal): Promise<LoadResult> {
     if (this.crashed || this.worker === null) {
-      if (this.lastGoodScenario === null) throw new EngineCallError('no scenario to reset to')
+      if (this.lastGoodScenario === null) throw new EngineCallError(NO_SCENARIO)
       return this.load(this.lastGoodScenario, signal)
     }
-    const reply = await this.call({ type: 'reset' }, signal)
-    if (reply.type === 'loaded')
-      return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
-    if (reply.type === 'rejected')
-      return { ok: false, message: reply.message, errors: reply.errors }
-    throw unexpected(reply)
+    return loadResult(await this.call({ type: 'reset' }, signal))
   }
 
   /** Terminates the worker and rejects whatever is still pending. */
@@ -155,17 +156,18 @@ export class EngineClient {
     this.worker.postMessage({ type: 'recycle', id: 0, buffer }, [buffer])
   }
 
-  /** Queues one request; resolves with its reply once every earlier call has been answered. */
-  call(
-    body: Exclude<ClientRequestBody, { type: 'recycle' }>,
-    signal?: AbortSignal,
-  ): Promise<WorkerReply> {
-    const run = async (): Promise<WorkerReply> => {
+  /**
+   * Queues one request; resolves with its reply (`ReplyOf` its type) once every earlier call has
+   * been answered, and rejects with an EngineCallError when the worker could not carry it out.
+   */
+  call<K extends CallType>(body: Body<K> & { type: K }, signal?: AbortSignal): Promise<ReplyOf[K]> {
+    const run = async (): Promise<ReplyOf[K]> => {
       if (signal?.aborted) throw abortError()
       const worker = this.ensureWorker()
       const id = this.nextId++
-      const reply = new Promise<WorkerReply>((resolve, reject) =>
-        this.pending.set(id, { resolve, reject }),
+      // The worker answers request `id` with `ReplyOf[K]` (engineHost.ts `reply`) or `failed`.
+      const reply = new Promise<ReplyOf[K]>((resolve, reject) =>
+        this.pending.set(id, { resolve: resolve as (reply: WorkerReply) => void, reject }),
       )
       worker.postMessage({ ...body, id })
       return reply
@@ -194,17 +196,13 @@ export class EngineClient {
       const pending = this.pending.get(data.id)
       if (pending === undefined) return
       this.pending.delete(data.id)
-      pending.resolve(data)
+      if (data.type === 'failed') pending.reject(new EngineCallError(data.message))
+      else pending.resolve(data)
       return
     }
     if (isWorkerEvent(data)) {
       if (data.type === 'fatal') {
         this.crash(data.message)
-        return
-      }
-      if (data.type === 'scenario') {
-        // After a crash, rebuild the scenario with the live changes in it.
-        this.lastGoodScenario = data.scenarioJson
         return
       }
       this.emit(data)
@@ -228,15 +226,6 @@ export class EngineClient {
   private emit(event: WorkerEvent): void {
     for (const listener of this.listeners) listener(event)
   }
-}
-
-function expectOk(reply: WorkerReply): void {
-  if (reply.type !== 'ok') throw unexpected(reply)
-}
-
-function unexpected(reply: WorkerMessage): Error {
-  if (reply.type === 'failed') return new EngineCallError(reply.message)
-  return new EngineCallError(`unexpected reply from the engine worker: ${reply.type}`)
 }
 
 /** Creates the real module worker (bundled by Vite from worker.ts). */

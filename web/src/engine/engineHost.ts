@@ -6,7 +6,10 @@
  * that `pause`, `reset` and `speed` requests are handled promptly.
  */
 import {
+  type CallType,
   type ClientRequest,
+  type ReplyOf,
+  type RequestOf,
   type RunStatus,
   type Speed,
   type WorkerMessage,
@@ -24,16 +27,16 @@ export interface EngineHandle {
   take_samples(): Float64Array
   /**
    * Takes the completed rows as `take_samples` does, keeping them for `copy_samples`; returns how
-   * many values they are (absent in engines built before it).
+   * many values they are.
    */
-  stash_samples?(): number
+  stash_samples(): number
   /** Copies the stashed rows into the start of `out`. */
-  copy_samples?(out: Float64Array): void
+  copy_samples(out: Float64Array): void
   frame(): Float64Array
-  /** Cells on the links, rows of 7 (absent in engines built before the animation API). */
-  cells_in_flight?(max: number): Float64Array
-  /** One port's cells on its wire and in its queue (absent in engines before the magnifier). */
-  port_cells?(port: number, max: number): Float64Array
+  /** Cells on the links, rows of 7. */
+  cells_in_flight(max: number): Float64Array
+  /** One port's cells on its wire and in its queue. */
+  port_cells(port: number, max: number): Float64Array
   set_param(path: string, value_json: string): string
   scenario_json(): string
   free(): void
@@ -55,6 +58,9 @@ export interface EngineModule {
 export const WASM_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024
 
 export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
+
+/** A reply before it is numbered with its request's id. */
+type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never
 
 /** Wall time and scheduling, injectable so tests are not tied to a browser. */
 export interface HostClock {
@@ -139,9 +145,8 @@ function messageOf(error: unknown): string {
 export class EngineHost {
   private engine: EngineHandle | null = null
   private scenarioJson: string | null = null
-  /** A change was taken since `scenarioJson` was written out, and whether that is scheduled. */
+  /** A change was taken since `scenarioJson` was written out. */
   private scenarioStale = false
-  private scenarioScheduled = false
   private untilMs = 0
   private running = false
   private sliceScheduled = false
@@ -167,6 +172,19 @@ export class EngineHost {
     private readonly clock: HostClock = defaultClock,
   ) {}
 
+  /** Posts the answer to request `req`: of the type its kind of request is answered with. */
+  private reply<K extends CallType>(
+    req: { type: K; id: number },
+    reply: Unnumbered<ReplyOf[K]>,
+  ): void {
+    this.post({ ...reply, id: req.id } as WorkerMessage, [])
+  }
+
+  /** Tells the page that request `id` could not be carried out. */
+  private fail(id: number, message: string): void {
+    this.post({ type: 'failed', id, message }, [])
+  }
+
   /** Handles one request and posts exactly one reply with the same id (`recycle` has none). */
   handle(req: ClientRequest): void {
     if (req.type === 'recycle') {
@@ -174,73 +192,68 @@ export class EngineHost {
       return
     }
     if (this.poisoned !== null) {
-      this.post(
-        { type: 'failed', id: req.id, message: `engine crashed earlier: ${this.poisoned}` },
-        [],
-      )
+      this.fail(req.id, `engine crashed earlier: ${this.poisoned}`)
       return
     }
     try {
       switch (req.type) {
         case 'load':
-          this.load(req.id, req.scenarioJson)
+          this.load(req, req.scenarioJson)
           return
         case 'reset':
           this.refreshScenario()
           if (this.scenarioJson === null) {
-            this.post({ type: 'failed', id: req.id, message: 'no scenario loaded' }, [])
+            this.fail(req.id, 'no scenario loaded')
           } else {
-            this.load(req.id, this.scenarioJson)
+            this.load(req, this.scenarioJson)
           }
           return
         case 'play':
-          this.play(req.id)
+          this.play(req)
           return
         case 'pause':
           this.pause()
-          this.post({ type: 'ok', id: req.id }, [])
+          this.reply(req, { type: 'ok' })
           return
         case 'speed':
           this.setSpeed(req.speed)
-          this.post({ type: 'ok', id: req.id }, [])
+          this.reply(req, { type: 'ok' })
           return
         case 'animate':
           this.maxCells = Math.floor(req.maxCells)
           this.magnified = req.port ?? null
-          this.post({ type: 'ok', id: req.id }, [])
+          this.reply(req, { type: 'ok' })
           // A paused run shows the newly magnified port at once.
           if (!this.running && this.engine !== null && this.magnified !== null) this.flush()
           return
         case 'step':
-          this.step(req.id, req.ms)
+          this.step(req, req.ms)
           return
         case 'set':
-          this.set(req.id, req.path, req.valueJson)
+          this.set(req, req.path, req.valueJson)
           return
       }
     } catch (error) {
       if (isTrap(error)) {
         this.poison(error)
-        this.post(
-          { type: 'failed', id: req.id, message: `engine crashed: ${messageOf(error)}` },
-          [],
-        )
+        this.fail(req.id, `engine crashed: ${messageOf(error)}`)
       } else {
-        this.post({ type: 'failed', id: req.id, message: messageOf(error) }, [])
+        this.fail(req.id, messageOf(error))
       }
     }
   }
 
-  private load(id: number, scenarioJson: string): void {
+  private load(req: RequestOf<'load' | 'reset'>, scenarioJson: string): void {
     this.stop()
     this.dropEngine()
     const verdictText = this.mod.validate_scenario(scenarioJson)
     const verdict = parseEngineErrors(verdictText)
     if (verdict.length > 0) {
-      this.post(
-        { type: 'rejected', id, message: 'the engine rejected this scenario', errors: verdict },
-        [],
-      )
+      this.reply(req, {
+        type: 'rejected',
+        message: 'the engine rejected this scenario',
+        errors: verdict,
+      })
       return
     }
     const warnings = parseEngineWarnings(verdictText)
@@ -250,7 +263,7 @@ export class EngineHost {
     } catch (error) {
       if (isTrap(error)) throw error
       const errors = parseEngineErrors(messageOf(error))
-      this.post({ type: 'rejected', id, message: 'the engine rejected this scenario', errors }, [])
+      this.reply(req, { type: 'rejected', message: 'the engine rejected this scenario', errors })
       return
     }
     const layoutJson = engine.layout()
@@ -259,17 +272,17 @@ export class EngineHost {
     this.scenarioJson = scenarioJson
     this.scenarioStale = false
     this.untilMs = typeof layout.until_ms === 'number' ? layout.until_ms : 0
-    this.post({ type: 'loaded', id, layoutJson, warnings }, [])
+    this.reply(req, { type: 'loaded', layoutJson, warnings })
     this.postStatus('paused')
   }
 
-  private play(id: number): void {
+  private play(req: RequestOf<'play'>): void {
     const engine = this.engine
     if (engine === null) {
-      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      this.fail(req.id, 'no scenario loaded')
       return
     }
-    this.post({ type: 'ok', id }, [])
+    this.reply(req, { type: 'ok' })
     if (engine.now_ms() >= this.untilMs) {
       this.postStatus('finished')
       return
@@ -283,13 +296,13 @@ export class EngineHost {
   }
 
   /** Runs `ms` more of simulated time at once, whatever the pacing, and stops there. */
-  private step(id: number, ms: number): void {
+  private step(req: RequestOf<'step'>, ms: number): void {
     const engine = this.engine
     if (engine === null) {
-      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      this.fail(req.id, 'no scenario loaded')
       return
     }
-    this.post({ type: 'ok', id }, [])
+    this.reply(req, { type: 'ok' })
     this.stop()
     const target = Math.min(this.untilMs, engine.now_ms() + ms)
     // A step is short (a sample interval or so): run it to the end in one go.
@@ -301,46 +314,32 @@ export class EngineHost {
   }
 
   /** Changes one parameter of the running simulation (`Engine.set_param`). */
-  private set(id: number, path: string, valueJson: string): void {
+  private set(req: RequestOf<'set'>, path: string, valueJson: string): void {
     const engine = this.engine
     if (engine === null) {
-      this.post({ type: 'failed', id, message: 'no scenario loaded' }, [])
+      this.fail(req.id, 'no scenario loaded')
       return
     }
     const result = parseSetParamResult(engine.set_param(path, valueJson))
     if ('error' in result) {
-      this.post(
-        { type: 'rejected', id, message: 'the engine refused this change', errors: [result.error] },
-        [],
-      )
+      this.reply(req, {
+        type: 'rejected',
+        message: 'the engine refused this change',
+        errors: [result.error],
+      })
       return
     }
-    this.post({ type: 'param', id, applied: result.applied, nowMs: engine.now_ms() }, [])
-    // Reset rebuilds the scenario as edited, so a live change survives it. Written out after
-    // the answer: with 500 VCs it takes 4–16 ms, which kept "applied live" waiting.
+    this.reply(req, { type: 'param', applied: result.applied, nowMs: engine.now_ms() })
+    // Reset rebuilds the scenario as edited, so a live change survives it; written out then.
     this.scenarioStale = true
-    if (this.scenarioScheduled) return
-    this.scenarioScheduled = true
-    this.clock.later(() => {
-      this.scenarioScheduled = false
-      if (this.engine !== engine) return
-      try {
-        this.refreshScenario()
-      } catch (error) {
-        if (isTrap(error)) this.poison(error)
-        else throw error
-      }
-    }, 0)
   }
 
-  /** Writes out the engine's scenario as edited, if a change made it stale, and posts it. */
+  /** Writes out the engine's scenario as edited, if a change made it stale. */
   private refreshScenario(): void {
     const engine = this.engine
     if (!this.scenarioStale || engine === null) return
     this.scenarioStale = false
-    const scenarioJson = engine.scenario_json()
-    this.scenarioJson = scenarioJson
-    this.post({ type: 'scenario', scenarioJson }, [])
+    this.scenarioJson = engine.scenario_json()
   }
 
   private pause(): void {
@@ -452,12 +451,9 @@ export class EngineHost {
     this.lastFlushWall = this.clock.now()
     const rows = this.takeRows(engine)
     const frame = ownBuffer(engine.frame())
-    const cells =
-      this.maxCells > 0 && engine.cells_in_flight
-        ? ownBuffer(engine.cells_in_flight(this.maxCells))
-        : undefined
+    const cells = this.maxCells > 0 ? ownBuffer(engine.cells_in_flight(this.maxCells)) : undefined
     const portCells =
-      this.magnified !== null && engine.port_cells
+      this.magnified !== null
         ? ownBuffer(engine.port_cells(this.magnified, MAGNIFIED_CELLS))
         : undefined
     const transfer: Transferable[] = [rows.buffer, frame.buffer]
@@ -484,7 +480,6 @@ export class EngineHost {
    * of the buffer; the whole buffer is transferred.
    */
   private takeRows(engine: EngineHandle): Float64Array {
-    if (!engine.stash_samples || !engine.copy_samples) return ownBuffer(engine.take_samples())
     const n = engine.stash_samples()
     const bytes = n * Float64Array.BYTES_PER_ELEMENT
     const i = this.spare.findIndex((b) => b.byteLength >= bytes)

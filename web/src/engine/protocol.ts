@@ -51,29 +51,54 @@ export type ClientRequest =
 
 export type ClientRequestType = ClientRequest['type']
 
-/** A request before the client numbers it. */
-export type ClientRequestBody = ClientRequest extends infer R
-  ? R extends ClientRequest
-    ? Omit<R, 'id'>
-    : never
-  : never
-
 // ---- worker → page: replies ------------------------------------------------------------------
 
-export type WorkerReply =
-  /** The scenario was built; `warnings` are suspicious-but-legal settings the engine noticed. */
-  | { type: 'loaded'; id: number; layoutJson: string; warnings: ScenarioError[] }
-  | { type: 'ok'; id: number }
-  /**
-   * A `set` was accepted: `live` when the running simulation took it, `restart` when the model
-   * cannot change it mid-run and the scenario has to be rebuilt; `nowMs` the simulated time it
-   * took effect. The engine's scenario with the change follows as a `scenario` event.
-   */
-  | { type: 'param'; id: number; applied: 'live' | 'restart'; nowMs: number }
-  /** The engine refused the scenario; `errors` names each offending path. */
-  | { type: 'rejected'; id: number; message: string; errors: ScenarioError[] }
-  /** The request could not be carried out (no scenario loaded, engine crashed, ...). */
-  | { type: 'failed'; id: number; message: string }
+/** The scenario was built; `warnings` are suspicious-but-legal settings the engine noticed. */
+export type LoadedReply = {
+  type: 'loaded'
+  id: number
+  layoutJson: string
+  warnings: ScenarioError[]
+}
+/** The request was carried out. */
+export type OkReply = { type: 'ok'; id: number }
+/**
+ * A `set` was accepted: `live` when the running simulation took it, `restart` when the model
+ * cannot change it mid-run and the scenario has to be rebuilt; `nowMs` the simulated time it
+ * took effect.
+ */
+export type ParamReply = { type: 'param'; id: number; applied: 'live' | 'restart'; nowMs: number }
+/** The engine refused the scenario or the change; `errors` names each offending path. */
+export type RejectedReply = {
+  type: 'rejected'
+  id: number
+  message: string
+  errors: ScenarioError[]
+}
+/**
+ * The request could not be carried out (no scenario loaded, engine crashed, ...): the client
+ * rejects the call with an EngineCallError, so no call's reply type includes it.
+ */
+export type FailedReply = { type: 'failed'; id: number; message: string }
+
+/** Each request's reply, by request type: what a call resolves with, known at compile time. */
+export interface ReplyOf {
+  load: LoadedReply | RejectedReply
+  reset: LoadedReply | RejectedReply
+  play: OkReply
+  pause: OkReply
+  speed: OkReply
+  animate: OkReply
+  step: OkReply
+  set: ParamReply | RejectedReply
+}
+
+/** A request that is answered (every one but `recycle`). */
+export type CallType = keyof ReplyOf
+/** The request of one type. */
+export type RequestOf<K extends CallType> = Extract<ClientRequest, { type: K }>
+
+export type WorkerReply = ReplyOf[CallType] | FailedReply
 
 // ---- worker → page: events -------------------------------------------------------------------
 
@@ -101,18 +126,13 @@ export type WorkerEvent =
       events: number
     }
   | { type: 'status'; status: RunStatus; nowMs: number; events: number }
-  /**
-   * The engine's scenario with every change so far (what `reset` rebuilds), after a `param`
-   * reply: written out after the reply is posted, since with 500 VCs it takes 4–16 ms.
-   */
-  | { type: 'scenario'; scenarioJson: string }
   /** The engine crashed (a Rust panic or a trap). The worker is poisoned: terminate it. */
   | { type: 'fatal'; message: string }
 
 export type WorkerMessage = WorkerReply | WorkerEvent
 
 const replyTypes: ReadonlySet<string> = new Set(['loaded', 'ok', 'param', 'rejected', 'failed'])
-const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'scenario', 'fatal'])
+const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'fatal'])
 
 /** True for a reply to a numbered request. */
 export function isWorkerReply(msg: unknown): msg is WorkerReply {

@@ -94,9 +94,10 @@ function ClaimLine({ row }: { row: ClaimRow }) {
   return (
     <tr data-testid={`claim-${row.id}`} data-status={row.status} className={`claim ${row.status}`}>
       <td>
-        <span className="claim-id">{row.id}</span>
-        {row.variant && <span className="claim-variant"> · {row.variant}</span>}
-        <p className="claim-quote">{row.quote}</p>
+        <p className="claim-quote">
+          {row.quote}
+          {row.variant && <span className="claim-variant"> · {row.variant}</span>}
+        </p>
         {row.reason && <p className="claim-reason">Why not: {row.reason}</p>}
       </td>
       <td>{row.paper_text}</td>

@@ -10,6 +10,7 @@ import type { EngineInfo } from '../scenario/engineInfo'
 import { applyVariant, type JsonObject } from '../scenario/paths'
 import type { Origin } from '../scenario/restore'
 import { buildCatalogue, byPaper, byTopic, filterEntries, type CatalogueEntry } from './catalogue'
+import { readInWorker } from '../scenario/check'
 import { readScenarioFile } from './files'
 
 interface LibraryDialogProps {
@@ -163,7 +164,7 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
               const file = e.target.files?.[0]
               e.target.value = ''
               if (!file) return
-              const verdict = await readScenarioFile(file, info.validate, info.maxInputBytes)
+              const verdict = await readScenarioFile(file, readInWorker, info.maxInputBytes)
               if (verdict.ok) choose(verdict.scenario, { kind: 'file', name: verdict.name })
               else setLoadErrors({ name: verdict.name, errors: verdict.errors })
             }}

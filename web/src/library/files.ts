@@ -1,33 +1,20 @@
 /**
- * Scenario files on the reader's disk: loading one (read, parsed, validated by the engine, every
- * problem reported with its path) and saving the scenario as edited.
+ * Scenario files on the reader's disk: loading one (read, then parsed and validated by the engine
+ * off the page's thread, every problem reported with its path) and saving the scenario as edited.
  */
 import type { ScenarioError } from '../engine/protocol'
-import { DEFAULT_MAX_INPUT_BYTES, type Validation } from '../scenario/engineInfo'
+import type { ReadResult } from '../scenario/check'
+import { DEFAULT_MAX_INPUT_BYTES } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
-import { readScenario } from '../scenario/restore'
 
 export type FileVerdict =
   | { ok: true; scenario: JsonObject; name: string }
   | { ok: false; name: string; errors: ScenarioError[] }
 
-/** Reads and checks a scenario file's text (refused unparsed past `maxBytes`). */
-export function checkScenarioText(
-  name: string,
-  text: string,
-  validate: (json: string) => Validation,
-  maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
-): FileVerdict {
-  const result = readScenario(text, validate, maxBytes)
-  return result.ok
-    ? { ok: true, scenario: result.scenario, name }
-    : { ok: false, name, errors: result.errors }
-}
-
 /** Reads a File chosen by the reader. */
 export async function readScenarioFile(
   file: File,
-  validate: (json: string) => Validation,
+  check: (text: string) => Promise<ReadResult>,
   maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
 ): Promise<FileVerdict> {
   // Refused from its size alone, before a byte is read (the engine's limits.max_input_bytes).
@@ -58,7 +45,10 @@ export async function readScenarioFile(
       ],
     }
   }
-  return checkScenarioText(file.name, text, validate, maxBytes)
+  const result = await check(text)
+  return result.ok
+    ? { ok: true, scenario: result.scenario, name: file.name }
+    : { ok: false, name: file.name, errors: result.errors }
 }
 
 /** The file name to save a scenario under: its id, else "scenario". */

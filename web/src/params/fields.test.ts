@@ -41,7 +41,7 @@ describe('parameter panel fields', () => {
     expect(field(sections, 'vc-vc1-rif')).toMatchObject({
       value: 0.0625,
       origin: 'inherited',
-      originText: 'from defaults.vc',
+      originText: 'from the scenario’s VC defaults',
     })
     expect(field(sections, 'vc-vc1-nrm').value).toBe(32)
     expect(field(sections, 'vc-vc1-mrm')).toMatchObject({ value: 2, origin: 'default' })

@@ -34,7 +34,7 @@ export interface NumberField {
   /** The value in force; null when unset and without a number (no stop time, CRM from TBE/Nrm). */
   value: number | null
   origin: ValueOrigin
-  /** "set on vc1", "from defaults.vc", "default": where the value comes from, in words. */
+  /** "set on vc1", "from the scenario’s VC defaults", "default": where the value comes from. */
   originText: string
   /** What an unset value means, when it is not a number ("never", "⌈TBE/Nrm⌉"). */
   unsetText?: string
@@ -116,7 +116,7 @@ function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): Section
       own !== undefined
         ? `set on ${vcId}`
         : inherited !== undefined
-          ? 'from defaults.vc'
+          ? 'from the scenario’s VC defaults'
           : 'default'
     if (value === null && spec.key === 'icr_mbps') {
       // Table 1: ICR defaults to PCR.
@@ -288,7 +288,7 @@ function portSection(
     type: 'choice',
     id: `${stem}-queue`,
     label: 'Queue discipline',
-    doc: 'How the port serves its queue. The engine lists the disciplines it has.',
+    doc: 'How the port serves its queue: the disciplines this version of ABR Lab has.',
     options: info.choices.queues,
     value: queueOwn ?? queueInherited ?? info.choices.queues[0],
     live: false,

@@ -34,10 +34,10 @@ export interface EngineInfoModule {
   param_registry(): string
   scenario_choices(): string
   validate_scenario(json: string): string
-  /** A one-path change of a valid scenario checked as far as it reaches; absent in test doubles. */
-  validate_edit?(json: string, path: string): string
-  /** The engine's limits as JSON; absent in older builds and test doubles. */
-  scenario_limits?(): string
+  /** A one-path change of a valid scenario checked as far as it reaches. */
+  validate_edit(json: string, path: string): string
+  /** The engine's limits as JSON. */
+  scenario_limits(): string
 }
 
 export interface EngineInfo {
@@ -52,7 +52,7 @@ export interface EngineInfo {
    * The verdict of `validate` on a scenario that differs from a valid one only at `path` (a
    * dotted path, `vcs.L001.rif`): the engine checks a live VC parameter as far as the change
    * reaches, as a running simulation's `set_param` does, instead of the whole scenario and each
-   * of its variants (`validate_edit`; about 200 ms with 500 VCs). Same as `validate` without it.
+   * of its variants (`validate_edit`; about 200 ms with 500 VCs).
    */
   validateEdit(json: string, path: string): Validation
   /** The engine's `limits.max_input_bytes`: longer scenario text is refused before it is parsed. */
@@ -61,7 +61,7 @@ export interface EngineInfo {
 
 /**
  * The engine's default `limits.max_input_bytes` (scenario/mod.rs), used only where the engine has
- * not said (a build without `scenario_limits`); the page reads the figure from the engine.
+ * not said; the page reads the figure from the engine (`scenario_limits`).
  */
 export const DEFAULT_MAX_INPUT_BYTES = 4_000_000
 
@@ -127,9 +127,7 @@ function verdict(text: string): Validation {
 export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
   const registry = JSON.parse(mod.param_registry()) as ParamSpec[]
   const choices = readChoices(mod.scenario_choices())
-  const limits = mod.scenario_limits
-    ? (JSON.parse(mod.scenario_limits()) as { max_input_bytes?: number })
-    : {}
+  const limits = JSON.parse(mod.scenario_limits()) as { max_input_bytes?: number }
   return {
     registry,
     choices,
@@ -137,8 +135,7 @@ export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
     params: (scope) => registry.filter((p) => p.scope === scope),
     param: (scope, key) => registry.find((p) => p.scope === scope && p.key === key),
     validate: (json) => verdict(mod.validate_scenario(json)),
-    validateEdit: (json, path) =>
-      verdict(mod.validate_edit ? mod.validate_edit(json, path) : mod.validate_scenario(json)),
+    validateEdit: (json, path) => verdict(mod.validate_edit(json, path)),
   }
 }
 

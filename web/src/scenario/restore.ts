@@ -68,7 +68,11 @@ export function defaultScenario(scenarios: ReadonlyMap<string, string> = library
   return JSON.parse(text) as JsonObject
 }
 
-function fallback(notice: Notice, scenarios: ReadonlyMap<string, string>): Restored {
+/** The default scenario, with the notice of why what was asked for is not open. */
+export function fallback(
+  notice: Notice,
+  scenarios: ReadonlyMap<string, string> = library,
+): Restored {
   return {
     scenario: defaultScenario(scenarios),
     origin: { kind: 'library', id: DEFAULT_SCENARIO_ID },

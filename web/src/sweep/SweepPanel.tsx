@@ -5,7 +5,7 @@
  * lost. A cell opens its run on the page. `abrsim sweep` runs the same grid from the command line.
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import { formatScenarioError, parseEngineErrors, type ScenarioError } from '../engine/protocol'
+import { formatScenarioError } from '../engine/protocol'
 import { isPacketModel, type Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'
 import {
@@ -47,8 +47,8 @@ interface AxisInput {
 }
 
 interface SweepPoint {
+  /** The point's values, run length included: applied to the scenario in the sweep worker. */
   overrides: Override[]
-  json: string
   label: string
   column: number
   row: number
@@ -59,6 +59,8 @@ interface SweepRun {
   yPath: string | null
   xValues: string[]
   yValues: string[]
+  /** The scenario the grid's points vary. */
+  scenarioJson: string
   points: SweepPoint[]
   outcomes: (PointOutcome | null)[]
   fractions: readonly number[]
@@ -253,8 +255,11 @@ export const SweepPanel = memo(function SweepPanel({
   const [run, setRun] = useState<SweepRun | null>(null)
   const openPoint = (i: number) => {
     if (!run?.outcomes[i]?.ok) return
-    const refused = onOpenRun(run.points[i].json, run.points[i].label)
-    setOpenProblem(refused === null ? null : `${run.points[i].label} was not opened: ${refused}`)
+    const point = run.points[i]
+    const applied = applyOverrides(run.scenarioJson, point.overrides)
+    const refused =
+      'error' in applied ? formatScenarioError(applied.error) : onOpenRun(applied.json, point.label)
+    setOpenProblem(refused === null ? null : `${point.label} was not opened: ${refused}`)
   }
   const handleRef = useRef<SweepHandle | null>(null)
   const taskRef = useRef<TaskHandle | null>(null)
@@ -339,23 +344,9 @@ export const SweepPanel = memo(function SweepPanel({
         const label = overrides
           .map((o) => `${pathLabel(targets, o.path)} = ${shortValue(o.raw)}`)
           .join(', ')
-        const applied = applyOverrides(scenarioJson, all)
-        if ('error' in applied) {
-          found.push(`${label}: ${formatScenarioError(applied.error)}`)
-          return
-        }
-        const verdict: ScenarioError[] = parseEngineErrors(mod.validate_scenario(applied.json))
-        if (verdict.length > 0) {
-          found.push(`${label}: ${verdict.map(formatScenarioError).join('; ')}`)
-          return
-        }
-        points.push({ overrides, json: applied.json, label, column, row })
+        points.push({ overrides: all, label, column, row })
       })
     })
-    if (found.length > 0) {
-      setProblems(found)
-      return
-    }
     setProblems([])
     const workers = defaultWorkerCount(points.length)
     const fresh: SweepRun = {
@@ -363,6 +354,7 @@ export const SweepPanel = memo(function SweepPanel({
       yPath: axes[1].path === NONE ? null : axes[1].path,
       xValues,
       yValues,
+      scenarioJson,
       points,
       outcomes: points.map(() => null),
       fractions: points.map(() => 0),
@@ -378,7 +370,7 @@ export const SweepPanel = memo(function SweepPanel({
     )
     taskRef.current = task
     const handle = runSweep(
-      points.map((p) => ({ scenarioJson: p.json, window })),
+      points.map((p) => ({ scenarioJson, overrides: p.overrides, window })),
       createSweepWorker,
       {
         onProgress: (fractions) => {
@@ -491,8 +483,9 @@ export const SweepPanel = memo(function SweepPanel({
       <h2 id="sweep-title">Sweep parameters</h2>
       <p className="muted">
         Every combination runs to the end in background workers (
-        {defaultWorkerCount(Math.max(1, gridSize))} at a time on this machine). The command line
-        runs the same grid: <code>abrsim sweep FILE --param PATH=V1,V2,…</code>.
+        {defaultWorkerCount(Math.max(1, gridSize))} at a time on this machine). To run the same grid
+        without the page — on a bigger machine, or from a script — save the scenario and use the
+        command line: <code>abrsim sweep FILE --param PATH=V1,V2,…</code>.
       </p>
       {registryError && (
         <p className="sweep-problem">

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest'
 import { realEngine, scenarioText } from '../test/realEngine'
 import { SweepWindow } from '../engine/grammar'
 import type { SweepSummary } from './metrics'
-import { applyOverrides } from './paths'
 import type { SweepReply } from './protocol'
 import { runPoint } from './runPoint'
 
@@ -23,11 +22,12 @@ function browserSummary(
   window: [number, number] | null,
   id = 'two-source-wan',
 ): SweepSummary {
-  const applied = applyOverrides(scenarioText(id), overrides)
-  if (!('json' in applied)) throw new Error(applied.error.message)
   const replies: SweepReply[] = []
-  runPoint(realEngine(), { type: 'run', job: 0, scenarioJson: applied.json, window }, (r) =>
-    replies.push(r),
+  // The worker applies the point's overrides to the scenario, as a sweep worker does.
+  runPoint(
+    realEngine(),
+    { type: 'run', job: 0, scenarioJson: scenarioText(id), overrides, window },
+    (r) => replies.push(r),
   )
   const done = replies.find((r) => r.type === 'done')
   if (done?.type !== 'done') throw new Error(JSON.stringify(replies.at(-1)))

@@ -41,7 +41,11 @@ class FakeWorker implements SweepWorkerLike {
   }
 }
 
-const jobs = Array.from({ length: 9 }, (_, i) => ({ scenarioJson: `{"point":${i}}`, window: null }))
+const jobs = Array.from({ length: 9 }, (_, i) => ({
+  scenarioJson: `{"point":${i}}`,
+  overrides: [],
+  window: null,
+}))
 
 describe('runSweep', () => {
   it('spreads the points over the workers and reports every one', async () => {

@@ -5,6 +5,7 @@
  */
 import type { ScenarioError } from '../engine/protocol'
 import type { SweepSummary } from './metrics'
+import type { Override } from './paths'
 import type { SweepReply, SweepRequest } from './protocol'
 
 /** What the pool needs of a Worker; tests pass a stand-in. */
@@ -17,6 +18,8 @@ export interface SweepWorkerLike {
 
 export interface PointJob {
   scenarioJson: string
+  /** The point's values, applied to `scenarioJson` in the worker. */
+  overrides: readonly Override[]
   window: readonly [number, number] | null
 }
 
@@ -87,6 +90,7 @@ export function runSweep(
       type: 'run',
       job,
       scenarioJson: jobs[job].scenarioJson,
+      overrides: jobs[job].overrides,
       window: jobs[job].window,
     })
   }

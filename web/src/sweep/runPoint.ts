@@ -6,6 +6,7 @@ import type { EngineModule } from '../engine/engineHost'
 import { parseEngineErrors } from '../engine/protocol'
 import { SweepWindow } from '../engine/grammar'
 import { parseLayout } from '../engine/layout'
+import { applyOverrides } from './paths'
 import type { SweepReply, SweepRequest } from './protocol'
 
 /** Events per engine call, as the native runner's chunks (runner.rs CHUNK_EVENTS). */
@@ -20,9 +21,21 @@ export function runPoint(
   now: () => number = () => performance.now(),
 ): void {
   const { job } = request
+  // The point's scenario is made here, off the page's thread: with 10,000 points, making and
+  // checking them all before starting held the page for seconds to minutes.
+  const applied = applyOverrides(request.scenarioJson, request.overrides)
+  if ('error' in applied) {
+    post({
+      type: 'failed',
+      job,
+      message: 'this grid point is not a scenario',
+      errors: [applied.error],
+    })
+    return
+  }
   let engine: InstanceType<EngineModule['Engine']>
   try {
-    engine = new mod.Engine(request.scenarioJson)
+    engine = new mod.Engine(applied.json)
   } catch (cause) {
     const errors = parseEngineErrors(cause instanceof Error ? cause.message : String(cause))
     post({ type: 'failed', job, message: 'the engine rejected this grid point', errors })
