@@ -205,6 +205,9 @@ export function useBench(options: BenchOptions = {}): Bench {
   originRef.current = origin
 
   const scenarioRef = useRef<JsonObject | null>(null)
+  // The address that reopens the scenario open now (as edited, once the URL carries the edit):
+  // a link that cannot be opened puts it back, so that a reload keeps what the reader had.
+  const openHashRef = useRef('')
   scenarioRef.current = scenario
   const historyRef = useRef(history)
   historyRef.current = history
@@ -352,6 +355,8 @@ export function useBench(options: BenchOptions = {}): Bench {
       )
       if (cancelled) return
       if (opened && restored.rejected) {
+        const { pathname, search } = window.location
+        window.history.replaceState(null, '', `${pathname}${search}${openHashRef.current}`)
         setNotice({
           ...restored.rejected,
           message: `The scenario you had is still open. ${restored.rejected.message}`,
@@ -360,6 +365,8 @@ export function useBench(options: BenchOptions = {}): Bench {
       }
       setNotice(restored.notice)
       open(restored.scenario, restored.origin, restored.view)
+      // A hash that opened nothing (the default, with a message) is not one to put back.
+      openHashRef.current = restored.rejected ? '' : window.location.hash
       opened = true
     }
     const run = () => {
@@ -516,7 +523,9 @@ export function useBench(options: BenchOptions = {}): Bench {
       idle = null
       makeShareHash()
         .then((hash) => {
-          if (!cancelled) window.history.replaceState(null, '', hash)
+          if (cancelled) return
+          window.history.replaceState(null, '', hash)
+          openHashRef.current = hash
         })
         .catch(() => undefined)
     }
