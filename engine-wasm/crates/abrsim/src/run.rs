@@ -49,21 +49,18 @@ pub fn main(args: RunArgs) -> Result<(), String> {
         opts.limits.set(key, *value).map_err(|e| format!("--limit: {e}"))?;
     }
     let text = crate::bounds::read_text(&args.scenario, opts.limits.max_input_bytes)?;
+    // Written beside DIR/samples.csv and renamed over it only once the run has succeeded: a
+    // refused or failed run leaves the file a previous run wrote.
     let mut csv_out = match &args.csv {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("--csv {}: {e}", dir.display()))?;
-            let path = dir.join("samples.csv");
-            let file =
-                std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some((std::io::BufWriter::new(file), false, path))
-        }
+        Some(dir) => Some((crate::output::Output::create(&dir.join("samples.csv"))?, false)),
         None => None,
     };
     let mut io_error = None;
     let clock = Instant::now();
     let mut report =
         run_report(&text, &opts, &|| clock.elapsed().as_secs_f64() * 1000.0, &mut |sim, rows| {
-            let Some((out, header_done, _)) = csv_out.as_mut() else { return };
+            let Some((file, header_done)) = csv_out.as_mut() else { return };
+            let out = file.writer();
             let width = sim.columns().len();
             let mut write = || -> std::io::Result<()> {
                 if !*header_done {
@@ -89,10 +86,11 @@ pub fn main(args: RunArgs) -> Result<(), String> {
     {
         stats.insert("peak_rss_mb".into(), serde_json::json!((mb * 10.0).round() / 10.0));
     }
-    if let Some((mut out, _, path)) = csv_out {
-        if let Some(e) = io_error.or_else(|| out.flush().err()) {
-            return Err(format!("{}: {e}", path.display()));
+    if let Some((file, _)) = csv_out {
+        if let Some(e) = io_error {
+            return Err(format!("{}: {e}", file.dest().display()));
         }
+        file.commit()?;
     }
     // A closed stdout (`abrsim run … | head`) ends the program quietly, not with a panic.
     let mut stdout = std::io::stdout().lock();

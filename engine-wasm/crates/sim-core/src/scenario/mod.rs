@@ -10,6 +10,7 @@
 
 pub mod claims;
 pub mod cost;
+pub mod echo;
 pub mod envelope;
 pub mod reader;
 pub mod registry;
@@ -58,6 +59,8 @@ pub struct Limits {
     pub max_sweep_points: usize,
     /// Size of a scenario's text (a file, a share link, a paste).
     pub max_input_bytes: usize,
+    /// Report windows a run may be asked for (`--window`, each summing every column).
+    pub max_windows: usize,
 }
 
 impl Default for Limits {
@@ -75,6 +78,7 @@ impl Default for Limits {
             max_path_nodes: 50_000,
             max_sweep_points: 10_000,
             max_input_bytes: 4_000_000,
+            max_windows: 1000,
         }
     }
 }
@@ -94,6 +98,7 @@ impl Limits {
         "max_path_nodes",
         "max_sweep_points",
         "max_input_bytes",
+        "max_windows",
     ];
 
     /// Every limit by name, as JSON (the page reads the same figures).
@@ -111,6 +116,7 @@ impl Limits {
             "max_path_nodes": self.max_path_nodes,
             "max_sweep_points": self.max_sweep_points,
             "max_input_bytes": self.max_input_bytes,
+            "max_windows": self.max_windows,
         })
     }
 
@@ -146,6 +152,7 @@ impl Limits {
             "max_path_nodes" => self.max_path_nodes = value as usize,
             "max_sweep_points" => self.max_sweep_points = value.min(usize::MAX as f64) as usize,
             "max_input_bytes" => self.max_input_bytes = value.min(usize::MAX as f64) as usize,
+            "max_windows" => self.max_windows = value.min(usize::MAX as f64) as usize,
             _ => {
                 return Err(format!(
                     "unknown limit '{key}' (expected one of: {})",
@@ -167,7 +174,9 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError { path: path.into(), message: message.into() }
+        // Everything a refusal echoes passes here: no raw control characters,
+        // no 309-digit numbers.
+        ScenarioError { path: echo::escape(&path.into()), message: echo::tame(&message.into()) }
     }
 }
 
