@@ -83,7 +83,6 @@ describe('parameter panel fields', () => {
       kind: 'erica',
       target_utilization: 0.8,
       interval_ms: 5,
-      forward_ccr: true,
     })
     expect(getPath(after, 'defaults.switch_port.algorithm.target_utilization')).toBe(0.9)
     // Spelled out for set_param: kind first, then each knob.
