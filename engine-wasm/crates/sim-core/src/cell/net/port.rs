@@ -28,6 +28,7 @@ use super::queue::{CellFifo, Discipline, PortQueue};
 pub use super::wire::Wire;
 use crate::cell::atm::Cell;
 use crate::cell::switch_alg::{AnyAlgorithm, SwitchAlgorithm};
+use crate::scenario::topology::PortEnds;
 use crate::time::SimTime;
 
 /// Counters a port keeps beside the three every cell updates, which the
@@ -188,10 +189,7 @@ pub struct Port {
 impl Port {
     #[allow(clippy::too_many_arguments, reason = "a port is built once from its scenario entry")]
     pub fn new(
-        id: String,
-        link: u32,
-        from: u32,
-        to: u32,
+        ends: PortEnds,
         at_switch: bool,
         rate_cps: f64,
         delay: SimTime,
@@ -199,6 +197,7 @@ impl Port {
         discipline: Discipline,
         algorithm: AnyAlgorithm,
     ) -> Port {
+        let PortEnds { id, link, from, to } = ends;
         Port {
             id,
             link,

@@ -5,11 +5,9 @@ use crate::time::mbps_to_cells_per_s;
 use std::collections::VecDeque;
 
 fn port(buffer: u32) -> Port {
+    let [ends, _] = PortEnds::of_link("p", 0, 0, 1);
     Port::new(
-        "p".into(),
-        0,
-        0,
-        1,
+        ends,
         true,
         mbps_to_cells_per_s(155.52),
         SimTime::from_ms(5.0),
