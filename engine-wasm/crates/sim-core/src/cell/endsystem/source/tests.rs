@@ -3,23 +3,7 @@ use super::*;
 const PCR: f64 = 366_792.45;
 
 fn params() -> AbrParams {
-    AbrParams {
-        pcr: PCR,
-        mcr: 0.0,
-        icr: 100_000.0,
-        tcr: 10.0,
-        nrm: 32,
-        mrm: 2,
-        trm: SimTime::from_ms(100.0),
-        rif: 1.0 / 16.0,
-        rdf: 1.0 / 16.0,
-        adtf: SimTime::from_ms(500.0),
-        tbe: 16_777_215.0,
-        cdf: 1.0 / 16.0,
-        crm: None,
-        cdf_every_crm: false,
-        frtt: SimTime::from_ms(30.0),
-    }
+    AbrParams { icr: 100_000.0, ..super::super::params::tests::oc3() }
 }
 
 fn persistent() -> Traffic {
