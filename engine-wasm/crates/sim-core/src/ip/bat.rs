@@ -41,7 +41,7 @@
 use super::clcc::{Clcc, ClccConfig, ClccStep};
 use crate::kernel::Rng;
 use crate::scenario::reader::{describe, Errors, Obj};
-use crate::scenario::registry::{self, p, Kind::*, ParamSpec, Scope, Scope::Bat as S};
+use crate::scenario::registry::{self, Kind::*, ParamSpec, Scope, Scope::Bat as S};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 use serde_json::Value;
@@ -49,24 +49,24 @@ use serde_json::Value;
 /// BAT's knobs in the parameter registry. `c`, `d`, `f_min_mbps` and
 /// `f_max_mbps` appear per class (`tcp`, `udp`) and per flow (`flows.<id>`).
 pub static PARAMS: &[ParamSpec] = &[
-    p("interval_ms", S, "Δt", "ms", 4.0, 0.1, 1000.0, Real, false,
-      "BAT updates the transmit probabilities every Δt (Pletka et al. §III-B: 4 ms)."),
-    p("w", S, "w", "", 0.05, 0.0001, 0.9999, Real, true,
-      "Constant of the coarse AIMD level that brings f_i within [f_min, f_max] (equation 1, 0 < w < 1)."),
-    p("ewma_weight", S, "B̄ weight", "", 1.0 / 16.0, 0.0001, 1.0, Real, true,
-      "Weight k of the newest excess-bandwidth signal in its moving average B̄ = (1−k)B̄ + kB (chosen: Pletka et al. leave it to Bowen et al.'s description, which this project does not have)."),
-    p("excess_queue_pkts", S, "B queue threshold", "packets", 150.0, 0.0, 100_000.0, Integer, true,
-      "The excess-bandwidth signal B(t) is 1 while the queue holds at most this many packets (chosen: half the default 300-packet buffer; Bowen et al.'s definition is not in the paper)."),
-    p("excess_on_drain", S, "B on a draining queue", "", 1.0, 0.0, 1.0, Bool, true,
-      "B(t) is also 1 while the queue is shorter than at the previous update, even above the threshold: BAT senses the queue's rate of change as well as its level (Bowen et al., IZS 2002)."),
-    p("c", S, "C_i", "", 0.01, 0.0, 1.0, Real, true,
-      "Fine-grained increase constant: T_i += C_i·B̄ when bandwidth is in excess (equation 1)."),
-    p("d", S, "D_i", "", 0.05, 0.0, 1.0, Real, true,
-      "Fine-grained decrease constant: T_i ·= 1 − D_i·O_i otherwise, O_i as a fraction of the link rate (equation 1). CLCC adapts the UDP class's D."),
-    p("f_min_mbps", S, "f_min", "Mbit/s", 0.0, 0.0, 100_000.0, Real, true,
-      "Minimum bandwidth guarantee: below it T_i rises by w every Δt (equation 1)."),
-    p("f_max_mbps", S, "f_max", "Mbit/s", f64::INFINITY, 0.0, 100_000.0, Real, true,
-      "Maximum bandwidth: above it T_i falls by the factor 1 − w every Δt (equation 1). Absent: no maximum."),
+    ParamSpec { key: "interval_ms", scope: S, label: "Δt", unit: "ms", default: 4.0, min: 0.1, max: 1000.0, kind: Real, live: false,
+      doc: "BAT updates the transmit probabilities every Δt (Pletka et al. §III-B: 4 ms)." },
+    ParamSpec { key: "w", scope: S, label: "w", unit: "", default: 0.05, min: 0.0001, max: 0.9999, kind: Real, live: true,
+      doc: "Constant of the coarse AIMD level that brings f_i within [f_min, f_max] (equation 1, 0 < w < 1)." },
+    ParamSpec { key: "ewma_weight", scope: S, label: "B̄ weight", unit: "", default: 1.0 / 16.0, min: 0.0001, max: 1.0, kind: Real, live: true,
+      doc: "Weight k of the newest excess-bandwidth signal in its moving average B̄ = (1−k)B̄ + kB (chosen: Pletka et al. leave it to Bowen et al.'s description, which this project does not have)." },
+    ParamSpec { key: "excess_queue_pkts", scope: S, label: "B queue threshold", unit: "packets", default: 150.0, min: 0.0, max: 100_000.0, kind: Integer, live: true,
+      doc: "The excess-bandwidth signal B(t) is 1 while the queue holds at most this many packets (chosen: half the default 300-packet buffer; Bowen et al.'s definition is not in the paper)." },
+    ParamSpec { key: "excess_on_drain", scope: S, label: "B on a draining queue", unit: "", default: 1.0, min: 0.0, max: 1.0, kind: Bool, live: true,
+      doc: "B(t) is also 1 while the queue is shorter than at the previous update, even above the threshold: BAT senses the queue's rate of change as well as its level (Bowen et al., IZS 2002)." },
+    ParamSpec { key: "c", scope: S, label: "C_i", unit: "", default: 0.01, min: 0.0, max: 1.0, kind: Real, live: true,
+      doc: "Fine-grained increase constant: T_i += C_i·B̄ when bandwidth is in excess (equation 1)." },
+    ParamSpec { key: "d", scope: S, label: "D_i", unit: "", default: 0.05, min: 0.0, max: 1.0, kind: Real, live: true,
+      doc: "Fine-grained decrease constant: T_i ·= 1 − D_i·O_i otherwise, O_i as a fraction of the link rate (equation 1). CLCC adapts the UDP class's D." },
+    ParamSpec { key: "f_min_mbps", scope: S, label: "f_min", unit: "Mbit/s", default: 0.0, min: 0.0, max: 100_000.0, kind: Real, live: true,
+      doc: "Minimum bandwidth guarantee: below it T_i rises by w every Δt (equation 1)." },
+    ParamSpec { key: "f_max_mbps", scope: S, label: "f_max", unit: "Mbit/s", default: f64::INFINITY, min: 0.0, max: 100_000.0, kind: Real, live: true,
+      doc: "Maximum bandwidth: above it T_i falls by the factor 1 − w every Δt (equation 1). Absent: no maximum." },
 ];
 
 /// The spec of one of BAT's knobs.

@@ -33,36 +33,36 @@
 //! long-run ratio to r_ref.
 
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{self, p, Kind::*, ParamSpec, Scope, Scope::Clcc as S};
+use crate::scenario::registry::{self, Kind::*, ParamSpec, Scope, Scope::Clcc as S};
 use crate::scenario::ScenarioError;
 use crate::time::SimTime;
 
 /// CLCC's knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
-    p("enabled", S, "CLCC on", "", 1.0, 0.0, 1.0, Bool, false,
-      "Run the controller. Off, r_ref still sets the reference the fairness index is measured against (BAT alone, Pletka et al. Fig. 6a)."),
-    p("r_ref", S, "r_ref", "", 30.0 / 70.0, 0.001, 1000.0, Real, true,
-      "Desired ratio of serviced UDP to TCP rate (Pletka et al. §IV; 30/70 in §V)."),
-    p("sample_ms", S, "Ratio sample", "ms", 100.0, 1.0, 10_000.0, Real, false,
-      "How often the UDP/TCP ratio r_k is measured (Pletka et al. §IV: 100 ms)."),
-    p("interval_ms", S, "Control interval", "ms", 1000.0, 1.0, 100_000.0, Real, false,
-      "How often D_UDP is adapted, from the mean of the ratio samples since the last time (Pletka et al. §IV: 1 s)."),
-    p("d_min", S, "D_UDP min", "", 1e-4, 1e-6, 1.0, Real, true,
-      "Lower bound of D_UDP (Pletka et al. Fig. 5, lost; chosen)."),
-    p("d_max", S, "D_UDP max", "", 0.8, 1e-6, 1.0, Real, true,
-      "Upper bound of D_UDP (Pletka et al. Fig. 5, lost; chosen so D·O_UDP < 1 up to 1.25× the link rate)."),
-    p("beta_small", S, "β small", "", -0.2, -0.999, -0.0001, Real, true,
-      "β while |x_d| ≤ x_small (Pletka et al. Fig. 5, lost; chosen)."),
-    p("beta_medium", S, "β medium", "", -0.4, -0.999, -0.0001, Real, true,
-      "β while x_small < |x_d| ≤ x_large (chosen)."),
-    p("beta_large", S, "β large", "", -0.6, -0.999, -0.0001, Real, true,
-      "β when |x_d| > x_large (chosen)."),
-    p("x_small", S, "|x_d| small", "", 0.2, 0.0, 100.0, Real, true,
-      "Boundary between the small and medium β cases."),
-    p("x_large", S, "|x_d| large", "", 1.0, 0.0, 100.0, Real, true,
-      "Boundary between the medium and large β cases."),
-    p("preemption", S, "Control pre-emption", "", 1.0, 0.0, 1.0, Bool, true,
-      "Hold D_UDP while the offered UDP load is below f_UDP,ref = C·r_ref/(1+r_ref) (Pletka et al. §IV)."),
+    ParamSpec { key: "enabled", scope: S, label: "CLCC on", unit: "", default: 1.0, min: 0.0, max: 1.0, kind: Bool, live: false,
+      doc: "Run the controller. Off, r_ref still sets the reference the fairness index is measured against (BAT alone, Pletka et al. Fig. 6a)." },
+    ParamSpec { key: "r_ref", scope: S, label: "r_ref", unit: "", default: 30.0 / 70.0, min: 0.001, max: 1000.0, kind: Real, live: true,
+      doc: "Desired ratio of serviced UDP to TCP rate (Pletka et al. §IV; 30/70 in §V)." },
+    ParamSpec { key: "sample_ms", scope: S, label: "Ratio sample", unit: "ms", default: 100.0, min: 1.0, max: 10_000.0, kind: Real, live: false,
+      doc: "How often the UDP/TCP ratio r_k is measured (Pletka et al. §IV: 100 ms)." },
+    ParamSpec { key: "interval_ms", scope: S, label: "Control interval", unit: "ms", default: 1000.0, min: 1.0, max: 100_000.0, kind: Real, live: false,
+      doc: "How often D_UDP is adapted, from the mean of the ratio samples since the last time (Pletka et al. §IV: 1 s)." },
+    ParamSpec { key: "d_min", scope: S, label: "D_UDP min", unit: "", default: 1e-4, min: 1e-6, max: 1.0, kind: Real, live: true,
+      doc: "Lower bound of D_UDP (Pletka et al. Fig. 5, lost; chosen)." },
+    ParamSpec { key: "d_max", scope: S, label: "D_UDP max", unit: "", default: 0.8, min: 1e-6, max: 1.0, kind: Real, live: true,
+      doc: "Upper bound of D_UDP (Pletka et al. Fig. 5, lost; chosen so D·O_UDP < 1 up to 1.25× the link rate)." },
+    ParamSpec { key: "beta_small", scope: S, label: "β small", unit: "", default: -0.2, min: -0.999, max: -0.0001, kind: Real, live: true,
+      doc: "β while |x_d| ≤ x_small (Pletka et al. Fig. 5, lost; chosen)." },
+    ParamSpec { key: "beta_medium", scope: S, label: "β medium", unit: "", default: -0.4, min: -0.999, max: -0.0001, kind: Real, live: true,
+      doc: "β while x_small < |x_d| ≤ x_large (chosen)." },
+    ParamSpec { key: "beta_large", scope: S, label: "β large", unit: "", default: -0.6, min: -0.999, max: -0.0001, kind: Real, live: true,
+      doc: "β when |x_d| > x_large (chosen)." },
+    ParamSpec { key: "x_small", scope: S, label: "|x_d| small", unit: "", default: 0.2, min: 0.0, max: 100.0, kind: Real, live: true,
+      doc: "Boundary between the small and medium β cases." },
+    ParamSpec { key: "x_large", scope: S, label: "|x_d| large", unit: "", default: 1.0, min: 0.0, max: 100.0, kind: Real, live: true,
+      doc: "Boundary between the medium and large β cases." },
+    ParamSpec { key: "preemption", scope: S, label: "Control pre-emption", unit: "", default: 1.0, min: 0.0, max: 1.0, kind: Bool, live: true,
+      doc: "Hold D_UDP while the offered UDP load is below f_UDP,ref = C·r_ref/(1+r_ref) (Pletka et al. §IV)." },
 ];
 
 /// The spec of one of CLCC's knobs.

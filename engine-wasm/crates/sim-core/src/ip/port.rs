@@ -7,6 +7,7 @@
 
 use super::bat::Bat;
 use super::packet::Packet;
+use crate::scenario::topology::PortEnds;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -91,15 +92,13 @@ impl IpPort {
 
     #[allow(clippy::too_many_arguments, reason = "a port is built once from its scenario entry")]
     pub fn new(
-        id: String,
-        link: u32,
-        from: u32,
-        to: u32,
+        ends: PortEnds,
         rate_bps: f64,
         delay: SimTime,
         buffer_pkts: u32,
         aqm: Aqm,
     ) -> IpPort {
+        let PortEnds { id, link, from, to } = ends;
         IpPort {
             id,
             link,
@@ -219,8 +218,13 @@ mod tests {
 
     #[test]
     fn a_1500_byte_packet_takes_120_us_at_100_mbps_and_the_buffer_limits() {
-        let mut p =
-            IpPort::new("p".into(), 0, 0, 1, 100e6, SimTime::from_ms(1.0), 2, Aqm::DropTail);
+        let mut p = IpPort::new(
+            PortEnds::of_link("p", 0, 0, 1)[0].clone(),
+            100e6,
+            SimTime::from_ms(1.0),
+            2,
+            Aqm::DropTail,
+        );
         let pkt = Packet::data(0, 0, 1500, PacketKind::Udp);
         assert!(p.enqueue(SimTime::ZERO, pkt));
         assert!(p.enqueue(SimTime::ZERO, pkt));

@@ -14,6 +14,7 @@ use super::scenario::{self as ip_scenario, FlowKindSpec, IpNodeSpec, IpScenario}
 use super::tcp::{TcpReceiver, TcpSender};
 use super::udp::UdpSource;
 use crate::kernel::{self, EventQueue, Handler, Rng, RunOutcome};
+use crate::scenario::topology::PortEnds;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
 use crate::session::Recorder;
 use crate::time::SimTime;
@@ -186,9 +187,8 @@ impl IpSimulation {
         for (li, l) in s.links.iter().enumerate() {
             let rate_bps = l.rate_mbps * 1e6;
             let delay = SimTime::from_ms(l.delay_ms);
-            for (dir, (from, to)) in [(l.a, l.b), (l.b, l.a)].into_iter().enumerate() {
+            for (dir, ends) in PortEnds::of_link(&l.id, li, l.a, l.b).into_iter().enumerate() {
                 let spec = &l.ports[dir];
-                let id = if dir == 0 { l.id.clone() } else { format!("{}:rev", l.id) };
                 let index = port_of(li, dir);
                 let aqm = match &spec.aqm {
                     AqmConfig::DropTail => Aqm::DropTail,
@@ -215,16 +215,7 @@ impl IpSimulation {
                         )))
                     }
                 };
-                ports.push(IpPort::new(
-                    id,
-                    li as u32,
-                    from as u32,
-                    to as u32,
-                    rate_bps,
-                    delay,
-                    spec.buffer_pkts,
-                    aqm,
-                ));
+                ports.push(IpPort::new(ends, rate_bps, delay, spec.buffer_pkts, aqm));
             }
             let ports = [port_of(li, 0), port_of(li, 1)];
             links.push(IpLink::new(&l.id, (l.a, l.b), l.rate_mbps, delay, ports));

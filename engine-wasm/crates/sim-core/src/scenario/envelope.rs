@@ -73,8 +73,26 @@ pub(crate) fn refuse_long_paths(
     }
 }
 
-/// Applies each variant to the whole file and validates the result with the
-/// model's own `validate`, reporting a failure under `variants.ID.set`.
+/// The root object of a scenario file of either model, its `format` and
+/// `version` read.
+pub(crate) fn open_root<'a>(value: &'a Value, errors: &mut Errors) -> Option<Obj<'a>> {
+    let mut root = Obj::new(value, "", errors)?;
+    read_format(&mut root, errors);
+    Some(root)
+}
+
+/// Checks, once the base is sound, each variant and each thing to try of
+/// `whole` with its change applied ([`validate_variants`],
+/// [`validate_things_to_try`]), by `validate`: the model's own reader.
+pub(crate) fn validate_alternatives(
+    whole: &Value,
+    errors: &mut Errors,
+    validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
+) {
+    validate_variants(whole, errors, validate);
+    validate_things_to_try(whole, errors, validate);
+}
+
 /// Checks each thing to try's change (a variant or a set of paths) once the base
 /// is sound, as [`validate_variants`] does for variants: the change applied, and
 /// the result validated without its own variants, things to try and claims,
@@ -107,6 +125,8 @@ pub(crate) fn validate_things_to_try(
     }
 }
 
+/// Applies each variant to the whole file and validates the result with the
+/// model's own `validate`, reporting a failure under `variants.ID.set`.
 pub(crate) fn validate_variants(
     whole: &Value,
     errors: &mut Errors,

@@ -10,6 +10,30 @@ use crate::time::SimTime;
 use serde_json::Value;
 use std::collections::HashMap;
 
+/// One direction of a link as either model builds its output port: the
+/// port's id (the link's own for a → b, with `:rev` for b → a), the link's
+/// index, and the node indices it leaves and enters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortEnds {
+    pub id: String,
+    pub link: u32,
+    pub from: u32,
+    pub to: u32,
+}
+
+impl PortEnds {
+    /// The two directions of link `link`, named `id`, between the nodes
+    /// `a` and `b`: a → b, then b → a.
+    pub fn of_link(id: &str, link: usize, a: usize, b: usize) -> [PortEnds; 2] {
+        let link = link as u32;
+        let (a, b) = (a as u32, b as u32);
+        [
+            PortEnds { id: id.to_string(), link, from: a, to: b },
+            PortEnds { id: format!("{id}:rev"), link, from: b, to: a },
+        ]
+    }
+}
+
 /// A full-duplex link as built, in either model; each direction is served
 /// by its own port.
 #[derive(Clone, Debug)]

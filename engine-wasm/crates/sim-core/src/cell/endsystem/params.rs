@@ -53,9 +53,10 @@ impl AbrParams {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
+    /// TM 4.0's defaults on an OC-3 link, with ICR just under PCR.
     pub fn oc3() -> AbrParams {
         AbrParams {
             pcr: 366_792.45,

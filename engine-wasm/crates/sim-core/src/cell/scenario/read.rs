@@ -10,11 +10,10 @@ use crate::cell::net::NodeKind;
 use crate::cell::switch_alg::ALGORITHMS;
 use crate::scenario::apply_variant;
 use crate::scenario::envelope::{
-    array, check_run_limits, element_path, finish, read_format, read_meta, read_things_to_try,
-    read_variants_checked, refuse_long_paths, refuse_oversized, validate_things_to_try,
-    validate_variants,
+    array, check_run_limits, element_path, finish, open_root, read_meta, read_things_to_try,
+    read_variants_checked, refuse_long_paths, refuse_oversized, validate_alternatives,
 };
-use crate::scenario::reader::{Errors, Obj};
+use crate::scenario::reader::Errors;
 use crate::scenario::registry;
 use crate::scenario::topology::read_node_entries;
 use crate::scenario::{strict_json, Limits, ScenarioError};
@@ -66,16 +65,14 @@ pub fn scenario_from_value_with(
         // A mistake in a thing to try itself does not stop the others being checked.
         if errors.iter().all(|e| e.path.starts_with("things_to_try")) {
             let check = |v: &Value| scenario_from_value_with(v, limits).map(|_| ());
-            validate_variants(value, &mut errors, &check);
-            validate_things_to_try(value, &mut errors, &check);
+            validate_alternatives(value, &mut errors, &check);
         }
     }
     finish(scenario, errors)
 }
 
 fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
-    let mut root = Obj::new(value, "", errors)?;
-    read_format(&mut root, errors);
+    let mut root = open_root(value, errors)?;
     let (mut meta, run) = read_meta(&mut root, errors);
 
     let defaults = read_defaults(root.get("defaults"), errors);

@@ -3,6 +3,7 @@
 //! (Fahmy et al. §3.2), background sources, and the first events.
 
 use super::*;
+use crate::scenario::topology::PortEnds;
 
 impl Simulation {
     /// Builds a validated scenario (scenario → simulation in one step).
@@ -34,16 +35,13 @@ impl Simulation {
             let rate_cps = mbps_to_cells_per_s(l.rate_mbps);
             let delay = SimTime::from_ms(l.delay_ms);
             let first = ports.len() as u32;
-            for (dir, (from, to)) in [(l.a, l.b), (l.b, l.a)].into_iter().enumerate() {
+            for (dir, ends) in PortEnds::of_link(&l.id, li, l.a, l.b).into_iter().enumerate() {
                 let spec = &l.ports[dir];
-                let id = if dir == 0 { l.id.clone() } else { format!("{}:rev", l.id) };
                 let setup_delay = SimTime::from_ms(spec.setup_ms);
+                let at_switch = nodes[ends.from as usize].kind == NodeKind::Switch;
                 ports.push(Port::new(
-                    id,
-                    li as u32,
-                    from as u32,
-                    to as u32,
-                    nodes[from].kind == NodeKind::Switch,
+                    ends,
+                    at_switch,
                     rate_cps,
                     delay,
                     spec.buffer_cells,

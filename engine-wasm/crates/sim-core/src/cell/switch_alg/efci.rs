@@ -28,19 +28,17 @@ use super::{Algorithm, AlgorithmConfig};
 use super::{PortView, SwitchAlgorithm};
 use crate::cell::atm::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
-use crate::scenario::registry::{
-    self, p, Kind::*, ParamSpec, Registration, Scope, Scope::Efci as S,
-};
+use crate::scenario::registry::{self, Kind::*, ParamSpec, Registration, Scope, Scope::Efci as S};
 use crate::scenario::ScenarioError;
 
 /// The binary switch's knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
-    p("q_high_cells", S, "Q_H (congestion threshold)", "cells", f64::NAN, 1.0, 4_000_000.0, Integer, true,
-      "Congestion starts when the queue exceeds Q_H. Absent: half the port's buffer (Ohsaki et al. §II)."),
-    p("q_low_cells", S, "Q_L (relief threshold)", "cells", f64::NAN, 0.0, 4_000_000.0, Integer, true,
-      "Congestion ends when the queue falls below Q_L (hysteresis). Absent: equal to Q_H, as in Ohsaki et al. §II."),
-    p("relative_rate", S, "Relative-rate marking", "", 0.0, 0.0, 1.0, Bool, true,
-      "Set CI (congested) or NI (queue above Q_L) in backward RM cells instead of EFCI in data cells."),
+    ParamSpec { key: "q_high_cells", scope: S, label: "Q_H (congestion threshold)", unit: "cells", default: f64::NAN, min: 1.0, max: 4_000_000.0, kind: Integer, live: true,
+      doc: "Congestion starts when the queue exceeds Q_H. Absent: half the port's buffer (Ohsaki et al. §II)." },
+    ParamSpec { key: "q_low_cells", scope: S, label: "Q_L (relief threshold)", unit: "cells", default: f64::NAN, min: 0.0, max: 4_000_000.0, kind: Integer, live: true,
+      doc: "Congestion ends when the queue falls below Q_L (hysteresis). Absent: equal to Q_H, as in Ohsaki et al. §II." },
+    ParamSpec { key: "relative_rate", scope: S, label: "Relative-rate marking", unit: "", default: 0.0, min: 0.0, max: 1.0, kind: Bool, live: true,
+      doc: "Set CI (congested) or NI (queue above Q_L) in backward RM cells instead of EFCI in data cells." },
 ];
 
 /// The spec of one of this algorithm's knobs.

@@ -53,24 +53,24 @@ use super::{PortView, Setup, SwitchAlgorithm};
 use crate::cell::atm::{Cell, CellKind};
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{
-    self, p, Kind::*, ParamSpec, Registration, Scope, Scope::ExplicitMaxMin as S,
+    self, Kind::*, ParamSpec, Registration, Scope, Scope::ExplicitMaxMin as S,
 };
 use crate::time::SimTime;
 
 /// The explicit max-min switch's knobs in the parameter registry.
 pub static PARAMS: &[ParamSpec] = &[
-    p("queue_management", S, "Queue management", "", 1.0, 0.0, 1.0, Bool, true,
-      "Reduce the capacity given to VCs bottlenecked here while the queue is above the set-point (Ma & Ramakrishnan §4, Figure 14). Off: plain max-min allocation of the full capacity (Ma & Ramakrishnan §3)."),
-    p("set_point_cells", S, "Set-point S", "cells", 600.0, 1.0, 1_000_000.0, Integer, true,
-      "Queue length above which the capacity is reduced; 600 cells (about 2 ms at 155 Mbit/s) in Ma & Ramakrishnan §4.2.1."),
-    p("max_reduction", S, "Maximum reduction M", "", 0.1, 0.0, 0.5, Real, true,
-      "Ceiling M of the reduction R(x), as a fraction of the ABR capacity; 10 % in Ma & Ramakrishnan §4.2.1."),
-    p("max_rtt_ms", S, "Maximum RTT", "ms", 20.0, 0.001, 10_000.0, Real, true,
-      "The longest round trip of the VCs through this port, as known from set-up: capacity is given back over one such RTT (Ma & Ramakrishnan §4.2.3, Figure 14 lines 7 and 41)."),
-    p("capacity_interval_ms", S, "Capacity interval", "ms", 1.0, 0.01, 1000.0, Real, true,
-      "The ABR capacity is the link rate minus the CBR/VBR rate measured over this interval (Figure 14 line 1, ABR_capacity)."),
-    p("vc_timeout_ms", S, "Idle VC timeout", "ms", 1000.0, 0.0, 36_000_000.0, Real, true,
-      "A VC that sends no RM cell for this long stops being counted in the max-min share; 0 keeps every VC for ever. Not in Ma & Ramakrishnan, whose VCs never stop."),
+    ParamSpec { key: "queue_management", scope: S, label: "Queue management", unit: "", default: 1.0, min: 0.0, max: 1.0, kind: Bool, live: true,
+      doc: "Reduce the capacity given to VCs bottlenecked here while the queue is above the set-point (Ma & Ramakrishnan §4, Figure 14). Off: plain max-min allocation of the full capacity (Ma & Ramakrishnan §3)." },
+    ParamSpec { key: "set_point_cells", scope: S, label: "Set-point S", unit: "cells", default: 600.0, min: 1.0, max: 1_000_000.0, kind: Integer, live: true,
+      doc: "Queue length above which the capacity is reduced; 600 cells (about 2 ms at 155 Mbit/s) in Ma & Ramakrishnan §4.2.1." },
+    ParamSpec { key: "max_reduction", scope: S, label: "Maximum reduction M", unit: "", default: 0.1, min: 0.0, max: 0.5, kind: Real, live: true,
+      doc: "Ceiling M of the reduction R(x), as a fraction of the ABR capacity; 10 % in Ma & Ramakrishnan §4.2.1." },
+    ParamSpec { key: "max_rtt_ms", scope: S, label: "Maximum RTT", unit: "ms", default: 20.0, min: 0.001, max: 10_000.0, kind: Real, live: true,
+      doc: "The longest round trip of the VCs through this port, as known from set-up: capacity is given back over one such RTT (Ma & Ramakrishnan §4.2.3, Figure 14 lines 7 and 41)." },
+    ParamSpec { key: "capacity_interval_ms", scope: S, label: "Capacity interval", unit: "ms", default: 1.0, min: 0.01, max: 1000.0, kind: Real, live: true,
+      doc: "The ABR capacity is the link rate minus the CBR/VBR rate measured over this interval (Figure 14 line 1, ABR_capacity)." },
+    ParamSpec { key: "vc_timeout_ms", scope: S, label: "Idle VC timeout", unit: "ms", default: 1000.0, min: 0.0, max: 36_000_000.0, kind: Real, live: true,
+      doc: "A VC that sends no RM cell for this long stops being counted in the max-min share; 0 keeps every VC for ever. Not in Ma & Ramakrishnan, whose VCs never stop." },
 ];
 
 /// The spec of one of this algorithm's knobs.

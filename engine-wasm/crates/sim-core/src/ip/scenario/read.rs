@@ -11,9 +11,8 @@ use super::{
 use crate::ip::aqm::{AqmConfig, AQMS};
 use crate::ip::bat::Grouping;
 use crate::scenario::envelope::{
-    array, check_run_limits, finish, read_format, read_meta, read_things_to_try,
-    read_variants_checked, refuse_long_paths, refuse_oversized, validate_things_to_try,
-    validate_variants,
+    array, check_run_limits, finish, open_root, read_meta, read_things_to_try,
+    read_variants_checked, refuse_long_paths, refuse_oversized, validate_alternatives,
 };
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{self, Scope::IpPort as P};
@@ -74,16 +73,14 @@ pub fn ip_scenario_from_value_with(
         // broken base would otherwise be reported once more under every variant.
         if errors.is_empty() {
             let check = |v: &Value| ip_scenario_from_value_with(v, limits).map(|_| ());
-            validate_variants(value, &mut errors, &check);
-            validate_things_to_try(value, &mut errors, &check);
+            validate_alternatives(value, &mut errors, &check);
         }
     }
     finish(scenario, errors)
 }
 
 fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
-    let mut root = Obj::new(value, "", errors)?;
-    read_format(&mut root, errors);
+    let mut root = open_root(value, errors)?;
     if root.get("model").and_then(Value::as_str) != Some(MODEL) {
         errors.push(ScenarioError::new(
             "model",
