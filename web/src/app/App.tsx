@@ -36,6 +36,8 @@ import { saveScenario } from '../library/files'
 import { LibraryDialog } from '../library/LibraryDialog'
 import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
+import { LecturePanel, StopMarks } from '../lecture/LecturePanel'
+import { useLecture } from '../lecture/useLecture'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
 import { editedTitle } from '../scenario/edited'
@@ -96,6 +98,15 @@ export function App() {
     cursor.set(null)
   }, [layout, cursor])
 
+  const lecture = useLecture({
+    scenario,
+    layout,
+    store,
+    nowMs: sim.nowMs,
+    status,
+    revision: sim.revision,
+    play: sim.play,
+  })
   const actions: Action[] = useMemo(() => {
     const running = status === 'running'
     const list: Action[] = [
@@ -110,7 +121,8 @@ export function App() {
           ? sim.pause
           : () => {
               cursor.setScrub(null)
-              sim.play()
+              // Plays on to the lecture's next stop, where the engine pauses exactly.
+              lecture.playOn()
             },
       },
       {
@@ -180,7 +192,7 @@ export function App() {
       )
     }
     return list
-  }, [status, sim, stepMs, embed, bench, selection, scenario, cursor])
+  }, [status, sim, stepMs, embed, bench, selection, scenario, cursor, lecture.playOn])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -282,6 +294,23 @@ export function App() {
     selection?.kind === 'link' ? selection.id : null,
     sim.setMagnified,
   )
+  // A stop's view: its selection and the port it magnifies.
+  const { current: currentStop } = lecture
+  const { select } = bench
+  useEffect(() => {
+    const v = currentStop?.view
+    if (!v || !layout) return
+    if (v.selection) {
+      const kind = layout.vcs.some((x) => x.id === v.selection)
+        ? 'vc'
+        : layout.links.some((x) => x.id === v.selection)
+          ? 'link'
+          : 'node'
+      select({ kind, id: v.selection })
+    }
+    const port = v.magnify ? layout.ports.findIndex((p) => p.id === v.magnify) : -1
+    if (port >= 0) setMagnified(port)
+  }, [currentStop, layout, select, setMagnified])
   const slowDown = useCallback((pace: number) => sim.setSpeed(stopAtOrBelow(SPEEDS, pace)), [sim])
   const animationProps = {
     store,
@@ -441,6 +470,7 @@ export function App() {
             marks={bench.liveMarks.filter((m) => m.run === layout)}
           />
         )}
+        {layout && <StopMarks stops={lecture.stops} untilMs={layout.until_ms} />}
       </header>
       {pageError && (
         <ErrorPanel error={pageError} onDismiss={sim.error ? undefined : bench.dismissNotice} />
@@ -469,6 +499,15 @@ export function App() {
               </div>
             )}
             <aside className="side">
+              {scenario && (
+                <LecturePanel
+                  lecture={lecture}
+                  scenario={scenario}
+                  nowMs={sim.nowMs}
+                  status={status}
+                  onApply={embed ? undefined : bench.apply}
+                />
+              )}
               {embed || !scenario || !info ? (
                 <>
                   <AnimatedTopology layout={placed ?? layout} {...animationProps}>

@@ -142,8 +142,9 @@ export interface BenchOptions {
 
 /** The document without what the engine does not use (positions, view state). */
 function forEngine(scenario: JsonObject): JsonObject {
-  const { view: _view, ...rest } = scenario
-  void _view
+  // The view and the lecture (stops, questions) never change the run.
+  const { view: _view, stops: _stops, questions: _questions, ...rest } = scenario
+  void [_view, _stops, _questions]
   const nodes = Array.isArray(rest.nodes)
     ? rest.nodes.map((n): Json => (isObject(n) ? { ...n, x: 0, y: 0 } : n))
     : rest.nodes
@@ -165,7 +166,7 @@ interface KnownChange {
  * a value the engine reads (not the view, not a node's position).
  */
 function engineReads(change: LeafChange): boolean {
-  return !/^(view|nodes)(\.|$)/.test(change.path)
+  return !/^(view|nodes|stops|questions)(\.|$)/.test(change.path)
 }
 
 /** A selection that still names something in the scenario, else null. */

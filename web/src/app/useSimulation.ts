@@ -60,7 +60,8 @@ export interface Simulation {
    * at once. Resolves with the engine's verdict, or null when a later load superseded this one.
    */
   load(json: string, options?: LoadOptions): Promise<LoadResult | null>
-  play(): void
+  /** Plays on; with `pauseAtMs`, the engine pauses exactly at that simulated time. */
+  play(pauseAtMs?: number): void
   pause(): void
   /** Advances `ms` of simulated time and stops there. */
   step(ms: number): void
@@ -273,11 +274,16 @@ export function useSimulation(): Simulation {
     return client.setParam(path, valueJson)
   }, [])
 
-  const play = useCallback(() => {
-    const client = clientRef.current
-    if (!client || !layoutRef.current) return
-    client.play().catch((cause: unknown) => fail('The engine could not play', cause))
-  }, [fail])
+  const play = useCallback(
+    (pauseAtMs?: number) => {
+      const client = clientRef.current
+      if (!client || !layoutRef.current) return
+      client
+        .play(undefined, pauseAtMs)
+        .catch((cause: unknown) => fail('The engine could not play', cause))
+    },
+    [fail],
+  )
 
   const pause = useCallback(() => {
     clientRef.current?.pause().catch((cause: unknown) => fail('The engine could not pause', cause))

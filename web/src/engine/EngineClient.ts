@@ -85,8 +85,14 @@ export class EngineClient {
     throw unexpected(reply)
   }
 
-  async play(signal?: AbortSignal): Promise<void> {
-    expectOk(await this.call({ type: 'play' }, signal))
+  /** Plays on; with `pauseAtMs`, pauses exactly at that simulated time. */
+  async play(signal?: AbortSignal, pauseAtMs?: number): Promise<void> {
+    expectOk(
+      await this.call(
+        pauseAtMs === undefined ? { type: 'play' } : { type: 'play', pauseAtMs },
+        signal,
+      ),
+    )
   }
 
   async pause(signal?: AbortSignal): Promise<void> {
