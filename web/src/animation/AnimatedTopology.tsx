@@ -10,6 +10,7 @@
  * flow rate (utilisation) instead, and so does every link if drawing cells ever costs more than
  * a frame can spare: the page degrades what it draws, never its frame rate.
  */
+import { Term } from '../glossary/Term'
 import {
   type ReactNode,
   useCallback,
@@ -371,10 +372,10 @@ export function AnimationLegend({
         <span className="key-data" aria-hidden="true" /> data
       </span>
       <span className="key">
-        <span aria-hidden="true">▶</span> FRM
+        <span aria-hidden="true">▶</span> <Term name="FRM" />
       </span>
       <span className="key">
-        <span aria-hidden="true">◇</span> BRM
+        <span aria-hidden="true">◇</span> <Term name="BRM" />
       </span>
       <span className="key" data-testid="legend-setup">
         <span aria-hidden="true">●</span> set-up, <span aria-hidden="true">○</span> connect

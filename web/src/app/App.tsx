@@ -36,8 +36,9 @@ import { saveScenario } from '../library/files'
 import { LibraryDialog } from '../library/LibraryDialog'
 import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
+import { GlossaryPanel } from '../glossary/GlossaryPanel'
 import { LecturePanel, StopMarks } from '../lecture/LecturePanel'
-import { useLecture } from '../lecture/useLecture'
+import { useLecture, useStopView } from '../lecture/useLecture'
 import { ParamsPanel } from '../params/ParamsPanel'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
 import { editedTitle } from '../scenario/edited'
@@ -230,7 +231,7 @@ export function App() {
     [layout, picked],
   )
   const scenarioJson = useMemo(() => (scenario ? JSON.stringify(scenario) : null), [scenario])
-  const [view, setView] = useState<'charts' | 'sweep' | 'guide'>('charts')
+  const [view, setView] = useState<'charts' | 'sweep' | 'guide' | 'glossary'>('charts')
   // The sweep panel is built when its tab is first shown and kept from then on (a sweep runs on
   // while the charts are looked at). Built at once, its two parameter lists held an option for
   // every parameter of every element: 1,660 elements of 200 sources, unseen (issue 18: memory).
@@ -295,22 +296,7 @@ export function App() {
     sim.setMagnified,
   )
   // A stop's view: its selection and the port it magnifies.
-  const { current: currentStop } = lecture
-  const { select } = bench
-  useEffect(() => {
-    const v = currentStop?.view
-    if (!v || !layout) return
-    if (v.selection) {
-      const kind = layout.vcs.some((x) => x.id === v.selection)
-        ? 'vc'
-        : layout.links.some((x) => x.id === v.selection)
-          ? 'link'
-          : 'node'
-      select({ kind, id: v.selection })
-    }
-    const port = v.magnify ? layout.ports.findIndex((p) => p.id === v.magnify) : -1
-    if (port >= 0) setMagnified(port)
-  }, [currentStop, layout, select, setMagnified])
+  useStopView(lecture.current, layout, bench.select, setMagnified)
   const slowDown = useCallback((pace: number) => sim.setSpeed(stopAtOrBelow(SPEEDS, pace)), [sim])
   const animationProps = {
     store,
@@ -630,6 +616,7 @@ export function App() {
                       ['charts', 'Charts'],
                       ['sweep', 'Sweep'],
                       ['guide', 'Parameter guide'],
+                      ['glossary', 'Glossary'],
                     ] as const
                   ).map(([id, label]) => (
                     <button
@@ -724,6 +711,7 @@ export function App() {
                   )}
                 </div>
               )}
+              {!embed && <GlossaryPanel shown={view === 'glossary'} />}
             </div>
           </main>
         </LiveContext.Provider>

@@ -140,3 +140,27 @@ export function useLecture({
     playOn,
   }
 }
+
+/** Shows a stop's view when the run reaches it: selects its element and magnifies its port. */
+export function useStopView(
+  stop: Stop | null,
+  layout: Layout | null,
+  select: (selection: { kind: 'node' | 'link' | 'vc'; id: string }) => void,
+  magnify: (port: number) => void,
+): void {
+  useEffect(() => {
+    const v = stop?.view
+    if (!v || !layout) return
+    const id = v.selection
+    if (id) {
+      const kind = layout.vcs.some((x) => x.id === id)
+        ? 'vc'
+        : layout.links.some((x) => x.id === id)
+          ? 'link'
+          : 'node'
+      select({ kind, id })
+    }
+    const port = v.magnify ? layout.ports.findIndex((p) => p.id === v.magnify) : -1
+    if (port >= 0) magnify(port)
+  }, [stop, layout, select, magnify])
+}
