@@ -28,7 +28,11 @@ export class AbrLabPage {
    */
   async open(hash = '', { stops = false }: { stops?: boolean } = {}): Promise<void> {
     await this.page.context().addInitScript((on) => {
-      window.localStorage.setItem('abrlab.pauseAtStops', on ? 'on' : 'off')
+      try {
+        window.localStorage.setItem('abrlab.pauseAtStops', on ? 'on' : 'off')
+      } catch {
+        // about:blank and other opaque origins have no storage: nothing to set there.
+      }
     }, stops)
     await this.page.goto(`/${hash}`)
     await this.page.waitForFunction(() => window.__abrlab !== undefined)
