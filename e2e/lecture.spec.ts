@@ -94,3 +94,25 @@ test('student mode: the run stops for a question, plays on the answer, and says 
   await expect(result).toContainText('Why: ERICA shares')
   await page.screenshot({ path: 'e2e/artifacts/lecture-question-1280x720.png' })
 })
+
+for (const [w, h] of [
+  [1920, 1080],
+  [1280, 800],
+  [390, 844],
+] as const) {
+  test(`a stop's note at ${w}×${h}: in view, large enough to read`, async ({ lab, page }) => {
+    await page.setViewportSize({ width: w, height: h })
+    await lab.open('#scenario=two-source-wan', { stops: true })
+    await lab.waitUntilLoaded()
+    await lab.chooseSpeed('as fast as possible')
+    await lab.playButton.click()
+    const note = page.getByTestId('stop-note')
+    await expect(note).toContainText('S1 alone')
+    await expect(note).toBeInViewport()
+    const size = await note
+      .locator('.stop-text')
+      .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize))
+    expect(size).toBeGreaterThanOrEqual(18)
+    await page.screenshot({ path: `e2e/artifacts/lecture-stop-${w}x${h}.png` })
+  })
+}
