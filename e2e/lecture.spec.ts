@@ -116,3 +116,20 @@ for (const [w, h] of [
     await page.screenshot({ path: `e2e/artifacts/lecture-stop-${w}x${h}.png` })
   })
 }
+
+test('the first view shows cells: at the default pace cells move on the links within 2 s of Play', async ({
+  lab,
+  page,
+}) => {
+  await lab.open()
+  await lab.waitUntilLoaded()
+  await expect(lab.speedSlider).toHaveAttribute('aria-valuetext', '50 ms per second')
+  const started = Date.now()
+  await lab.playButton.click()
+  const layer = page.getByTestId('animation-layer')
+  await expect(layer).toHaveAttribute('data-mode', 'cells', { timeout: 2000 })
+  await expect
+    .poll(async () => Number(await layer.getAttribute('data-cells')), { timeout: 2000 })
+    .toBeGreaterThan(0)
+  expect(Date.now() - started).toBeLessThan(2500)
+})

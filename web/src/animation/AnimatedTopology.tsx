@@ -6,7 +6,7 @@
  *
  * Cells move at the simulated pace: each snapshot from the engine gives every cell's progress
  * along its link, and between snapshots a cell moves on by the simulated time that has passed at
- * the chosen speed. A link whose cells would cross it in under a quarter of a second shows its
+ * the chosen speed. A link whose cells would cross it in under a tenth of a second shows its
  * flow rate (utilisation) instead, and so does every link if drawing cells ever costs more than
  * a frame can spare: the page degrades what it draws, never its frame rate.
  */
