@@ -165,7 +165,7 @@ pub static SHARED_PARAMS: &[ParamSpec] = &[
         1_000_000.0,
         Real,
         false,
-        "Link length; propagation takes 5 µs per km.",
+        "Link length: a cell takes 5 µs per km to cross it.",
     ),
     p(
         "delay_ms",
