@@ -321,6 +321,12 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
       'Jain’s fairness index: 1 when every VC gets its max-min share, lower the more unequal the shares are.',
     source: `${JAIN}, fairness test`,
   },
+  {
+    term: 'YATS',
+    words:
+      'Another cell-level ATM simulator, written independently at TU Dresden. Its run of the default scenario is a second opinion: this lab’s tests compare their queue and rates with it.',
+    source: 'The YATS simulator’s TM 4.0 source and ERICA switch port, compared in ABR Lab’s tests',
+  },
 ]
 
 /** Finds an entry by its term or an alias (case-sensitive first, then not). */
