@@ -23,9 +23,17 @@ test('a stop pauses the run at its time, Next plays on, and an added stop surviv
   const note = page.getByTestId('stop-note')
   await expect(note).toContainText('S1 alone')
   await expect(note).toContainText('§4.2.1')
+  // With another view in front, the next stop brings its own forward: the queue chart, SW1's port.
+  await page.getByRole('tab', { name: 'Glossary' }).click()
   await page.getByTestId('stop-next').click()
   await expect(note).toContainText('S2 joins')
   expect(await lab.nowMs()).toBe(100)
+  await expect(page.getByRole('tab', { name: 'Charts' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.locator('#queue-chart')).toBeInViewport()
+  const l3 = await page.evaluate(() =>
+    window.__abrlab?.layout()?.ports.findIndex((port) => port.id === 'l3'),
+  )
+  await expect(page.getByTestId('magnifier-port')).toHaveValue(String(l3))
   await page.screenshot({ path: 'e2e/artifacts/lecture-stop-1280x720.png' })
 
   // A stop of the lecturer's own at 100.5 ms: one undo step, and it travels in the link.

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonObject } from '../scenario/paths'
-import { addStop, editStop, nextPause, readStops, removeStop, stopAt } from './stops'
+import {
+  addStop,
+  editStop,
+  nextPause,
+  presentingWith,
+  readStops,
+  removeStop,
+  stopAt,
+  stopChart,
+} from './stops'
 
 const doc = (): JsonObject => ({
   id: 'x',
@@ -54,5 +63,16 @@ describe('lecture stops', () => {
     // The last stop removed takes the key with it.
     const none = removeStop(removed.scenario, 0)
     expect(none.ok && 'stops' in none.scenario).toBe(false)
+  })
+
+  it('brings forward the chart a stop names, when the run has it', () => {
+    const [first, second] = readStops(doc())
+    const kinds = ['acr', 'queue', 'util'] as const
+    expect(stopChart(first, kinds)).toBe('acr')
+    expect(stopChart(second, kinds)).toBeNull()
+    expect(stopChart(first, ['queue'])).toBeNull()
+    // Presenting two charts: one already shown stays put; another comes first.
+    expect(presentingWith(['queue', 'acr'], 'acr')).toEqual(['queue', 'acr'])
+    expect(presentingWith(['acr', 'queue'], 'util')).toEqual(['util', 'acr'])
   })
 })

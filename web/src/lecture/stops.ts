@@ -100,3 +100,15 @@ export function removeStop(doc: JsonObject, index: number): Edit {
     for (const q of scenario.questions) if (isObject(q) && q.before === id) delete q.before
   return { ok: true, scenario, label: `Remove stop “${str(old.title) ?? ''}”` }
 }
+
+/** The chart a stop brings forward, if the run has it. */
+export function stopChart<K extends string>(stop: Stop | null, kinds: readonly K[]): K | null {
+  const chart = stop?.view?.chart
+  return kinds.find((k) => k === chart) ?? null
+}
+
+/** The two charts a presentation shows with `chart` among them: first, beside the other's first. */
+export function presentingWith<K extends string>(shown: readonly [K, K], chart: K): [K, K] {
+  if (shown.includes(chart)) return [shown[0], shown[1]]
+  return [chart, shown[0]]
+}

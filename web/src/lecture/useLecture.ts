@@ -4,13 +4,16 @@
  * engine's verdict on each question once its window has passed.
  */
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
+import { getPresentation, setPresentation } from '../app/presentation'
+import { CHART_IDS } from '../charts/ChartsWorkspace'
+import { chartKinds } from '../charts/models'
 import type { Layout } from '../engine/layout'
 import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
 import type { ClaimCheckCtor } from '../library/claims'
 import type { Selection } from '../scenario/shareLink'
 import { type Lecture, type LectureStop, type LectureView, questionsOf, stopsOf } from './lecture'
 import { loadQuestionCheck, QuestionJudge, type QuestionRow } from './questions'
-import { SAME_MS, stopAt, type Question, type Stop } from './stops'
+import { presentingWith, SAME_MS, stopAt, stopChart, type Question, type Stop } from './stops'
 
 /** A slice of the lecture's state. */
 export function useLectureState<T>(selector: (view: LectureView) => T): T {
@@ -120,8 +123,9 @@ function useQuestionRows(
 }
 
 /**
- * Shows a stop's view when the run reaches it: selects its element and magnifies its port (the
- * drawing's magnifier, `magnify`).
+ * Shows a stop's view when the run reaches it: selects its element, magnifies its port (the
+ * drawing's magnifier, `magnify`) and brings its chart forward: the Charts view, the chart
+ * scrolled into view, and in presentation mode among the two charts shown.
  */
 export function useStopView(magnify: (port: number) => void): void {
   const lab = useLabStore()
@@ -141,5 +145,15 @@ export function useStopView(magnify: (port: number) => void): void {
     }
     const port = v.magnify ? layout.ports.findIndex((p) => p.id === v.magnify) : -1
     if (port >= 0) magnify(port)
+    const chart = stopChart(stop, chartKinds(layout))
+    if (chart === null) return
+    lab.setView('charts')
+    const presenting = getPresentation()
+    if (presenting.on) setPresentation({ charts: presentingWith(presenting.charts, chart) })
+    // Once the view shows it: scrolled only as far as it takes, the stop's note stays where it is.
+    const frame = requestAnimationFrame(() =>
+      document.getElementById(CHART_IDS[chart])?.scrollIntoView({ block: 'nearest' }),
+    )
+    return () => cancelAnimationFrame(frame)
   }, [stop, layout, lab, magnify])
 }
