@@ -110,3 +110,46 @@ test('a huge scenario file is refused from its size before it is read, and the o
   await expect(dialog).toHaveCount(0)
   await stillOpenAndResponsive(lab)
 })
+
+test('a broken link followed after an edit puts the edited scenario back in the address bar', async ({
+  lab,
+  page,
+}) => {
+  await lab.open('#scenario=fahmy-rif')
+  await lab.waitUntilLoaded()
+  await page.getByRole('tab', { name: 'Parameters' }).click()
+  await lab.selectVc('vc1')
+  // Edit RIF: once the page has a moment, the address carries the edited scenario.
+  const rif = lab.param('rif').getByRole('slider')
+  await rif.focus()
+  await rif.press('End')
+  await expect(lab.param('rif').getByRole('textbox')).toHaveValue('1')
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/^#lab=1\./)
+  const edited = new URL(page.url()).hash
+
+  await follow(lab, '#lab=1.this-is-not-a-scenario')
+  await expect(lab.errorPanel).toContainText('The scenario you had is still open.')
+  // The broken link is gone from the address bar: a reload reopens the edit, not the default.
+  await expect.poll(() => new URL(page.url()).hash).toBe(edited)
+  await page.reload()
+  await lab.waitUntilLoaded()
+  await page.getByRole('tab', { name: 'Parameters' }).click()
+  await lab.selectVc('vc1')
+  await expect(lab.param('rif').getByRole('textbox')).toHaveValue('1')
+  expect((await lab.scenario()).id).toBe('fahmy-rif')
+})
+
+test('a decimal comma typed into a parameter is read as a decimal point', async ({ lab, page }) => {
+  await lab.open('#scenario=fahmy-rif')
+  await lab.waitUntilLoaded()
+  await page.getByRole('tab', { name: 'Parameters' }).click()
+  await lab.selectVc('vc1')
+  const pcr = lab.param('pcr_mbps').getByRole('textbox')
+  await pcr.fill('1,5')
+  await pcr.press('Enter')
+  await expect(pcr).toHaveValue('1.5')
+  // "1,000" could be a thousand or one: refused, saying both, and the value stays.
+  await pcr.fill('1,000')
+  await pcr.press('Enter')
+  await expect(lab.param('pcr_mbps')).toContainText('could be 1000 or 1')
+})

@@ -10,13 +10,14 @@
  * It is SVG rather than canvas so that each RM cell is an element a keyboard can reach and a
  * screen reader can name; it holds at most SLOTS + QUEUE_SHOWN cells, so redrawing it is cheap.
  */
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { MAGNIFIED_CELLS } from '../engine/engineHost'
 import type { Layout } from '../engine/layout'
 import type { RunStatus, Speed } from '../engine/protocol'
-import { BACKGROUND_COLOR, TCP_COLOR, UDP_COLOR } from './draw'
-import { advance, CELL_KIND, CELL_ROW } from './scene'
 import type { CellsSnapshot } from './AnimatedTopology'
+import { CellMark, INK, LANE_Y } from './CellMark'
+import { countByKind, describeCell, magnifiedCells } from './magnifiedCells'
+import { CELL_KIND } from './scene'
 
 /** At most this many cell slots of wire shown at once; a longer link is shown a section at a time. */
 export const SLOTS = 48
@@ -24,7 +25,6 @@ export const SLOTS = 48
 export const QUEUE_SHOWN = 24
 const SLOT = 14
 const HEIGHT = 50
-const LANE_Y = 26
 /**
  * CSS px per drawing unit wanted: a slot 18 px wide, a cell 13 px, captions 13 px. A narrow panel
  * shows fewer slots at that size rather than all of them too small to see (at 1280 px
@@ -40,176 +40,6 @@ export function magnifierSlots(px: number): { slots: number; queue: number } {
     slots: Math.max(8, Math.min(SLOTS, Math.floor((units * 2) / 3 / SLOT))),
     queue: Math.max(8, Math.min(QUEUE_SHOWN, Math.floor(units / 3 / SLOT))),
   }
-}
-const INK = '#1b1f24'
-
-export interface MagnifiedCell {
-  /** 0..1 along the wire, or -(k + 1) for the k-th waiting cell. */
-  progress: number
-  kind: number
-  vc: number
-  er: number
-  ci: number
-  ccr: number
-}
-
-/** The magnified port's rows (`samples.portCells`), moved on by `ageMs` of simulated time. */
-export function magnifiedCells(
-  rows: Float64Array | null,
-  port: number,
-  ageMs: number,
-  spanMs: number,
-): MagnifiedCell[] {
-  const out: MagnifiedCell[] = []
-  if (!rows) return out
-  for (let r = 0; r + CELL_ROW <= rows.length; r += CELL_ROW) {
-    if (rows[r] !== port) continue
-    const waiting = rows[r + 1] < 0
-    const progress = waiting ? rows[r + 1] : advance(rows[r + 1], ageMs, spanMs)
-    if (!waiting && progress > 1) continue
-    out.push({
-      progress,
-      kind: rows[r + 2],
-      vc: rows[r + 3],
-      er: rows[r + 4],
-      ci: rows[r + 5],
-      ccr: rows[r + 6],
-    })
-  }
-  return out
-}
-
-const KIND_NAME: Record<number, string> = {
-  [CELL_KIND.data]: 'data',
-  [CELL_KIND.frm]: 'FRM',
-  [CELL_KIND.brm]: 'BRM',
-  [CELL_KIND.background]: 'CBR/VBR',
-  [CELL_KIND.tcpSegment]: 'TCP segment',
-  [CELL_KIND.tcpAck]: 'TCP ACK',
-  [CELL_KIND.udpDatagram]: 'UDP datagram',
-}
-
-/** "12 data, 2 FRM, 1 BRM" for some cells, kinds in a fixed order; "none" for no cells. */
-export function countByKind(cells: readonly MagnifiedCell[]): string {
-  const counts = new Map<number, number>()
-  for (const c of cells) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1)
-  const parts = [...counts.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([k, n]) => `${n} ${KIND_NAME[k] ?? 'other'}`)
-  return parts.length ? parts.join(', ') : 'none'
-}
-
-function mbps(v: number): string {
-  return Number.isFinite(v) ? `${v.toFixed(1)} Mbit/s` : '—'
-}
-
-/** What a cell is, in words (an RM cell's fields included). */
-export function describeCell(
-  cell: MagnifiedCell,
-  vcName: (i: number) => string,
-  flowName: (i: number) => string,
-): string {
-  const where =
-    cell.progress < 0
-      ? `waiting, ${-cell.progress} in the queue`
-      : `on the wire, ${(cell.progress * 100).toFixed(0)} % across`
-  switch (cell.kind) {
-    case CELL_KIND.frm:
-    case CELL_KIND.brm:
-      return `${KIND_NAME[cell.kind]} of ${vcName(cell.vc)} · ER ${mbps(cell.er)} · CI ${cell.ci ? 1 : 0} · CCR ${mbps(cell.ccr)} · ${where}`
-    case CELL_KIND.data:
-      return `data cell of ${vcName(cell.vc)} · ${where}`
-    case CELL_KIND.background:
-      return `CBR/VBR cell · ${where}`
-    default:
-      return `${KIND_NAME[cell.kind] ?? 'packet'} of ${flowName(cell.vc)} · ${Math.round(cell.er)} bytes · ${where}`
-  }
-}
-
-function CellMark({
-  cell,
-  x,
-  color,
-  label,
-  focusable,
-  onShow,
-}: {
-  cell: MagnifiedCell
-  x: number
-  color: string
-  label: string
-  focusable: boolean
-  onShow(text: string | null): void
-}) {
-  const y = LANE_Y
-  const s = 5
-  let shape: ReactNode
-  switch (cell.kind) {
-    case CELL_KIND.frm:
-      shape = (
-        <polygon
-          points={`${x + s + 1},${y} ${x - s},${y - s} ${x - s},${y + s}`}
-          fill={color}
-          stroke={INK}
-          strokeWidth={0.8}
-        />
-      )
-      break
-    case CELL_KIND.brm:
-      shape = (
-        <polygon
-          points={`${x},${y - s - 1} ${x + s + 1},${y} ${x},${y + s + 1} ${x - s - 1},${y}`}
-          fill="#fff"
-          stroke={color}
-          strokeWidth={2}
-        />
-      )
-      break
-    case CELL_KIND.background:
-      shape = (
-        <>
-          <rect x={x - s} y={y - s} width={2 * s} height={2 * s} fill={BACKGROUND_COLOR} />
-          <line x1={x - s} y1={y} x2={x + s} y2={y} stroke="#fff" strokeWidth={1.5} />
-        </>
-      )
-      break
-    case CELL_KIND.tcpAck:
-      shape = <rect x={x - 2.5} y={y - 2.5} width={5} height={5} fill={TCP_COLOR} />
-      break
-    case CELL_KIND.tcpSegment:
-    case CELL_KIND.udpDatagram:
-      shape = (
-        <rect
-          x={x - s}
-          y={y - s}
-          width={2 * s}
-          height={2 * s}
-          fill={cell.kind === CELL_KIND.udpDatagram ? UDP_COLOR : TCP_COLOR}
-        />
-      )
-      break
-    default:
-      shape = (
-        <rect x={x - s + 0.5} y={y - s + 0.5} width={2 * s - 1} height={2 * s - 1} fill={color} />
-      )
-  }
-  return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: an RM cell is a labelled, focusable image (role=img); hover and focus show its fields
-    <g
-      className={`mag-cell mag-${(KIND_NAME[cell.kind] ?? 'other').replace(/[^A-Za-z]/g, '').toLowerCase()}`}
-      tabIndex={focusable ? 0 : undefined}
-      role={focusable ? 'img' : undefined}
-      aria-label={focusable ? label : undefined}
-      data-kind={cell.kind}
-      onFocus={() => onShow(label)}
-      onBlur={() => onShow(null)}
-      onPointerEnter={() => onShow(label)}
-      onPointerLeave={() => onShow(null)}
-    >
-      <title>{label}</title>
-      {shape}
-    </g>
-  )
 }
 
 export interface MagnifierProps {

@@ -23,11 +23,11 @@ import {
   chartKinds,
   chartModel,
   chartTitle,
-  overlayLegend,
   type ChartContext,
   type ChartKind,
   type PinnedRun,
 } from './models'
+import { overlayLegend } from './overlay'
 import { defaultSelection, selectedPorts, selectedVcs, type SeriesSelection } from './selection'
 import { SeriesPicker } from './SeriesPicker'
 

@@ -4,14 +4,8 @@ import { column, parseLayout, type Layout } from '../engine/layout'
 import { SampleStore } from '../engine/samples'
 import { realEngine, scenarioText } from '../test/realEngine'
 import { readout } from './interaction'
-import {
-  chartKinds,
-  chartModel,
-  chartTitle,
-  CHART_KINDS,
-  PINNED_OPACITY,
-  type ChartContext,
-} from './models'
+import { chartKinds, chartModel, chartTitle, CHART_KINDS, type ChartContext } from './models'
+import { PINNED_OPACITY } from './overlay'
 import { colorMap } from './palette'
 import { defaultSelection, describeSelection, selectedPorts, selectedVcs } from './selection'
 

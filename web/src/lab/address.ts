@@ -30,6 +30,9 @@ export function labHash(lab: Lab): Promise<string> {
  */
 export function connectAddress(lab: Lab, track: boolean): () => void {
   let stopped = false
+  // The address that reopens the scenario open now (as edited, once the address carries the
+  // edit): a link that cannot be opened puts it back, so that a reload keeps what the reader had.
+  const openHash = { current: '' }
   // Whether a scenario is open already: a link followed later that cannot be opened leaves it
   // open (nothing the reader had is lost) rather than replacing it with the default.
   let opened = false
@@ -41,6 +44,8 @@ export function connectAddress(lab: Lab, track: boolean): () => void {
     const restored = await restoreInWorker(window.location.hash)
     if (stopped) return
     if (opened && restored.rejected) {
+      const { pathname, search } = window.location
+      window.history.replaceState(null, '', `${pathname}${search}${openHash.current}`)
       lab.setNotice({
         ...restored.rejected,
         message: `The scenario you had is still open. ${restored.rejected.message}`,
@@ -49,6 +54,8 @@ export function connectAddress(lab: Lab, track: boolean): () => void {
     }
     lab.setNotice(restored.notice)
     lab.open(restored.scenario, restored.origin, restored.view)
+    // A hash that opened nothing (the default, with a message) is not one to put back.
+    openHash.current = restored.rejected ? '' : window.location.hash
     opened = true
   }
   const follow = () => {
@@ -63,7 +70,7 @@ export function connectAddress(lab: Lab, track: boolean): () => void {
   }
   follow()
   window.addEventListener('hashchange', follow)
-  const untrack = track ? trackAddress(lab) : () => undefined
+  const untrack = track ? trackAddress(lab, openHash) : () => undefined
   return () => {
     stopped = true
     window.removeEventListener('hashchange', follow)
@@ -72,7 +79,7 @@ export function connectAddress(lab: Lab, track: boolean): () => void {
 }
 
 /** Writes the share link into the address whenever what it carries changes. */
-function trackAddress(lab: Lab): () => void {
+function trackAddress(lab: Lab, openHash: { current: string }): () => void {
   let seen: unknown[] = []
   let timer: number | null = null
   let idle: number | null = null
@@ -89,7 +96,9 @@ function trackAddress(lab: Lab): () => void {
     const mine = serial
     labHash(lab)
       .then((hash) => {
-        if (mine === serial) window.history.replaceState(null, '', hash)
+        if (mine !== serial) return
+        window.history.replaceState(null, '', hash)
+        openHash.current = hash
       })
       .catch(() => undefined)
   }

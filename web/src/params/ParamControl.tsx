@@ -6,7 +6,7 @@
 import { startTransition, useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { Edit } from '../editor/ops'
 import type { JsonObject } from '../scenario/paths'
-import type { ChoiceField, NumberField } from './fields'
+import type { ChoiceField, NumberField } from './field'
 import { formatValue, scaleFor, valueFromText } from './scale'
 
 /** About one display frame, in ms. */

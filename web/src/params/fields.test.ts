@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { createEngineInfo } from '../scenario/engineInfo'
 import { getPath, leafChanges, type JsonObject } from '../scenario/paths'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { sectionsFor, type ChoiceField, type NumberField, type Section } from './fields'
+import type { ChoiceField, NumberField, Section } from './field'
+import { sectionsFor } from './fields'
 
 const info = createEngineInfo(realEngine())
 const wan = (): JsonObject => JSON.parse(scenarioText('two-source-wan')) as JsonObject
@@ -82,7 +83,6 @@ describe('parameter panel fields', () => {
       kind: 'erica',
       target_utilization: 0.8,
       interval_ms: 5,
-      forward_ccr: true,
     })
     expect(getPath(after, 'defaults.switch_port.algorithm.target_utilization')).toBe(0.9)
     // Spelled out for set_param: kind first, then each knob.

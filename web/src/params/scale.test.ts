@@ -52,10 +52,38 @@ describe('typed values', () => {
     expect(parseValue(' 1/16 ')).toBe(0.0625)
     expect(parseValue('2^-4')).toBe(0.0625)
     expect(parseValue('1e3')).toBe(1000)
-    expect(parseValue('1,000')).toBe(1000)
+    expect(parseValue('1,000,000')).toBe(1_000_000)
+    expect(parseValue('1,000.5')).toBe(1000.5)
     expect(parseValue('abc')).toBeNaN()
     expect(parseValue('1/0')).toBeNaN()
     expect(parseValue('')).toBeNaN()
+  })
+
+  it('reads a decimal comma as a decimal point, never as a thousands separator it cannot be', () => {
+    expect(parseValue('1,5')).toBe(1.5)
+    expect(parseValue('0,125')).toBe(0.125)
+    expect(parseValue('-2,75')).toBe(-2.75)
+    expect(parseValue('1.000,5')).toBe(1000.5)
+    expect(parseValue(',5')).toBe(0.5)
+    expect(valueFromText('1,5', { kind: 'real', label: 'PCR', min: 0, max: 1000 })).toEqual({
+      value: 1.5,
+    })
+    // ICR 1,5 used to become 15.
+    expect(valueFromText('1,5', { kind: 'real', label: 'ICR' })).toEqual({ value: 1.5 })
+    // Nrm 1,5 used to become 15 and then "snapped to 16".
+    const nrm = { kind: 'pow2' as const, label: 'Nrm', min: 2, max: 256 }
+    expect(valueFromText('1,5', nrm)).toHaveProperty('error')
+  })
+
+  it('refuses a comma that could be read two ways, saying both', () => {
+    expect(parseValue('1,000')).toBeNaN()
+    const read = valueFromText('1,000', { kind: 'real', label: 'PCR' })
+    expect(read).toEqual({
+      error:
+        '"1,000" could be 1000 or 1: type 1000 or 1.000 (a decimal point, no thousands separator)',
+    })
+    expect(valueFromText('1,2,3', { kind: 'real', label: 'PCR' })).toHaveProperty('error')
+    expect(parseValue('1,2.5')).toBeNaN()
   })
 
   it('snaps powers of two and says so', () => {

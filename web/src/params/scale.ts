@@ -104,9 +104,49 @@ export function formatValue(value: number, kind: ParamSpec['kind']): string {
   return String(Number(value.toPrecision(6)))
 }
 
-/** What a person typed, as a number: "0.25", "1/16", "2^-4", "1e3"; NaN when it is none of these. */
+/**
+ * Typed text with its commas read: a decimal comma ("1,5", "0,125", "1.000,5") becomes a decimal
+ * point and thousands separators ("1,000,000", "1,000.5") go; a comma that could be either
+ * ("1,000": one thousand, or one to three places?) is refused with a message, never guessed.
+ */
+export function readCommas(text: string): { text: string } | { error: string } {
+  const t = text.trim().replace(/\s+/g, '')
+  if (!t.includes(',')) return { text: t }
+  const typed = text.trim()
+  const thousands = (digits: string, sep: string) =>
+    new RegExp(`^[-+]?[1-9]\\d{0,2}(\\${sep}\\d{3})+$`).test(digits)
+  const lastComma = t.lastIndexOf(',')
+  const lastDot = t.lastIndexOf('.')
+  if (lastDot > lastComma) {
+    // "1,000.5": commas group thousands before a decimal point.
+    const whole = t.slice(0, lastDot)
+    if (thousands(whole, ',')) return { text: whole.replace(/,/g, '') + t.slice(lastDot) }
+  } else if (lastDot >= 0) {
+    // "1.000,5": dots group thousands before a decimal comma.
+    const whole = t.slice(0, lastComma)
+    if (thousands(whole, '.'))
+      return { text: `${whole.replace(/\./g, '')}.${t.slice(lastComma + 1)}` }
+  } else if (/^[-+]?\d*,\d+(e[-+]?\d+)?$/i.test(t) && !/^[-+]?[1-9]\d{0,2},\d{3}$/.test(t)) {
+    // One comma that cannot group thousands (not 1–3 digits from 1–999, then three): decimal.
+    return { text: t.replace(',', '.') }
+  } else if (/^[-+]?[1-9]\d{0,2}(,\d{3}){2,}$/.test(t)) {
+    // Several commas three digits apart: thousands.
+    return { text: t.replace(/,/g, '') }
+  } else if (/^[-+]?[1-9]\d{0,2},\d{3}$/.test(t)) {
+    const n = t.replace(',', '')
+    const d = t.replace(',', '.')
+    return {
+      error: `"${typed}" could be ${Number(n)} or ${Number(d)}: type ${n} or ${d} (a decimal point, no thousands separator)`,
+    }
+  }
+  return { error: `"${typed}" is not a number: write a decimal with a point or a comma, e.g. 1.5` }
+}
+
+/** What a person typed, as a number: "0.25", "1/16", "2^-4", "1e3", "1,5"; NaN when it is none of these or when a comma could be read two ways (see `readCommas`). */
 export function parseValue(text: string): number {
-  const t = text.trim().replace(/\s+/g, '').replace(/,/g, '')
+  const read = readCommas(text)
+  if ('error' in read) return Number.NaN
+  const t = read.text
   if (t === '') return Number.NaN
   const fraction = /^([-+]?[\d.]+(?:e[-+]?\d+)?)\/([\d.]+(?:e[-+]?\d+)?)$/i.exec(t)
   if (fraction) {
@@ -126,6 +166,8 @@ export function valueFromText(
   text: string,
   spec: Pick<ParamSpec, 'kind' | 'label'> & Partial<Pick<ParamSpec, 'min' | 'max' | 'unit'>>,
 ): { value: number; note?: string } | { error: string } {
+  const commas = readCommas(text)
+  if ('error' in commas) return commas
   const value = parseValue(text)
   const typed = text.trim()
   if (Number.isNaN(value))

@@ -4,34 +4,23 @@
  * cancel; then a heatmap per figure — maximum queue, bottleneck utilisation, fairness index, cells
  * lost. A cell opens its run on the page. `abrsim sweep` runs the same grid from the command line.
  */
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import { formatScenarioError } from '../engine/protocol'
 import { isPacketModel, type Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'
-import {
-  heatmapDomain,
-  heatmapHeight,
-  renderHeatmap,
-  valueRange,
-  type HeatmapCell,
-  type HeatmapScale,
-} from './heatmap'
-import { METRIC_LABELS, SUMMARY_METRICS, type SummaryMetric } from './metrics'
-import { applyOverrides, formatParamValue, parseValue, type Override } from './paths'
-import {
-  createSweepWorker,
-  defaultWorkerCount,
-  runSweep,
-  type PointOutcome,
-  type SweepHandle,
-} from './pool'
+import { AxisControls } from './AxisControls'
+import type { HeatmapScale } from './heatmap'
+import { Heatmap } from './HeatmapFigure'
+import { SUMMARY_METRICS } from './metrics'
+import { applyOverrides } from './paths'
+import { createSweepWorker, defaultWorkerCount, runSweep, type SweepHandle } from './pool'
+import { type AxisInput, gridPoints, NONE, readForm, type SweepRun } from './sweepPlan'
 import {
   loadRegistry,
   parseValueList,
   suggestValues,
   sweepTargets,
   type ParamSpec,
-  type SweepTarget,
 } from './targets'
 
 interface SweepPanelProps {
@@ -39,189 +28,6 @@ interface SweepPanelProps {
   scenarioJson: string
   /** Opens a sweep point as the page's run; returns null, or why it was refused. */
   onOpenRun(scenarioJson: string, label: string): string | null
-}
-
-interface AxisInput {
-  path: string
-  values: string
-}
-
-interface SweepPoint {
-  /** The point's values, run length included: applied to the scenario in the sweep worker. */
-  overrides: Override[]
-  label: string
-  column: number
-  row: number
-}
-
-interface SweepRun {
-  xPath: string
-  yPath: string | null
-  xValues: string[]
-  yValues: string[]
-  /** The scenario the grid's points vary. */
-  scenarioJson: string
-  points: SweepPoint[]
-  outcomes: (PointOutcome | null)[]
-  fractions: readonly number[]
-  state: 'running' | 'done' | 'cancelled'
-  workers: number
-  /** A packet-level scenario: queues and losses count packets. */
-  packets: boolean
-}
-
-const NONE = ''
-
-function shortValue(raw: string): string {
-  const v = parseValue(raw)
-  return typeof v === 'number' ? formatParamValue(v) : String(raw)
-}
-
-function pathLabel(targets: readonly SweepTarget[], path: string): string {
-  return targets.find((t) => t.path === path)?.label ?? path
-}
-
-function Heatmap({
-  run,
-  metric,
-  targets,
-  scale,
-  onOpen,
-}: {
-  run: SweepRun
-  metric: SummaryMetric
-  targets: readonly SweepTarget[]
-  scale: HeatmapScale
-  onOpen(i: number): void
-}) {
-  const ref = useRef<SVGSVGElement>(null)
-  const boxRef = useRef<HTMLDivElement>(null)
-  const [width, setWidth] = useState(320)
-  useLayoutEffect(() => {
-    const box = boxRef.current
-    if (!box) return
-    setWidth(box.clientWidth || 320)
-    const observer = new ResizeObserver(([entry]) =>
-      setWidth(Math.floor(entry.contentRect.width) || 320),
-    )
-    observer.observe(box)
-    return () => observer.disconnect()
-  }, [])
-  const labels = METRIC_LABELS[metric]
-  // The packet model loses packets, not cells.
-  const packets = run.packets
-  const title = packets && metric === 'cells_lost' ? 'Packets lost' : labels.title
-  const unit = packets && labels.unit === 'cells' ? 'packets' : labels.unit
-  const baseFormat = labels.format
-  // Enough decimals to tell the cells apart when a ratio varies only in its fourth digit.
-  const spread = (() => {
-    const values = run.outcomes.flatMap((o) =>
-      o?.ok && o.summary[metric] !== null && Number.isFinite(o.summary[metric])
-        ? [o.summary[metric] as number]
-        : [],
-    )
-    return values.length > 1 ? Math.max(...values) - Math.min(...values) : 0
-  })()
-  const decimals =
-    unit === '' && spread > 0 ? Math.min(6, Math.max(3, Math.ceil(-Math.log10(spread)) + 1)) : 3
-  const format = unit === '' ? (v: number) => v.toFixed(decimals) : baseFormat
-  const cells: HeatmapCell[] = run.points.map((p, index) => {
-    const outcome = run.outcomes[index]
-    const value =
-      outcome === null ? null : outcome.ok ? (outcome.summary[metric] ?? Number.NaN) : Number.NaN
-    const what =
-      outcome === null
-        ? 'still running'
-        : outcome.ok
-          ? `${title} ${value === null || !Number.isFinite(value) ? 'not measured' : format(value)}${unit ? ` ${unit}` : ''}`
-          : `failed: ${outcome.errors.map(formatScenarioError).join('; ') || outcome.message}`
-    return { index, column: p.column, row: p.row, value, description: `${p.label}: ${what}` }
-  })
-  const range = valueRange(cells)
-  const domain = heatmapDomain(
-    cells.flatMap((c) => (c.value === null ? [] : [c.value])),
-    scale,
-    labels.scale,
-  )
-  const columns = run.xValues.map(shortValue)
-  const rows = run.yPath ? run.yValues.map(shortValue) : ['']
-  useLayoutEffect(() => {
-    if (!ref.current) return
-    renderHeatmap(ref.current, {
-      width,
-      columns,
-      rows,
-      domain,
-      xLabel: pathLabel(targets, run.xPath),
-      yLabel: run.yPath ? pathLabel(targets, run.yPath) : '',
-      unit,
-      format,
-      cells,
-      onOpen,
-    })
-  })
-  return (
-    <figure className="heatmap" data-testid={`sweep-heatmap-${metric}`}>
-      <figcaption>
-        {title}
-        {unit ? ` (${unit})` : ''}
-        <span className="heatmap-key" data-testid="heatmap-scale">
-          <span className="ramp" aria-hidden="true" />{' '}
-          {scale === 'fixed' ? 'fixed scale' : 'relative scale'}: dark{' '}
-          {(scale === 'fixed' ? baseFormat : format)(domain[0])} → light{' '}
-          {(scale === 'fixed' ? baseFormat : format)(domain[1])}
-          {range !== null &&
-            (range[0] === range[1]
-              ? ` · all ${format(range[0])}`
-              : ` · values ${format(range[0])} to ${format(range[1])}`)}
-        </span>
-      </figcaption>
-      <div ref={boxRef}>
-        <svg
-          ref={ref}
-          role="group"
-          aria-label={`${title} over the sweep grid`}
-          height={heatmapHeight(run.yValues.length || 1, width, run.xValues.length)}
-        />
-      </div>
-      <details className="heatmap-table">
-        <summary>Values as a table</summary>
-        <table data-testid={`sweep-table-${metric}`}>
-          <caption>
-            {title}
-            {unit ? ` (${unit})` : ''}: {run.yPath ? `${pathLabel(targets, run.yPath)} down, ` : ''}
-            {pathLabel(targets, run.xPath)} across
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{run.yPath ? '' : pathLabel(targets, run.xPath)}</th>
-              {columns.map((c, i) => (
-                <th key={i} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, row) => (
-              <tr key={row}>
-                <th scope="row">{r}</th>
-                {columns.map((_, column) => {
-                  const cell = cells.find((c) => c.row === row && c.column === column)
-                  const v = cell?.value
-                  return (
-                    <td key={column}>
-                      {v === null || v === undefined ? '…' : Number.isFinite(v) ? format(v) : '×'}
-                    </td>
-                  )
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-    </figure>
-  )
 }
 
 /** Memoised: the page re-renders every frame while a run plays, the sweep form need not. */
@@ -284,41 +90,21 @@ export const SweepPanel = memo(function SweepPanel({
     [],
   )
 
-  const setAxis = (i: 0 | 1, next: Partial<AxisInput>) =>
-    setAxes((current) => {
-      const copy: [AxisInput, AxisInput] = [{ ...current[0] }, { ...current[1] }]
-      copy[i] = { ...copy[i], ...next }
-      if (next.path !== undefined) {
-        const spec = specOf(next.path)
-        copy[i].values = spec ? suggestValues(spec) : ''
-      }
-      return copy
-    })
+  // Typing edits an axis as it is; choosing a parameter from the list starts its values from a guess.
+  const editAxis = (i: 0 | 1, next: Partial<AxisInput>) =>
+    setAxes((c) => (i === 0 ? [{ ...c[0], ...next }, c[1]] : [c[0], { ...c[1], ...next }]))
+  const chooseAxis = (i: 0 | 1, path: string) => {
+    const spec = specOf(path)
+    editAxis(i, { path, values: spec ? suggestValues(spec) : '' })
+  }
 
   const start = async () => {
-    const found: string[] = []
-    const xValues = parseValueList(axes[0].values)
-    const yValues = axes[1].path === NONE ? [] : parseValueList(axes[1].values)
-    if (axes[0].path === NONE || xValues.length === 0)
-      found.push('Choose the first parameter and at least one value.')
-    if (axes[1].path !== NONE && yValues.length === 0)
-      found.push('Give the second parameter at least one value, or choose “nothing”.')
-    if (axes[1].path !== NONE && axes[1].path === axes[0].path)
-      found.push('The two parameters are the same.')
-    const until = Number(untilMs)
-    if (!(until > 0)) found.push('The run length must be a positive number of milliseconds.')
-    let window: [number, number] | null = null
-    if (windowText.from.trim() !== '' || windowText.to.trim() !== '') {
-      const from = windowText.from.trim() === '' ? 0 : Number(windowText.from)
-      const to = windowText.to.trim() === '' ? until : Number(windowText.to)
-      if (!(from >= 0 && to > from && to <= until))
-        found.push(`The window must satisfy 0 ≤ from < to ≤ ${until} ms.`)
-      else window = [from, to]
-    }
-    if (found.length > 0) {
-      setProblems(found)
+    const form = readForm(axes, untilMs, windowText)
+    if ('problems' in form) {
+      setProblems(form.problems)
       return
     }
+    const { xValues, yValues, window } = form
     const mod = await import('../engine/pkg/sim_wasm.js')
     await mod.default()
     // The engine's own bound on a grid (limits.max_sweep_points), counted from the axes' lengths
@@ -331,22 +117,7 @@ export const SweepPanel = memo(function SweepPanel({
       setProblems([`${e instanceof Error ? e.message : String(e)}: give fewer values.`])
       return
     }
-    const points: SweepPoint[] = []
-    const rows = yValues.length > 0 ? yValues : [null]
-    rows.forEach((y, row) => {
-      xValues.forEach((x, column) => {
-        const overrides: Override[] = [{ path: axes[0].path, raw: x }]
-        if (y !== null) overrides.push({ path: axes[1].path, raw: y })
-        const all =
-          until !== layout.until_ms
-            ? [{ path: 'run.until_ms', raw: String(until) }, ...overrides]
-            : overrides
-        const label = overrides
-          .map((o) => `${pathLabel(targets, o.path)} = ${shortValue(o.raw)}`)
-          .join(', ')
-        points.push({ overrides: all, label, column, row })
-      })
-    })
+    const points = gridPoints(axes, form, layout.until_ms, targets)
     setProblems([])
     const workers = defaultWorkerCount(points.length)
     const fresh: SweepRun = {
@@ -406,78 +177,6 @@ export const SweepPanel = memo(function SweepPanel({
     parseValueList(axes[0].values).length *
     (axes[1].path === NONE ? 1 : Math.max(1, parseValueList(axes[1].values).length))
 
-  const axisControls = (i: 0 | 1) => {
-    const spec = specOf(axes[i].path)
-    const isCustom = axes[i].path !== NONE && !spec
-    return (
-      <fieldset className="sweep-axis">
-        <legend>{i === 0 ? 'First parameter (across)' : 'Second parameter (down)'}</legend>
-        <label>
-          Parameter
-          <select
-            value={isCustom ? '__custom' : axes[i].path}
-            onChange={(e) =>
-              setAxis(i, { path: e.target.value === '__custom' ? 'vcs.*.' : e.target.value })
-            }
-            aria-label={`${i === 0 ? 'First' : 'Second'} parameter`}
-          >
-            {i === 1 && <option value={NONE}>nothing (one-parameter sweep)</option>}
-            {targets.map((t) => (
-              <option key={t.path} value={t.path}>
-                {t.label}
-              </option>
-            ))}
-            <option value="__custom">another path…</option>
-          </select>
-        </label>
-        {isCustom && (
-          <label>
-            Path
-            <input
-              value={axes[i].path}
-              onChange={(e) =>
-                setAxes((c) =>
-                  i === 0
-                    ? [{ ...c[0], path: e.target.value }, c[1]]
-                    : [c[0], { ...c[1], path: e.target.value }],
-                )
-              }
-              aria-label={`${i === 0 ? 'First' : 'Second'} parameter path`}
-            />
-          </label>
-        )}
-        {axes[i].path !== NONE && (
-          <label>
-            Values{spec?.unit ? ` (${spec.unit})` : ''}
-            <input
-              value={axes[i].values}
-              onChange={(e) =>
-                setAxes((c) =>
-                  i === 0
-                    ? [{ ...c[0], values: e.target.value }, c[1]]
-                    : [c[0], { ...c[1], values: e.target.value }],
-                )
-              }
-              aria-label={`${i === 0 ? 'First' : 'Second'} parameter values`}
-              placeholder="e.g. 1/64, 1/16, 1/4, 1"
-            />
-          </label>
-        )}
-        {spec && (
-          <p className="muted sweep-doc">
-            {spec.doc} Range {formatParamValue(spec.min)}–{formatParamValue(spec.max)}
-            {spec.kind === 'pow2'
-              ? ', powers of two'
-              : spec.kind === 'zero_or_pow2'
-                ? ', 0 or powers of two'
-                : ''}
-            .
-          </p>
-        )}
-      </fieldset>
-    )
-  }
-
   return (
     <section className="sweep-panel" aria-labelledby="sweep-title">
       <h2 id="sweep-title">Sweep parameters</h2>
@@ -493,8 +192,16 @@ export const SweepPanel = memo(function SweepPanel({
         </p>
       )}
       <div className="sweep-form">
-        {axisControls(0)}
-        {axisControls(1)}
+        {([0, 1] as const).map((i) => (
+          <AxisControls
+            key={i}
+            i={i}
+            axis={axes[i]}
+            targets={targets}
+            onChoose={(path) => chooseAxis(i, path)}
+            onEdit={(next) => editAxis(i, next)}
+          />
+        ))}
         <fieldset className="sweep-axis runs">
           <legend>Runs</legend>
           <label>

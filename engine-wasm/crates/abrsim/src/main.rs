@@ -18,6 +18,7 @@ use std::process::ExitCode;
 mod bounds;
 mod check;
 mod cli;
+mod output;
 mod run;
 mod sweep;
 
@@ -56,7 +57,9 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("abrsim: {message}");
+            // Whatever the message echoes of the input, no raw control characters reach the
+            // terminal and no number runs to hundreds of digits.
+            eprintln!("abrsim: {}", sim_core::scenario::echo::tame(&message));
             ExitCode::from(2)
         }
     }

@@ -56,14 +56,10 @@ pub fn main(args: RunArgs) -> Result<(), String> {
     opts.limits.samples_on_disk = args.samples.is_some();
     let mut parquet = args.samples.as_deref().map(sample_out::SampleFile::new);
     let text = crate::bounds::read_text(&args.scenario, opts.limits.max_input_bytes)?;
+    // Written beside DIR/samples.csv and renamed over it only once the run has succeeded: a
+    // refused or failed run leaves the file a previous run wrote.
     let mut csv_out = match &args.csv {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("--csv {}: {e}", dir.display()))?;
-            let path = dir.join("samples.csv");
-            let file =
-                std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some((std::io::BufWriter::new(file), false, path))
-        }
+        Some(dir) => Some((crate::output::Output::create(&dir.join("samples.csv"))?, false)),
         None => None,
     };
     let mut io_error = None;
@@ -73,7 +69,8 @@ pub fn main(args: RunArgs) -> Result<(), String> {
             if let Some(file) = parquet.as_mut() {
                 file.add(sim.columns(), rows);
             }
-            let Some((out, header_done, _)) = csv_out.as_mut() else { return };
+            let Some((file, header_done)) = csv_out.as_mut() else { return };
+            let out = file.writer();
             let width = sim.columns().len();
             let mut write = || -> std::io::Result<()> {
                 if !*header_done {
@@ -102,10 +99,11 @@ pub fn main(args: RunArgs) -> Result<(), String> {
     if let Some(file) = parquet {
         file.finish()?;
     }
-    if let Some((mut out, _, path)) = csv_out {
-        if let Some(e) = io_error.or_else(|| out.flush().err()) {
-            return Err(format!("{}: {e}", path.display()));
+    if let Some((file, _)) = csv_out {
+        if let Some(e) = io_error {
+            return Err(format!("{}: {e}", file.dest().display()));
         }
+        file.commit()?;
     }
     // A closed stdout (`abrsim run … | head`) ends the program quietly, not with a panic.
     let mut stdout = std::io::stdout().lock();

@@ -27,7 +27,7 @@
 
 use crate::cli;
 use serde_json::{json, Map, Value};
-use sim_core::runner::{apply_options, check_windows, run_report, RunOptions};
+use sim_core::runner::{apply_options, estimate, run_report, RunOptions};
 use sim_core::scenario::set::{expand_path, parse_value};
 use sim_core::scenario::{format_errors, ScenarioError};
 use sim_core::sweep::{Grid, SweepSummary, WindowSummary};
@@ -154,18 +154,18 @@ fn row(point: &Point, report: &Value, s: &SweepSummary) -> Value {
 }
 
 /// Builds a grid point's model (either kind), so that a bad value fails before it runs; the
-/// summary its rows will feed.
-fn build_point(text: &str, point: &Point, scenario: &str) -> Result<WindowSummary, String> {
+/// summary its rows will feed and the point's estimated memory in MB (the run's cost model).
+fn build_point(text: &str, point: &Point, scenario: &str) -> Result<(WindowSummary, f64), String> {
     let built = (|| {
+        let mb = estimate(text, &point.opts)?.total_memory_mb();
         let value = apply_options(text, &point.opts)?;
         let model = Model::from_json(&value.to_string())?;
-        let until = model.layout()["until_ms"].as_f64().unwrap_or(0.0);
-        check_windows(&point.opts, until)?;
-        Ok::<_, Vec<ScenarioError>>(model)
+        Ok::<_, Vec<ScenarioError>>((model, mb))
     })()
     .map_err(|errors| {
         format!("{scenario} with {}:\n{}", describe(&point.params), format_errors(&errors))
     })?;
+    let (built, mb) = built;
     let layout = built.layout();
     let window = point
         .opts
@@ -173,18 +173,35 @@ fn build_point(text: &str, point: &Point, scenario: &str) -> Result<WindowSummar
         .first()
         .copied()
         .unwrap_or_else(|| (0.0, layout["until_ms"].as_f64().unwrap_or(0.0)));
-    WindowSummary::from_layout(&layout, window)
+    Ok((WindowSummary::from_layout(&layout, window)?, mb))
 }
 
 /// Runs one grid point to its row.
 fn run_point(text: &str, plan: &Plan<'_>, index: usize, clock: &Instant) -> Result<Value, String> {
     let point = plan.point(index);
-    let mut summary = build_point(text, &point, &plan.args.scenario.display().to_string())?;
+    let (mut summary, _) = build_point(text, &point, &plan.args.scenario.display().to_string())?;
     run_report(text, &point.opts, &|| clock.elapsed().as_secs_f64() * 1000.0, &mut |_, rows| {
         summary.add(rows)
     })
     .map(|report| row(&point, &report, &summary.summary()))
     .map_err(|errors| format!("{}:\n{}", describe(&point.params), format_errors(&errors)))
+}
+
+/// The points run at once: as asked, but no more than the memory limit holds of the largest
+/// point's estimate (one at least: a point over the limit alone is refused by its own check).
+fn jobs_within(jobs: usize, point_mb: f64, max_mb: f64) -> usize {
+    if point_mb <= 0.0 {
+        return jobs;
+    }
+    let fit = (max_mb / point_mb).floor().max(1.0);
+    if (jobs as f64) > fit {
+        eprintln!(
+            "abrsim sweep: running {fit} points at once, not {jobs}: each may hold about {point_mb:.0} MB and together they stay under {max_mb} MB (limits.max_memory_mb)"
+        );
+        fit as usize
+    } else {
+        jobs
+    }
 }
 
 /// How far ahead of the last printed row a worker may start a point: rows done out of order wait
@@ -203,12 +220,23 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     let grid = Grid::new(args.axes.clone(), limits.max_sweep_points)
         .map_err(|e| format!("--param: {e}"))?;
     let text = crate::bounds::read_text(&args.scenario, limits.max_input_bytes)?;
-    let scenario: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not valid JSON: {e}", args.scenario.display()))?;
+    let scenario = sim_core::scenario::strict_json::parse(&text, limits.max_input_bytes)
+        .map_err(|e| format!("{}:\n{}", args.scenario.display(), format_errors(&e)))?;
     let mut expanded = BTreeMap::new();
+    // Which axis sets each concrete parameter: two axes over one (`vcs.*.rif` and
+    // `vcs.vc1.rif`) would leave one of them unswept.
+    let mut owner: BTreeMap<String, &str> = BTreeMap::new();
     for axis in grid.axes() {
         let paths = expand_path(&scenario, &axis.path)
             .map_err(|e| format!("--param {}: {}: {}", axis.path, e.path, e.message))?;
+        for p in &paths {
+            if let Some(first) = owner.insert(p.clone(), &axis.path) {
+                return Err(format!(
+                    "--param {first} and --param {} both set {p}: sweep each parameter once",
+                    axis.path
+                ));
+            }
+        }
         expanded.insert(axis.path.clone(), paths);
     }
     let plan = Plan { args, grid, expanded };
@@ -216,14 +244,16 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
 
     // Every value of every axis is validated (with the other axes at their first value) before
     // any point runs, so a bad value fails at once with the path that is wrong rather than after
-    // the good points have taken their time: as many builds as values, not as points.
+    // the good points have taken their time: as many builds as values, not as points. The
+    // largest point's estimated memory × the points run at once must fit the memory limit.
+    let mut point_mb: f64 = 0.0;
     if !plan.grid.is_empty() {
         let axes = plan.grid.axes();
         for (k, axis) in axes.iter().enumerate() {
             for d in 0..axis.values.len() {
                 let mut digits = vec![0; axes.len()];
                 digits[k] = d;
-                build_point(&text, &plan.point_at(&digits), &name)?;
+                point_mb = point_mb.max(build_point(&text, &plan.point_at(&digits), &name)?.1);
             }
         }
     }
@@ -231,7 +261,7 @@ pub fn run(args: &SweepArgs, out: &mut dyn Write) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let total = plan.grid.len();
-    let jobs = args.jobs.clamp(1, total.max(1));
+    let jobs = jobs_within(args.jobs.clamp(1, total.max(1)), point_mb, limits.max_memory_mb);
     // The number of rows printed so far, which workers wait on to stay within the look-ahead.
     let printed = (Mutex::new(0usize), Condvar::new());
     let (tx, rx) = mpsc::channel::<(usize, Result<Value, String>)>();

@@ -7,6 +7,7 @@
 use crate::cell::sim::Simulation;
 use crate::ip::IpSimulation;
 use crate::model::{split_model, ModelKind};
+use crate::scenario::cost::Cost;
 use crate::scenario::{self, ScenarioError};
 use crate::session::report::write_report;
 use serde_json::Value;
@@ -53,8 +54,51 @@ pub fn apply_options(text: &str, opts: &RunOptions) -> Result<Value, Vec<Scenari
     Ok(value)
 }
 
-/// Runs a scenario of either model to its end and returns the runner's report
-/// (see [`write_report`]). `clock_ms` reads the wall clock (the caller's, so
+/// A scenario validated for a run, of either model.
+enum Checked {
+    Cell(crate::cell::scenario::Scenario),
+    Packet(crate::ip::scenario::IpScenario),
+}
+
+/// Validates a run and gives its cost: the one estimate every caller asks before building
+/// anything (this runner, `abrsim sweep` for each point it will run, the browser's engine through
+/// the same validation). The model's terms (sources, sampling, queues, cells in flight, the
+/// max-min oracle's recomputations) come from the scenario; the options add their report
+/// windows. A cost over the limits is refused, naming the largest term, its figure and the limit.
+fn check(text: &str, opts: &RunOptions) -> Result<(Checked, Cost), Vec<ScenarioError>> {
+    let (kind, value) = split_model(apply_options(text, opts)?)?;
+    let (checked, mut cost, until) = match kind {
+        ModelKind::Cell => {
+            let s = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
+            let cost = crate::cell::scenario::cost::cell_cost(&s);
+            let until = s.run.until_ms;
+            (Checked::Cell(s), cost, until)
+        }
+        ModelKind::Packet => {
+            let s = crate::ip::scenario::ip_scenario_from_value_with(&value, &opts.limits)?;
+            let cost = crate::ip::scenario::ip_cost(&s);
+            let until = s.run.until_ms;
+            (Checked::Packet(s), cost, until)
+        }
+    };
+    check_windows(opts, until)?;
+    cost.add_windows(opts.windows.len());
+    let mut errors = Vec::new();
+    cost.check(until, &opts.limits, &mut errors);
+    if errors.is_empty() {
+        Ok((checked, cost))
+    } else {
+        Err(errors)
+    }
+}
+
+/// The estimated cost of running `text` with `opts` (see [`check`]), or why it is refused.
+pub fn estimate(text: &str, opts: &RunOptions) -> Result<Cost, Vec<ScenarioError>> {
+    check(text, opts).map(|(_, cost)| cost)
+}
+
+/// Runs a scenario of either model to its end and returns the runner's
+/// report (see [`write_report`]). `clock_ms` reads the wall clock (the caller's, so
 /// this stays free of platform calls); `on_rows` sees every batch of sample
 /// rows (for CSV output).
 pub fn run_report(
@@ -63,17 +107,8 @@ pub fn run_report(
     clock_ms: &dyn Fn() -> f64,
     on_rows: &mut dyn FnMut(&RowSource<'_>, &[f64]),
 ) -> Result<Value, Vec<ScenarioError>> {
-    let (kind, value) = split_model(apply_options(text, opts)?)?;
-    Ok(match kind {
-        ModelKind::Cell => {
-            let scenario = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
-            check_windows(opts, scenario.run.until_ms)?;
-            write_report(Simulation::build(&scenario), opts, clock_ms, on_rows)
-        }
-        ModelKind::Packet => {
-            let scenario = crate::ip::scenario::ip_scenario_from_value_with(&value, &opts.limits)?;
-            check_windows(opts, scenario.run.until_ms)?;
-            write_report(IpSimulation::build(&scenario), opts, clock_ms, on_rows)
-        }
+    Ok(match check(text, opts)?.0 {
+        Checked::Cell(s) => write_report(Simulation::build(&s), opts, clock_ms, on_rows),
+        Checked::Packet(s) => write_report(IpSimulation::build(&s), opts, clock_ms, on_rows),
     })
 }

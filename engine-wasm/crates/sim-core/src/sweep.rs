@@ -17,6 +17,7 @@
 //! before anything is built) and maps an index to a point by its mixed-radix digits, the first
 //! axis the most significant (varying slowest).
 
+use crate::scenario::echo::clip;
 use serde_json::Value;
 
 /// One swept parameter: a path (the `--set` grammar, `*` for every element of an array) and its
@@ -41,6 +42,18 @@ impl Grid {
     /// with overflow checks, nothing built) exceed `max_points` (`limits.max_sweep_points`). The
     /// refusal names every axis path with its length, and the limit.
     pub fn new(axes: Vec<Axis>, max_points: usize) -> Result<Grid, String> {
+        // The same path twice: the later axis would overwrite the earlier at every point, and
+        // the earlier would vanish from the rows.
+        for (j, later) in axes.iter().enumerate() {
+            if let Some(i) = axes[..j].iter().position(|a| a.path == later.path) {
+                return Err(format!(
+                    "axes {} and {} both sweep {}: give each path once, with all its values",
+                    i + 1,
+                    j + 1,
+                    clip(&later.path)
+                ));
+            }
+        }
         let product = axes.iter().try_fold(1usize, |n, a| n.checked_mul(a.values.len()));
         match product {
             Some(len) if len <= max_points => Ok(Grid { axes, len }),
@@ -135,15 +148,6 @@ impl<'a> Iterator for GridIter<'a> {
 }
 
 impl ExactSizeIterator for GridIter<'_> {}
-
-/// At most 80 characters of a path typed by the user, for a message.
-fn clip(s: &str) -> String {
-    if s.chars().count() <= 80 {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(80).collect::<String>())
-    }
-}
 
 /// A sweep point's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -360,6 +364,13 @@ mod tests {
             }
             assert_eq!(grid.point(want.len()), None);
         }
+    }
+
+    #[test]
+    fn a_path_swept_twice_is_refused_naming_both_axes() {
+        let axes = vec![axis("vcs.vc1.rif", 2), axis("run.seed", 2), axis("vcs.vc1.rif", 3)];
+        let e = Grid::new(axes, 10_000).unwrap_err();
+        assert!(e.contains("axes 1 and 3 both sweep vcs.vc1.rif"), "{e}");
     }
 
     #[test]

@@ -3,6 +3,20 @@
 //! demand, freeze those flows, repeat (Bertsekas & Gallager's progressive
 //! filling). This is the reference the simulated rates are compared with.
 
+use std::cell::Cell;
+
+thread_local! {
+    /// Steps of water-filling done on this thread (see [`oracle_steps`]).
+    static STEPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The water-filling steps [`max_min_fair`] has taken on this thread: a flow
+/// or a resource looked at. The cost model's oracle term is an estimate of
+/// these, and the bounded-cost test holds it to the count.
+pub fn oracle_steps() -> u64 {
+    STEPS.with(Cell::get)
+}
+
 /// A flow for the oracle: the resources it crosses and the most it wants.
 #[derive(Clone, Debug)]
 pub struct Flow {
@@ -18,7 +32,11 @@ pub fn max_min_fair(capacity: &[f64], flows: &[Flow]) -> Vec<f64> {
     let mut used = vec![0.0; capacity.len()];
     let mut crossing = vec![0u32; capacity.len()];
     const EPS: f64 = 1e-9;
+    let hops: usize = flows.iter().map(|f| f.resources.len()).sum();
+    let per_round = (2 * hops + 3 * flows.len() + capacity.len()) as u64;
+    STEPS.with(|s| s.set(s.get() + (capacity.len() + flows.len()) as u64));
     loop {
+        STEPS.with(|s| s.set(s.get() + per_round));
         crossing.iter_mut().for_each(|c| *c = 0);
         let mut any = false;
         for (i, f) in flows.iter().enumerate() {

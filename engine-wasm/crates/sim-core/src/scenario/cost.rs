@@ -18,6 +18,23 @@ use std::collections::HashMap;
 pub const QUEUED_BYTES: f64 = 64.0;
 /// Bytes of one sample value (an f64), kept by the viewer for the whole run.
 pub const SAMPLE_BYTES: f64 = 8.0;
+/// Bytes a cell or packet on a link holds (its record in the link's FIFO,
+/// with the FIFO's room to grow), for the memory estimate.
+pub const IN_FLIGHT_BYTES: f64 = 64.0;
+/// Bytes a report window holds per sample column: its sums and, at the end,
+/// its share of the report (a JSON entry per VC and port figure).
+pub const WINDOW_BYTES_PER_COLUMN: f64 = 512.0;
+/// Bytes the engine holds for each port, source and hop of a source's path
+/// (measured: the bounded-cost test holds the estimate to what a run allocates).
+pub const PORT_BYTES: f64 = 8192.0;
+pub const SOURCE_BYTES: f64 = 8192.0;
+pub const HOP_BYTES: f64 = 1024.0;
+/// Bytes any run holds whatever its size: the event queue's and the sample
+/// store's first blocks, the report.
+pub const BASE_BYTES: f64 = 2e6;
+/// Steps of the max-min oracle's water-filling (one flow or resource looked
+/// at) that cost about as much as one event.
+pub const ORACLE_STEPS_PER_EVENT: f64 = 16.0;
 
 /// One term of an estimate: where it comes from, its size, and how it was figured.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +53,9 @@ pub struct Cost {
     /// Which of `memory` is the sample rows a viewer keeps: not held when a runner streams them
     /// to a file (`Limits::samples_on_disk`).
     pub samples_term: Option<usize>,
+    /// Sample rows of the run and columns of each, for what the options add.
+    pub rows: f64,
+    pub columns: usize,
 }
 
 impl Cost {
@@ -56,6 +76,25 @@ impl Cost {
             .filter(|&(i, _)| !on_disk(i))
             .map(|(_, t)| t.clone())
             .collect()
+    }
+
+    /// What `count` report windows add: each looks at every sample row and
+    /// sums every column of the rows it covers, and is reported whole.
+    pub fn add_windows(&mut self, count: usize) {
+        if count == 0 {
+            return;
+        }
+        let (n, columns) = (count as f64, self.columns as f64);
+        self.events.push(Term {
+            path: "--window".into(),
+            value: n * self.rows * (1.0 + columns / 8.0),
+            detail: format!("{count} report windows × {} sample rows", self.rows),
+        });
+        self.memory.push(Term {
+            path: "--window".into(),
+            value: n * columns * WINDOW_BYTES_PER_COLUMN,
+            detail: format!("{count} report windows × {columns} columns"),
+        });
     }
 
     /// Refuses a cost over `limits`, naming the largest term.
@@ -121,7 +160,9 @@ impl Tally {
         per_hop: f64,
         what: &str,
     ) {
-        let value = per_s * secs * (1.0 + per_hop * hops as f64);
+        // Its start, and its first unit however short its time on.
+        let units = if secs > 0.0 { 1.0 + per_s * secs } else { 0.0 };
+        let value = units * (1.0 + per_hop * hops as f64);
         self.cost.events.push(Term {
             path,
             value,
@@ -132,6 +173,7 @@ impl Tally {
     /// The sample rows a viewer keeps, and the events that record them.
     pub fn samples(&mut self, until_ms: f64, interval_ms: f64, columns: usize) {
         let rows = (until_ms / interval_ms).ceil();
+        (self.cost.rows, self.cost.columns) = (rows, columns);
         self.cost.events.push(Term {
             path: "run.sample_interval_ms".into(),
             value: rows * (1.0 + columns as f64 / 8.0),
@@ -161,6 +203,45 @@ impl Tally {
                     path,
                     value: held * QUEUED_BYTES,
                     detail: format!("{held:.0} queued of a {buffer} buffer"),
+                });
+            }
+        }
+    }
+}
+
+impl Tally {
+    /// The network the engine builds: its ports (each with its queue, its
+    /// algorithm's state and its share of the routing tables), each source's
+    /// state along its path, and the event queue's entries for them.
+    pub fn network(&mut self, ports: usize, sources: usize, hops: usize) {
+        let value = BASE_BYTES
+            + ports as f64 * PORT_BYTES
+            + sources as f64 * SOURCE_BYTES
+            + hops as f64 * HOP_BYTES
+            + (ports as f64 * sources as f64 * 4.0).min(4.0 * 1024.0 * 1024.0);
+        self.cost.memory.push(Term {
+            path: "links".into(),
+            value,
+            detail: format!("the engine: {ports} ports, {sources} sources over {hops} hops"),
+        });
+    }
+
+    /// The units on each link at once: what enters it (its offered load, at
+    /// most its rate) × its delay. A 10 Gbit/s link with a 10 s delay holds
+    /// 2.4 × 10⁸ cells.
+    pub fn in_flight(
+        &mut self,
+        links: impl Iterator<Item = ((usize, usize), String, f64, f64)>,
+        what: &str,
+    ) {
+        for (key, path, rate_per_s, delay_s) in links {
+            let inflow = self.offered.get(&key).copied().unwrap_or(0.0).min(rate_per_s);
+            let held = inflow * delay_s;
+            if held >= 1.0 {
+                self.cost.memory.push(Term {
+                    path,
+                    value: held * IN_FLIGHT_BYTES,
+                    detail: format!("{held:.0} {what} in flight ({inflow:.0}/s × {delay_s} s)"),
                 });
             }
         }

@@ -10,6 +10,7 @@
 
 pub mod claims;
 pub mod cost;
+pub mod echo;
 pub mod envelope;
 pub mod lecture;
 pub mod reader;
@@ -62,6 +63,8 @@ pub struct Limits {
     /// Whether the runner streams the sample rows to a file rather than holding them (`abrsim run
     /// --samples`): `max_memory_mb` then leaves them out. Not a limit by name; the runner sets it.
     pub samples_on_disk: bool,
+    /// Report windows a run may be asked for (`--window`, each summing every column).
+    pub max_windows: usize,
 }
 
 impl Default for Limits {
@@ -80,6 +83,7 @@ impl Default for Limits {
             max_path_nodes: 50_000,
             max_sweep_points: 10_000,
             max_input_bytes: 4_000_000,
+            max_windows: 1000,
         }
     }
 }
@@ -99,6 +103,7 @@ impl Limits {
         "max_path_nodes",
         "max_sweep_points",
         "max_input_bytes",
+        "max_windows",
     ];
 
     /// Every limit by name, as JSON (the page reads the same figures).
@@ -116,6 +121,7 @@ impl Limits {
             "max_path_nodes": self.max_path_nodes,
             "max_sweep_points": self.max_sweep_points,
             "max_input_bytes": self.max_input_bytes,
+            "max_windows": self.max_windows,
         })
     }
 
@@ -151,6 +157,7 @@ impl Limits {
             "max_path_nodes" => self.max_path_nodes = value as usize,
             "max_sweep_points" => self.max_sweep_points = value.min(usize::MAX as f64) as usize,
             "max_input_bytes" => self.max_input_bytes = value.min(usize::MAX as f64) as usize,
+            "max_windows" => self.max_windows = value.min(usize::MAX as f64) as usize,
             _ => {
                 return Err(format!(
                     "unknown limit '{key}' (expected one of: {})",
@@ -172,7 +179,9 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
-        ScenarioError { path: path.into(), message: message.into() }
+        // Everything a refusal echoes passes here: no raw control characters,
+        // no 309-digit numbers.
+        ScenarioError { path: echo::escape(&path.into()), message: echo::tame(&message.into()) }
     }
 }
 

@@ -22,15 +22,7 @@ pub fn describe(v: &Value) -> String {
     clip(&v.to_string())
 }
 
-/// At most 80 characters of `s` (then "…"), for echoing a user's value in a
-/// message: a 64 KB id is named, not repeated.
-pub fn clip(s: &str) -> String {
-    if s.chars().count() > 80 {
-        format!("{}…", s.chars().take(80).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
+pub use super::echo::clip;
 
 /// A JSON object being read: records which keys were used so that the rest can
 /// be reported as unknown.

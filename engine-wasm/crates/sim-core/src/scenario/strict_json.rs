@@ -19,8 +19,10 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<Value, Vec<ScenarioError>> 
             ),
         )]);
     }
+    // A byte-order mark (as some editors save UTF-8) is not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = Node { path: String::new() }.deserialize(&mut de).and_then(|v| {
+    let value = Node { at: At::Root }.deserialize(&mut de).and_then(|v| {
         de.end()?;
         Ok(v)
     });
@@ -34,12 +36,34 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<Value, Vec<ScenarioError>> 
     })
 }
 
-/// A value being read at `path` (dotted, `[i]` for array elements).
-struct Node {
-    path: String,
+/// Where a value is being read: its parent's place and its key or index. The
+/// dotted path (`[i]` for array elements) is spelled out only when an error is
+/// reported, so reading costs the same whatever the keys' lengths and the
+/// arrays' sizes: building each element's path up front made a long key over
+/// a long array quadratic.
+#[derive(Clone, Copy)]
+enum At<'p> {
+    Root,
+    Key(&'p At<'p>, &'p str),
+    Index(&'p At<'p>, usize),
 }
 
-impl<'de> DeserializeSeed<'de> for Node {
+impl At<'_> {
+    fn path(&self) -> String {
+        match self {
+            At::Root => String::new(),
+            At::Key(parent, key) => super::reader::join(&parent.path(), &super::reader::clip(key)),
+            At::Index(parent, i) => format!("{}[{i}]", parent.path()),
+        }
+    }
+}
+
+/// A value being read at `at`.
+struct Node<'p> {
+    at: At<'p>,
+}
+
+impl<'de> DeserializeSeed<'de> for Node<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
@@ -47,15 +71,7 @@ impl<'de> DeserializeSeed<'de> for Node {
     }
 }
 
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-impl<'de> Visitor<'de> for Node {
+impl<'de> Visitor<'de> for Node<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -97,7 +113,7 @@ impl<'de> Visitor<'de> for Node {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
         loop {
-            let seed = Node { path: format!("{}[{}]", self.path, items.len()) };
+            let seed = Node { at: At::Index(&self.at, items.len()) };
             match seq.next_element_seed(seed)? {
                 Some(v) => items.push(v),
                 None => return Ok(Value::Array(items)),
@@ -108,14 +124,14 @@ impl<'de> Visitor<'de> for Node {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
-            let path = child(&self.path, &key);
             if map.contains_key(&key) {
+                let path = At::Key(&self.at, &key).path();
                 let shown = super::reader::describe(&Value::String(key));
                 return Err(de::Error::custom(format!(
                     "{path}\tthe key {shown} is given twice in one object; keep one"
                 )));
             }
-            let value = access.next_value_seed(Node { path })?;
+            let value = access.next_value_seed(Node { at: At::Key(&self.at, &key) })?;
             map.insert(key, value);
         }
         Ok(Value::Object(map))

@@ -43,6 +43,14 @@ impl<'a> RowSource<'a> {
 
 /// Checks the report windows against the run length.
 pub fn check_windows(opts: &RunOptions, until: f64) -> Result<(), Vec<ScenarioError>> {
+    let (count, limit) = (opts.windows.len(), opts.limits.max_windows);
+    if count > limit {
+        // Each window sums every column of every row it covers and is reported whole.
+        return Err(vec![ScenarioError::new(
+            "--window",
+            format!("{count} report windows, more than the limit of {limit} (limits.max_windows)"),
+        )]);
+    }
     let mut errors = Vec::new();
     for (i, &(from, to)) in opts.windows.iter().enumerate() {
         if !(from.is_finite() && to.is_finite() && from >= 0.0 && from < to && to <= until) {

@@ -470,9 +470,9 @@ impl Port {
 
 #[cfg(test)]
 mod tests {
-    use crate::cell::atm::CellKind;
     use super::super::wire::OnWire;
     use super::*;
+    use crate::cell::atm::CellKind;
     use crate::time::mbps_to_cells_per_s;
     use std::collections::VecDeque;
 

@@ -1,8 +1,8 @@
 //! The cells on a link, in the order they reach its far end: a compact
 //! header per cell, and the RM fields of RM cells in a FIFO beside.
 
-use crate::cell::atm::{Cell, CellKind, RmFields};
 use super::queue::keeps_rm;
+use crate::cell::atm::{Cell, CellKind, RmFields};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 

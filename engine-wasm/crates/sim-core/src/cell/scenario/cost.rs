@@ -2,8 +2,9 @@
 //! `crate::scenario::cost`'s).
 
 use super::{Scenario, TrafficSpec};
+use crate::scenario::cost::ORACLE_STEPS_PER_EVENT;
 use crate::scenario::cost::{link_pairs, on_ms, ports_on, Cost, Tally, Term};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The cell model's estimate. ABR sources are held to their max-min share by
 /// the switches' feedback (with a margin for the transient before it takes
@@ -31,7 +32,12 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         controlled: bool,
         /// On/off switches per second: each recomputes the max-min shares.
         edges_per_s: f64,
+        /// Cells per message a request–response loop receives (each whole
+        /// message recomputes the shares), else 0.
+        message_cells: f64,
     }
+    // What the max-min oracle may be given as demands: PCRs and rate caps.
+    let mut demands = HashSet::new();
     let mut loops = Vec::new();
     for vc in &s.vcs {
         let directions: Vec<(Vec<usize>, &TrafficSpec)> = if vc.bidirectional {
@@ -45,16 +51,27 @@ pub fn cell_cost(s: &Scenario) -> Cost {
             let ports = ports_on(&path, &pairs);
             let slowest =
                 ports.iter().map(|&(l, _)| s.links[l].rate_mbps).fold(f64::INFINITY, f64::min);
+            let mut message_cells = 0.0;
+            demands.insert(vc.params.pcr_mbps.to_bits());
             let (start, stop, duty, edges_per_s) = match *traffic {
                 TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => {
                     let period = (on_ms + off_ms).max(f64::MIN_POSITIVE);
                     (start_ms, stop_ms, on_ms / period, 2000.0 / period)
                 }
-                TrafficSpec::Persistent { start_ms, stop_ms }
-                | TrafficSpec::Bottlenecked { start_ms, stop_ms, .. }
-                | TrafficSpec::RequestResponse { start_ms, stop_ms, .. } => {
+                TrafficSpec::Bottlenecked { start_ms, stop_ms, rate_mbps, .. } => {
+                    demands.insert(rate_mbps.to_bits());
                     (start_ms, stop_ms, 1.0, 0.0)
                 }
+                TrafficSpec::RequestResponse {
+                    start_ms,
+                    stop_ms,
+                    request_cells,
+                    response_cells,
+                } => {
+                    message_cells = request_cells.min(response_cells).max(1) as f64;
+                    (start_ms, stop_ms, 1.0, 0.0)
+                }
+                TrafficSpec::Persistent { start_ms, stop_ms } => (start_ms, stop_ms, 1.0, 0.0),
             };
             let controlled = ports.iter().all(|&(l, d)| {
                 let from = if d == 0 { s.links[l].a } else { s.links[l].b };
@@ -74,6 +91,7 @@ pub fn cell_cost(s: &Scenario) -> Cost {
                 per_hop: 2.0 * (1.0 + 1.0 / vc.params.nrm.max(1) as f64),
                 controlled,
                 edges_per_s,
+                message_cells,
             });
         }
     }
@@ -102,19 +120,22 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         background.push((b, ports, per_s));
     }
     let shares = max_min_fair(&capacity, &flows);
-    // What one recomputation of the max-min shares costs, in events.
-    let recompute = 1.0 + loops.iter().map(|l| l.ports.len()).sum::<usize>() as f64 / 2.0;
-    let edges = |t: &mut Tally, path: String, per_s: f64, secs: f64| {
-        if per_s > 0.0 {
-            t.cost.events.push(Term {
-                path,
-                value: per_s * secs * recompute,
-                detail: format!(
-                    "{per_s:.0} on/off switches/s × {secs} s, each recomputing the max-min shares"
-                ),
-            });
-        }
-    };
+    // The max-min oracle is recomputed whenever what the loops send may change: each loop's
+    // connection, start, stop and bottleneck's end, each on/off switch (a loop's or a
+    // background's) and each whole request–response message. Each recomputation looks at every
+    // port, loop and background source, then water-fills: every round raises the unfrozen
+    // loops until a port saturates or a demand is met, freezing at least one loop, and a port
+    // or a demand value ends at most one round, so the rounds are at most the loops, and at
+    // most the distinct demands plus the ports the loops cross.
+    let hops: usize = loops.iter().map(|l| l.ports.len()).sum();
+    let crossed: HashSet<(usize, usize)> = loops.iter().flat_map(|l| l.ports.clone()).collect();
+    let rounds = 1.0 + loops.len().min(demands.len() + crossed.len()) as f64;
+    let background_hops: usize = background.iter().map(|b| b.1.len()).sum();
+    let sources = loops.len() + background.len();
+    let fixed = capacity.len() + s.vcs.len() + background_hops;
+    let steps = fixed as f64 + rounds * (2 * hops + 3 * loops.len() + capacity.len()) as f64;
+    let recompute = 1.0 + steps / ORACLE_STEPS_PER_EVENT;
+    let mut recomputations = 0.0;
     for (l, share) in loops.iter().zip(&shares) {
         let full = l.pcr_cps * l.duty;
         let per_s = if l.controlled { full.min(MARGIN * share) } else { full }.max(l.floor_cps);
@@ -122,7 +143,8 @@ pub fn cell_cost(s: &Scenario) -> Cost {
             *t.offered.entry(p).or_insert(0.0) += per_s;
         }
         t.source(l.name.clone(), per_s, l.secs, l.ports.len(), l.per_hop, "cells");
-        edges(&mut t, l.name.clone(), l.edges_per_s, l.secs);
+        let messages = if l.message_cells > 0.0 { per_s / l.message_cells } else { 0.0 };
+        recomputations += 4.0 + (l.edges_per_s + messages) * l.secs;
     }
     for (b, ports, per_s) in background {
         for &p in &ports {
@@ -130,10 +152,21 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         }
         let secs = on_ms(b.start_ms, b.stop_ms, until) / 1000.0;
         t.source(format!("background.{}", b.id), per_s, secs, ports.len(), 2.0, "cells");
+        recomputations += 2.0;
         if let Some(on) = b.on_ms {
             let period = (on + b.off_ms).max(f64::MIN_POSITIVE);
-            edges(&mut t, format!("background.{}", b.id), 2000.0 / period, secs);
+            recomputations += 2000.0 / period * secs;
         }
+    }
+    if recomputations > 0.0 {
+        // Each is an event of its own too (a switch, a start), at least one.
+        t.cost.events.push(Term {
+            path: if loops.is_empty() { "background" } else { "vcs" }.into(),
+            value: recomputations * recompute,
+            detail: format!(
+                "{recomputations:.0} recomputations of the max-min shares × {steps:.0} steps each"
+            ),
+        });
     }
     let loop_count = loops.len();
     let columns = 2
@@ -148,5 +181,13 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         })
     });
     t.queues(ports, until / 1000.0);
+    let links = s.links.iter().enumerate().flat_map(|(i, l)| {
+        (0..2).map(move |d| {
+            let path = format!("links.{}.delay_ms", l.id);
+            ((i, d), path, cps(l.rate_mbps), l.delay_ms / 1000.0)
+        })
+    });
+    t.in_flight(links, "cells");
+    t.network(2 * s.links.len(), sources, hops + background_hops);
     t.cost
 }

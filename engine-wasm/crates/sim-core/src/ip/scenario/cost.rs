@@ -78,5 +78,15 @@ pub fn ip_cost(s: &IpScenario) -> Cost {
         })
     });
     t.queues(ports, until / 1000.0);
+    let links = s.links.iter().enumerate().flat_map(|(i, l)| {
+        (0..2).map(move |d| {
+            let path = format!("links.{}.delay_ms", l.id);
+            // At most a 40-byte packet (an ACK) per 320 bits of the link.
+            ((i, d), path, l.rate_mbps * 1e6 / 320.0, l.delay_ms / 1000.0)
+        })
+    });
+    t.in_flight(links, "packets");
+    let hops = sources.iter().map(|x| x.ports.len()).sum();
+    t.network(2 * s.links.len(), sources.len(), hops);
     t.cost
 }

@@ -1,0 +1,60 @@
+/** The parameter panel's sections when nothing is selected: the run, and each background source. */
+import type { EngineInfo } from '../scenario/engineInfo'
+import { editedPart, getPath, isObject, type JsonObject, type Part } from '../scenario/paths'
+import { type NumberField, numberOf, type Section, safeId, UNSET_TEXT } from './field'
+
+/** The run's own settings (stop time, seed, …). */
+export function runSection(scenario: JsonObject, info: EngineInfo): Section {
+  const run = getPath(scenario, 'run')
+  const fields = info.params('run').map((spec): NumberField => {
+    const own = isObject(run) ? numberOf(run[spec.key]) : undefined
+    return {
+      type: 'number',
+      id: `run-${spec.key}`,
+      spec,
+      value: own ?? spec.default,
+      origin: own !== undefined ? 'set' : 'default',
+      originText: own !== undefined ? 'set in this scenario' : 'default',
+      softMax: spec.key === 'seed' ? 1000 : spec.key === 'until_ms' ? 10_000 : undefined,
+      write: (s, v) => editedPart(s, { key: 'run' }, (e) => e.set(spec.key, v)),
+    }
+  })
+  return {
+    id: 'run',
+    title: 'Run',
+    note: 'Select a node, link or VC to see its parameters.',
+    fields,
+  }
+}
+
+/** One section per background source, titled with its kind and route. */
+export function backgroundSections(scenario: JsonObject, info: EngineInfo): Section[] {
+  const sources = Array.isArray(scenario.background) ? scenario.background.filter(isObject) : []
+  return sources.map((bg) => {
+    const id = String(bg.id)
+    const fields = info.params('background').map((spec): NumberField => {
+      const own = numberOf(bg[spec.key])
+      const part: Part = { key: 'background', id }
+      return {
+        type: 'number',
+        id: `bg-${safeId(id)}-${spec.key}`,
+        spec,
+        value: own ?? spec.default,
+        origin: own !== undefined ? 'set' : 'default',
+        originText: own !== undefined ? `set on ${id}` : 'default',
+        unsetText: UNSET_TEXT[spec.key],
+        write: (s, v) => editedPart(s, part, (e) => e.set(spec.key, v)),
+        clear:
+          own !== undefined && spec.default === null
+            ? (s) => editedPart(s, part, (e) => e.delete(spec.key))
+            : undefined,
+      }
+    })
+    const route = Array.isArray(bg.path) ? bg.path.join('→') : ''
+    return {
+      id: `bg-${safeId(id)}`,
+      title: `Background ${String(bg.kind ?? 'cbr').toUpperCase()} ${id} (${route})`,
+      fields,
+    }
+  })
+}

@@ -1,0 +1,33 @@
+/** The topology drawing's coordinate box, node sizes, fonts and inks, shared by its layers. */
+import type { Point } from './geometry'
+
+/** The drawing's coordinate box and node sizes, for layers drawn over it (the editor, the cell animation). */
+export const TOPOLOGY_BOX = {
+  width: 560,
+  height: 300,
+  padding: 56,
+  hostRadius: 20,
+  switchHalf: 22,
+} as const
+export const {
+  width: WIDTH,
+  height: HEIGHT,
+  padding: PADDING,
+  hostRadius: HOST_R,
+  switchHalf: SWITCH_HALF,
+} = TOPOLOGY_BOX
+/** Spacing between parallel VC routes drawn along a shared link. */
+export const ROUTE_GAP = 6
+export const INK = '#1b1f24'
+
+/** Font sizes (drawing units) of the drawing's texts, as styles.css sets them. */
+export const FONT = { link: 12, caption: 13, acr: 14, queue: 12, badge: 12 } as const
+/** Colour of a bundle of routes whose VCs have no colour of their own. */
+export const BUNDLE_COLOR = '#59636e'
+
+/** Where the nodes are drawn: each node's point, the drawing's centre of mass and its height. */
+export interface Placement {
+  pos: Map<string, Point>
+  middle: Point
+  height: number
+}
