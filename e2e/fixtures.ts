@@ -21,8 +21,19 @@ export class AbrLabPage {
     this.errorPanel = page.getByRole('alert')
   }
 
-  /** Opens the page (optionally with a URL hash) and waits until the test API is installed. */
-  async open(hash = ''): Promise<void> {
+  /**
+   * Opens the page (optionally with a URL hash) and waits until the test API is installed. Playing
+   * pauses at a scenario's narrated stops only with `stops` (the reader's preference, off here so
+   * that a test plays through unless it is about the stops).
+   */
+  async open(hash = '', { stops = false }: { stops?: boolean } = {}): Promise<void> {
+    await this.page.context().addInitScript((on) => {
+      try {
+        window.localStorage.setItem('abrlab.pauseAtStops', on ? 'on' : 'off')
+      } catch {
+        // about:blank and other opaque origins have no storage: nothing to set there.
+      }
+    }, stops)
     await this.page.goto(`/${hash}`)
     await this.page.waitForFunction(() => window.__abrlab !== undefined)
   }

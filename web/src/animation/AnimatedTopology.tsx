@@ -6,10 +6,11 @@
  *
  * Cells move at the simulated pace: each snapshot from the engine gives every cell's progress
  * along its link, and between snapshots a cell moves on by the simulated time that has passed at
- * the chosen speed. A link whose cells would cross it in under a quarter of a second shows its
+ * the chosen speed. A link whose cells would cross it in under a tenth of a second shows its
  * flow rate (utilisation) instead, and so does every link if drawing cells ever costs more than
  * a frame can spare: the page degrades what it draws, never its frame rate.
  */
+import { Term } from '../glossary/Term'
 import {
   type ReactNode,
   useCallback,
@@ -373,10 +374,10 @@ export function AnimationLegend({
         <span className="key-data" aria-hidden="true" /> data
       </span>
       <span className="key">
-        <span aria-hidden="true">▶</span> FRM
+        <span aria-hidden="true">▶</span> <Term name="FRM" />
       </span>
       <span className="key">
-        <span aria-hidden="true">◇</span> BRM
+        <span aria-hidden="true">◇</span> <Term name="BRM" />
       </span>
       <span className="key" data-testid="legend-setup">
         <span aria-hidden="true">●</span> set-up, <span aria-hidden="true">○</span> connect

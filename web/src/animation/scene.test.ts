@@ -56,7 +56,9 @@ describe('animation scene', () => {
     const l3 = scene.ports[0]
     expect(showsCells(l3, 1)).toBe(true)
     expect(showsCells(l3, 10)).toBe(true)
-    expect(showsCells(l3, 50)).toBe(false)
+    // The default pace (50 ms per second) shows the 5 ms link's cells; twice as fast, a blur.
+    expect(showsCells(l3, 50)).toBe(true)
+    expect(showsCells(l3, 100)).toBe(false)
     expect(showsCells(l3, null)).toBe(false)
     const pace = slowestCellPace(l3)
     expect((l3.spanMs / pace) * 1000).toBeCloseTo(MIN_CROSSING_WALL_MS)

@@ -9,6 +9,7 @@ import { ShareDialog } from '../embed/ShareDialog'
 import { labHash } from '../lab/address'
 import { LabContext, useLab, useNewLab, useRun, useRunFrame } from '../lab/hooks'
 import type { Lab } from '../lab/lab'
+import { LecturePanel } from '../lecture/LecturePanel'
 import { LibraryDialog } from '../library/LibraryDialog'
 import { ProgressIndicator, useTask } from '../progress/ProgressIndicator'
 import { editedTitle } from '../scenario/edited'
@@ -143,6 +144,7 @@ function Workspace({ embed, title }: { embed: boolean; title: string }) {
           </div>
         )}
         <aside className="side">
+          <LecturePanel editable={!embed && editing} />
           {embed || !editing ? (
             <WatchedDrawing layout={layout} embed={embed} />
           ) : (

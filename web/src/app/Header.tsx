@@ -7,6 +7,7 @@ import { fullPageUrl } from '../embed/embed'
 import type { Action } from './actions'
 import { saveScenario } from '../library/files'
 import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
+import { StopMarks } from '../lecture/LecturePanel'
 import { setPresentation, usePresentation } from './presentation'
 import { Timeline } from './Timeline'
 import { Transport } from './Transport'
@@ -136,6 +137,7 @@ export function Header({ embed, title, actions, onLibrary, onShare }: HeaderProp
           marks={liveMarks.filter((m) => m.run === layout)}
         />
       )}
+      <StopMarks />
     </header>
   )
 }

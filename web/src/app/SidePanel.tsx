@@ -13,6 +13,7 @@ import { Magnifier, stopAtOrBelow, useMagnifier } from '../animation/Magnifier'
 import { EditorCanvas } from '../editor/EditorCanvas'
 import { EmbedLegend } from '../embed/EmbedLegend'
 import type { Layout } from '../engine/layout'
+import { useStopView } from '../lecture/useLecture'
 import { ClaimsTable } from '../library/ClaimsTable'
 import { ScenarioAbout } from '../library/ScenarioAbout'
 import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
@@ -104,6 +105,8 @@ export function EditingSide({ layout }: { layout: Layout }) {
     selection?.kind === 'link' ? selection.id : null,
     run.setMagnified,
   )
+  // A narrated stop's view: its element selected, its port magnified.
+  useStopView(setMagnified)
   // Stable while a run plays: the frame, status, pace and revision come from LiveContext.
   const overlay = useCallback(
     (viewLayout: Layout, fit: Fit) => (

@@ -7,6 +7,7 @@ import { ChartsWorkspace } from '../charts/ChartsWorkspace'
 import { ComparePanel } from '../compare/ComparePanel'
 import type { Layout } from '../engine/layout'
 import { RunExports } from '../export/RunExports'
+import { GlossaryPanel } from '../glossary/GlossaryPanel'
 import { ParameterGuide } from '../guide/ParameterGuide'
 import { RecordMenu } from '../record/RecordMenu'
 import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
@@ -19,6 +20,7 @@ const VIEWS: readonly (readonly [MainView, string])[] = [
   ['charts', 'Charts'],
   ['sweep', 'Sweep'],
   ['guide', 'Parameter guide'],
+  ['glossary', 'Glossary'],
 ]
 
 interface ViewsProps {
@@ -134,6 +136,7 @@ export function Views({ layout, embed, title }: ViewsProps) {
           )}
         </div>
       )}
+      {!embed && <GlossaryPanel shown={view === 'glossary'} />}
     </div>
   )
 }

@@ -37,7 +37,8 @@ export function useActions(embed: boolean): Action[] {
             return
           }
           cursor.setScrub(null)
-          run.play()
+          // Plays on to the lecture's next stop, where the engine pauses exactly.
+          lab.lecture.playOn()
         },
       },
       {

@@ -96,8 +96,12 @@ export class EngineClient {
     return loadResult(reply)
   }
 
-  async play(signal?: AbortSignal): Promise<void> {
-    await this.call({ type: 'play' }, signal)
+  /** Plays on; with `pauseAtMs`, pauses exactly at that simulated time. */
+  async play(signal?: AbortSignal, pauseAtMs?: number): Promise<void> {
+    await this.call(
+      pauseAtMs === undefined ? { type: 'play' } : { type: 'play', pauseAtMs },
+      signal,
+    )
   }
 
   async pause(signal?: AbortSignal): Promise<void> {

@@ -224,6 +224,28 @@ describe('EngineHost with the real engine', () => {
     expect(inbox.messages.some((m) => m.type === 'status' && m.status === 'finished')).toBe(false)
   })
 
+  it('plays to a lecture stop and pauses exactly at its time, then on to the end', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    const layout = loadedLayout(await inbox.reply(1))
+    host.handle({ type: 'speed', id: 2, speed: null })
+    host.handle({ type: 'play', id: 3, pauseAtMs: 37.25 })
+    expect(await inbox.reply(3)).toEqual({ type: 'ok', id: 3 })
+    await inbox.next((m) => m.type === 'status' && m.status === 'paused' && m.nowMs > 0)
+    expect(inbox.messages.filter((m) => m.type === 'status').at(-1)).toMatchObject({
+      status: 'paused',
+      nowMs: 37.25,
+    })
+    const store = new SampleStore(layout.columns)
+    for (const batch of inbox.samples()) store.append(batch.rows)
+    // Samples come every 0.5 ms: the last one before the stop.
+    expect(store.last(column.time)).toBe(37)
+    // Playing on without a stop runs to the end; a stop already passed is ignored.
+    host.handle({ type: 'play', id: 4, pauseAtMs: 10 })
+    await inbox.next((m) => m.type === 'status' && m.status === 'finished')
+  })
+
   it('steps a given stretch of simulated time and stays paused', async () => {
     const inbox = new Inbox()
     const host = new EngineHost(realEngine(), inbox.post)

@@ -149,6 +149,8 @@ export class EngineHost {
   private scenarioStale = false
   private untilMs = 0
   private running = false
+  /** Where the current play pauses (a lecture's stop), or null: the run's end. */
+  private pauseAtMs: number | null = null
   private sliceScheduled = false
   private speed: Speed = null
   /** Pacing anchor: sim time and wall time when play (or a speed change) started. */
@@ -287,6 +289,11 @@ export class EngineHost {
       this.postStatus('finished')
       return
     }
+    const { pauseAtMs } = req
+    this.pauseAtMs =
+      pauseAtMs !== undefined && pauseAtMs > engine.now_ms() && pauseAtMs < this.untilMs
+        ? pauseAtMs
+        : null
     if (!this.running) {
       this.running = true
       this.rebaseClock()
@@ -361,6 +368,7 @@ export class EngineHost {
 
   private stop(): void {
     this.running = false
+    this.pauseAtMs = null
   }
 
   private dropEngine(): void {
@@ -383,13 +391,12 @@ export class EngineHost {
     const engine = this.engine
     if (!this.running || engine === null) return
     const start = this.clock.now()
-    const target =
+    const target = Math.min(
+      this.pauseAtMs ?? this.untilMs,
       this.speed === null
         ? this.untilMs
-        : Math.min(
-            this.untilMs,
-            this.anchorSimMs + (this.speed * (start - this.anchorWallMs)) / 1000,
-          )
+        : this.anchorSimMs + (this.speed * (start - this.anchorWallMs)) / 1000,
+    )
     let caughtUp = false
     try {
       for (;;) {
@@ -431,6 +438,12 @@ export class EngineHost {
     if (engine.now_ms() >= this.untilMs) {
       this.stop()
       this.postStatus('finished')
+      return
+    }
+    if (this.pauseAtMs !== null && engine.now_ms() >= this.pauseAtMs) {
+      // A lecture's stop: the run halts exactly there (the samples up to it were just posted).
+      this.stop()
+      this.postStatus('paused')
       return
     }
     this.scheduleSlice(caughtUp && this.speed !== null ? PACED_IDLE_MS : 0)

@@ -18,8 +18,11 @@ export type Speed = number | null
 export type ClientRequest =
   /** Validate and build a scenario (JSON text), replacing any current one. Replies `loaded` or `rejected`. */
   | { type: 'load'; id: number; scenarioJson: string }
-  /** Start or resume stepping the engine. Replies `ok`; then `samples` events stream in. */
-  | { type: 'play'; id: number }
+  /**
+   * Start or resume stepping the engine. Replies `ok`; then `samples` events stream in. With
+   * `pauseAtMs`, the run pauses exactly at that simulated time (a lecture's stop), if not before.
+   */
+  | { type: 'play'; id: number; pauseAtMs?: number }
   /** Stop stepping after the current time slice. Replies `ok`. */
   | { type: 'pause'; id: number }
   /** Rebuild the current scenario from time zero. Replies `loaded`. */
@@ -162,6 +165,10 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
     case 'load':
       return typeof m.scenarioJson === 'string'
     case 'play':
+      return (
+        m.pauseAtMs === undefined ||
+        (typeof m.pauseAtMs === 'number' && Number.isFinite(m.pauseAtMs) && m.pauseAtMs >= 0)
+      )
     case 'pause':
     case 'reset':
       return true

@@ -5,7 +5,7 @@
 import type { LoadResult } from '../engine/EngineClient'
 import { formatScenarioError } from '../engine/protocol'
 import { type JsonObject, type LeafChange, leafChanges } from '../scenario/paths'
-import { sameForEngine } from './documents'
+import { forEngine, sameForEngine } from './documents'
 import type { Lab } from './lab'
 import type { Carry } from './types'
 
@@ -24,7 +24,11 @@ export class Carrier {
     this.pending = null
     this.epoch += 1
     this.engineDoc = doc
-    return this.lab.run.load(JSON.stringify(doc), { play })
+    // Playing at once pauses at the lecture's first stop, like the Play button.
+    return this.lab.run.load(JSON.stringify(doc), {
+      play,
+      pauseAt: () => this.lab.lecture.nextPauseMs(),
+    })
   }
 
   /** Carries `carry` to the run once the one under way is done; only the latest waits. */
@@ -64,7 +68,8 @@ export class Carrier {
     }
     let why = ' (the network changed)'
     if (status !== 'finished' && engineDoc !== null) {
-      const changes = knownChanges ?? leafChanges(engineDoc, job.scenario)
+      // What the engine reads: a stop edited alongside is not offered to it.
+      const changes = knownChanges ?? leafChanges(forEngine(engineDoc), forEngine(job.scenario))
       if (changes !== null && changes.length > 0 && changes.every((c) => c.after !== undefined)) {
         const live = await this.setLive(changes, job.label, epoch)
         if (live === null) return

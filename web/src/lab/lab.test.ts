@@ -4,54 +4,12 @@
  * scenario and that run); an edit mid-run that the model takes live leaves the run going.
  */
 import { describe, expect, it } from 'vitest'
-import { EngineClient, type WorkerLike } from '../engine/EngineClient'
-import { EngineHost } from '../engine/engineHost'
-import type { ClientRequest } from '../engine/protocol'
-import { createEngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
-import { realEngine, scenarioText } from '../test/realEngine'
-import { Lab } from './lab'
-import { Run } from './run'
-
-// The run publishes at most once per display frame; under Node a frame is a timer.
-globalThis.requestAnimationFrame ??= (fn: FrameRequestCallback) =>
-  setTimeout(() => fn(performance.now()), 0) as unknown as number
-globalThis.cancelAnimationFrame ??= (id: number) => clearTimeout(id)
-
-/** A worker transport that hands each request to an EngineHost in the same thread. */
-function inProcessWorker(): WorkerLike {
-  const worker: WorkerLike = {
-    onmessage: null,
-    onerror: null,
-    postMessage: (message) => host.handle(message as ClientRequest),
-    terminate: () => undefined,
-  }
-  const host = new EngineHost(realEngine(), (msg) =>
-    worker.onmessage?.({ data: msg } as MessageEvent<unknown>),
-  )
-  return worker
-}
-
-function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const start = Date.now()
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      if (check()) resolve()
-      else if (Date.now() - start > timeoutMs) reject(new Error('timed out'))
-      else setTimeout(poll, 5)
-    }
-    poll()
-  })
-}
+import { openLab, until } from '../test/inProcess'
+import type { Lab } from './lab'
 
 async function labAtEnd(): Promise<Lab> {
-  const lab = new Lab(new Run(new EngineClient(inProcessWorker)))
-  lab.setInfo(createEngineInfo(realEngine()))
-  lab.open(JSON.parse(scenarioText('two-source-wan')) as JsonObject, {
-    kind: 'library',
-    id: 'two-source-wan',
-  })
-  await until(() => lab.run.get().status === 'paused')
+  const lab = await openLab()
   lab.run.setSpeed(null)
   lab.run.play()
   await until(() => lab.run.get().status === 'finished')
@@ -88,11 +46,8 @@ describe('the Lab', () => {
   })
 
   it('takes an edit the model can change mid-run live, without a pin', async () => {
-    const lab = new Lab(new Run(new EngineClient(inProcessWorker)))
-    lab.setInfo(createEngineInfo(realEngine()))
-    const doc = JSON.parse(scenarioText('two-source-wan')) as JsonObject
-    lab.open(doc, { kind: 'library', id: 'two-source-wan' })
-    await until(() => lab.run.get().status === 'paused')
+    const lab = await openLab()
+    const doc = lab.get().scenario as JsonObject
     lab.run.step(20)
     await until(() => lab.run.get().nowMs >= 20)
 

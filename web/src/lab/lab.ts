@@ -42,6 +42,7 @@ import type { Notice, Origin } from '../scenario/restore'
 import type { Selection, ViewState } from '../scenario/shareLink'
 import { applyThing, type ThingToTry } from '../scenario/things'
 import { setPresentation } from '../app/presentation'
+import { Lecture } from '../lecture/lecture'
 import { capitalise, engineReads, lowerFirst, validSelection } from './documents'
 import { Emitter } from './emitter'
 import { Carrier } from './carry'
@@ -56,6 +57,8 @@ export class Lab extends Emitter<LabView> {
   private readonly carrier: Carrier = new Carrier(this)
   /** The linked time of every chart and the drawing (hovered, or held on the timeline). */
   readonly cursor = new TimeCursor()
+  /** The lecture: pausing at the narrated stops, student mode and the answers (lecture/lecture.ts). */
+  readonly lecture: Lecture
 
   constructor(
     readonly run: Run,
@@ -86,6 +89,7 @@ export class Lab extends Emitter<LabView> {
       this.cursor.setScrub(null)
       this.cursor.set(null)
     })
+    this.lecture = new Lecture(this)
   }
 
   /** Writes the status line. */

@@ -59,6 +59,8 @@ export interface RunView {
 
 export interface LoadOptions {
   play?: boolean
+  /** Where that play pauses, asked once the run is built (a lecture's next stop), if anywhere. */
+  pauseAt?: () => number | undefined
 }
 
 /** The title of the error shown when the engine crashed (Reset then starts a fresh engine). */
@@ -127,7 +129,7 @@ export class Run extends Emitter<RunView> {
       // A newer load supersedes this one: its result is not shown.
       if (generation !== this.generation) return null
       this.adopt(result)
-      if (result.ok && options.play) await this.client.play()
+      if (result.ok && options.play) await this.client.play(undefined, options.pauseAt?.())
       return result
     } catch (cause) {
       if (generation === this.generation) this.fail('Could not start the engine', cause)
@@ -135,9 +137,12 @@ export class Run extends Emitter<RunView> {
     }
   }
 
-  play(): void {
+  /** Plays on; with `pauseAtMs`, the engine pauses exactly at that simulated time. */
+  play(pauseAtMs?: number): void {
     if (!this.view.layout) return
-    this.client.play().catch((cause: unknown) => this.fail('The engine could not play', cause))
+    this.client
+      .play(undefined, pauseAtMs)
+      .catch((cause: unknown) => this.fail('The engine could not play', cause))
   }
 
   pause(): void {

@@ -26,7 +26,7 @@ export interface LiveMark {
 
 export type SideTab = 'params' | 'about'
 /** The views beside the drawing. */
-export type MainView = 'charts' | 'sweep' | 'guide'
+export type MainView = 'charts' | 'sweep' | 'guide' | 'glossary'
 
 export interface LabView {
   info: EngineInfo | null

@@ -38,8 +38,17 @@ export const ScenarioAbout = memo(function ScenarioAbout({
   const variants = Array.isArray(scenario.variants) ? scenario.variants.filter(isObject) : []
   const [whole, setWhole] = useState(false)
   const explanation = text('explanation')
-  /** Long explanations start folded to a few lines, so the variants and things to try stay in view. */
-  const long = explanation.length > 420
+  /** Paragraphs are separated by a blank line; the first says the key point. */
+  const paragraphs = explanation
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+  /**
+   * Long explanations start folded to their first paragraph's first few lines, so the variants and
+   * things to try stay in view.
+   */
+  const long = explanation.length > 420 || paragraphs.length > 1
+  const folded = long && !whole
   const chooseVariant = (id: string, label: string) => {
     let edit: Edit
     try {
@@ -77,9 +86,11 @@ export const ScenarioAbout = memo(function ScenarioAbout({
           </ul>
         </section>
       )}
-      <p className={`explanation${long && !whole ? ' folded' : ''}`} id="scenario-explanation">
-        {explanation}
-      </p>
+      <div className={`explanation${folded ? ' folded' : ''}`} id="scenario-explanation">
+        {(folded ? paragraphs.slice(0, 1) : paragraphs).map((p, i) => (
+          <p key={i}>{p}</p>
+        ))}
+      </div>
       {long && (
         <button
           type="button"

@@ -108,13 +108,25 @@ export function verdict(row: ClaimRow): string {
   }
 }
 
-let loading: Promise<ClaimCheckCtor> | null = null
+const loading = new Map<string, Promise<ClaimCheckCtor>>()
 
-/** The wasm module's `ClaimCheck` on the page's thread (the module scenario/engineInfo.ts also uses). */
+/**
+ * A judge class of the wasm module on the page's thread (the module scenario/engineInfo.ts also
+ * uses): `ClaimCheck` for the paper claims, `QuestionCheck` for a lecture's questions.
+ */
+export function loadCheck(name: 'ClaimCheck' | 'QuestionCheck'): Promise<ClaimCheckCtor> {
+  let ctor = loading.get(name)
+  if (!ctor) {
+    ctor = import('../engine/pkg/sim_wasm.js').then(async (mod) => {
+      await mod.default()
+      return mod[name] as unknown as ClaimCheckCtor
+    })
+    loading.set(name, ctor)
+  }
+  return ctor
+}
+
+/** The wasm module's `ClaimCheck` on the page's thread. */
 export function loadClaimCheck(): Promise<ClaimCheckCtor> {
-  loading ??= import('../engine/pkg/sim_wasm.js').then(async (mod) => {
-    await mod.default()
-    return mod.ClaimCheck as unknown as ClaimCheckCtor
-  })
-  return loading
+  return loadCheck('ClaimCheck')
 }

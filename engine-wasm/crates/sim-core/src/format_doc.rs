@@ -7,6 +7,7 @@
 //! rewrites them. A second test checks every library scenario against the schema, so the
 //! shapes written here stay the ones the readers accept.
 
+mod lecture;
 mod page;
 mod validate;
 
@@ -124,7 +125,7 @@ fn array_of(item: Value) -> Value {
 
 /// The keys every scenario has, whichever model it is for.
 fn envelope() -> Vec<(&'static str, Value)> {
-    vec![
+    let mut keys = vec![
         ("format", json!({"const": FORMAT})),
         ("version", json!({"const": VERSION, "description": "The format version."})),
         ("id", text("The scenario's name.")),
@@ -140,7 +141,21 @@ fn envelope() -> Vec<(&'static str, Value)> {
             "view",
             json!({"type": "object", "description": "The page's view; the engine ignores it."}),
         ),
-    ]
+    ];
+    keys.extend(lecture::lists());
+    keys
+}
+
+/// A claim's or a question's window: `[from_ms, to_ms]`.
+fn window() -> Value {
+    json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
+           "description": "[from_ms, to_ms], ending within the run."})
+}
+
+/// How far from the paper's value a run's value may be: `{abs}` or `{rel}`.
+fn tolerance() -> Value {
+    json!({"anyOf": [object(vec![("abs", json!({"type": "number"}))], &["abs"]),
+                     object(vec![("rel", json!({"type": "number"}))], &["rel"])]})
 }
 
 fn shared_defs(defs: &mut Map<String, Value>) {
@@ -168,10 +183,8 @@ fn shared_defs(defs: &mut Map<String, Value>) {
         &["text"],
     );
     defs.insert("thing_to_try".into(), json!({"anyOf": [{"type": "string"}, thing]}));
-    let window = json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
-                        "description": "[from_ms, to_ms], ending within the run."});
-    let tolerance = json!({"anyOf": [object(vec![("abs", json!({"type": "number"}))], &["abs"]),
-                                     object(vec![("rel", json!({"type": "number"}))], &["rel"])]});
+    let window = window();
+    let tolerance = tolerance();
     defs.insert(
         "claim".into(),
         object(
@@ -366,6 +379,7 @@ fn ip_defs(defs: &mut Map<String, Value>) {
 pub fn schema() -> Value {
     let mut defs = Map::new();
     shared_defs(&mut defs);
+    lecture::defs(&mut defs);
     cell_defs(&mut defs);
     ip_defs(&mut defs);
     json!({

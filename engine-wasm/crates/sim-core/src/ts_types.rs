@@ -3,6 +3,7 @@
 //! have one source of truth. The test fails when the checked-in file differs from what the structs
 //! generate; `UPDATE_TS_TYPES=1 cargo test --release -p sim-core --lib ts_types` rewrites it.
 
+use crate::scenario::lecture::{Answer, Choice, Question, Stop, StopView};
 use crate::scenario::registry::{Kind, ParamSpec, Scope};
 use crate::scenario::ScenarioError;
 use crate::session::layout::{
@@ -26,6 +27,11 @@ fn generated() -> String {
         ModelName::decl(&cfg),
         NodeKind::decl(&cfg),
         VariantInfo::decl(&cfg),
+        StopView::decl(&cfg),
+        Stop::decl(&cfg),
+        Choice::decl(&cfg),
+        Answer::decl(&cfg),
+        Question::decl(&cfg),
         ScenarioInfo::decl(&cfg),
         LayoutNode::decl(&cfg),
         LayoutLink::decl(&cfg),

@@ -123,6 +123,38 @@ impl ClaimCheck {
     }
 }
 
+/// The page's judge of a scenario's predict-then-play questions on the run that is playing: the
+/// same tracker as `ClaimCheck`, fed the same rows.
+#[wasm_bindgen]
+pub struct QuestionCheck {
+    inner: sim_core::claims::QuestionCheck,
+}
+
+#[wasm_bindgen]
+impl QuestionCheck {
+    /// Throws the errors JSON of `validate_scenario` when the questions cannot be read.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str, columns_json: &str) -> Result<QuestionCheck, JsError> {
+        let columns: Vec<String> = serde_json::from_str(columns_json).map_err(|e| {
+            JsError::new(&errors_json(&[ScenarioError::new("", format!("columns: {e}"))]))
+        })?;
+        sim_core::claims::QuestionCheck::new(scenario_json, &columns)
+            .map(|inner| QuestionCheck { inner })
+            .map_err(|errors| JsError::new(&errors_json(&errors)))
+    }
+
+    /// The columns `evaluate` takes, `t_ms` first, as a JSON array.
+    pub fn columns(&self) -> String {
+        serde_json::json!(self.inner.columns()).to_string()
+    }
+
+    /// Every question's standing at `now_ms` as a JSON array (`status` `pending` or `due`,
+    /// `value`, `run_choice`, `agrees_with_paper`).
+    pub fn evaluate(&self, rows: &[f64], now_ms: f64) -> String {
+        self.inner.evaluate(rows, now_ms).to_string()
+    }
+}
+
 fn error_json(e: &ScenarioError) -> serde_json::Value {
     serde_json::json!({"error": {"path": e.path, "message": e.message}})
 }

@@ -33,11 +33,74 @@ export type NodeKind = "host" | "switch" | "router";
 
 export type VariantInfo = { id: string, label: string, };
 
+export type StopView = { 
+/**
+ * A node, link, VC, flow or background source id.
+ */
+selection: string | null, 
+/**
+ * One of [`CHARTS`].
+ */
+chart: string | null, 
+/**
+ * A port: `<link id>` (a→b) or `<link id>:rev`.
+ */
+magnify: string | null, };
+
+export type Stop = { 
+/**
+ * Optional name a question's `before` refers to.
+ */
+id: string | null, t_ms: number, title: string, text: string, view: StopView | null, };
+
+export type Choice = { text: string, 
+/**
+ * `[low, high]`: the values of the metric this choice stands for.
+ */
+range: [number, number], };
+
+export type Answer = { 
+/**
+ * The number (absent for a choice).
+ */
+value: number | null, low: number | null, high: number | null, unit: string, choices: Array<Choice>, 
+/**
+ * Index of the paper's choice.
+ */
+correct: number | null, };
+
+export type Question = { id: string, prompt: string, metric: string, 
+/**
+ * `[from_ms, to_ms]` each.
+ */
+windows: Array<[number, number]>, answer: Answer, explanation: string, 
+/**
+ * The stop the question is asked at (its id), if not at the window's start.
+ */
+before: string | null, 
+/**
+ * When the run stops for the student's answer: the `before` stop's time, else where the
+ * windows the metric reads begin.
+ */
+ask_ms: number, 
+/**
+ * When every window the metric reads has passed (the run's end for `totals`).
+ */
+due_ms: number, };
+
 export type ScenarioInfo = { id: string, title: string, paper: string, explanation: string, things_to_try: Array<string>, 
 /**
  * Named sets of overrides the scenario file offers (e.g. "Nrm = 8").
  */
-variants: Array<VariantInfo>, };
+variants: Array<VariantInfo>, 
+/**
+ * Narrated stops on the timeline.
+ */
+stops: Array<Stop>, 
+/**
+ * Predict-then-play questions, each answered by a figure of the run.
+ */
+questions: Array<Question>, };
 
 export type LayoutNode = { id: string, kind: NodeKind, x: number, y: number, };
 

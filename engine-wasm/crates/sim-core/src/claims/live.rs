@@ -34,6 +34,16 @@ fn in_effect(value: &Value, id: &str) -> bool {
     apply_variant(&mut applied, id).is_ok() && settings(&applied) == settings(value)
 }
 
+/// The sample interval of flat rows `width` wide, read off their times (`t_ms` first), so rows
+/// merged to a coarser interval are judged at that interval.
+pub(crate) fn sample_interval(rows: &[f64], width: usize) -> f64 {
+    match rows.len() / width {
+        0 => 0.5,
+        1 => rows[0],
+        _ => rows[width] - rows[0],
+    }
+}
+
 impl LiveCheck {
     /// Reads the claims of `scenario_text` (the scenario as it now runs) and
     /// finds the columns they read among the run's `columns`.
@@ -87,12 +97,7 @@ impl LiveCheck {
     /// interval is read off the rows' times, so rows merged to a coarser
     /// interval are judged at that interval.
     pub fn evaluate(&self, rows: &[f64], now_ms: f64) -> Value {
-        let width = self.columns.len();
-        let sample_ms = match rows.len() / width {
-            0 => 0.5,
-            1 => rows[0],
-            _ => rows[width] - rows[0],
-        };
+        let sample_ms = sample_interval(rows, self.columns.len());
         let live: Vec<Claim> = self
             .claims
             .iter()

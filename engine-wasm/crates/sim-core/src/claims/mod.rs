@@ -9,12 +9,14 @@
 //! see [`tracker::resolve`]).
 
 pub mod live;
+pub mod questions;
 pub mod tracker;
 
 pub use crate::scenario::claims::{
     expr, fmt_num, read_claims, Claim, Compare, Tolerance, MAX_CLAIMS, MAX_WINDOWS,
 };
 pub use live::LiveCheck;
+pub use questions::QuestionCheck;
 pub use tracker::Tracker;
 
 use crate::scenario::ScenarioError;

@@ -44,6 +44,11 @@ const SECTIONS: &[(&str, &str)] = &[
     ("variant", "A variant (`variants[i]`)"),
     ("thing_to_try", "A thing to try (`things_to_try[i]`)"),
     ("claim", "A paper claim (`claims[i]`)"),
+    ("stop", "A narrated stop (`stops[i]`)"),
+    ("stop_view", "What a stop shows (`stops[i].view`)"),
+    ("question", "A predict-then-play question (`questions[i]`)"),
+    ("answer", "A question's answer (`questions[i].answer`)"),
+    ("choice", "One choice of a question (`questions[i].answer.choices[j]`)"),
 ];
 
 fn cell(text: &str) -> String {

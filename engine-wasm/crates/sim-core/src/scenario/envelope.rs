@@ -42,6 +42,8 @@ pub fn read_meta(root: &mut Obj<'_>, errors: &mut Errors) -> (Meta, Option<RunSp
         explanation: root.string("explanation", errors).unwrap_or_default(),
         things_to_try: Vec::new(),
         variants: Vec::new(),
+        stops: Vec::new(),
+        questions: Vec::new(),
     };
     read_tags(root, errors);
     let run = read_run(root.get("run"), errors);

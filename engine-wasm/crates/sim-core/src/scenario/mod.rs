@@ -12,6 +12,7 @@ pub mod claims;
 pub mod cost;
 pub mod echo;
 pub mod envelope;
+pub mod lecture;
 pub mod reader;
 pub mod registry;
 pub mod set;
@@ -215,6 +216,10 @@ pub struct Meta {
     pub explanation: String,
     pub things_to_try: Vec<String>,
     pub variants: Vec<Variant>,
+    /// Narrated stops on the timeline, in the file's order.
+    pub stops: Vec<lecture::Stop>,
+    /// Predict-then-play questions.
+    pub questions: Vec<lecture::Question>,
 }
 
 /// How long and how the run goes.

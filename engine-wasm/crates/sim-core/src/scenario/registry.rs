@@ -146,7 +146,7 @@ pub static SHARED_PARAMS: &[ParamSpec] = &[
         max: 1_000_000.0,
         kind: Real,
         live: false,
-        doc: "Link length; propagation takes 5 µs per km.",
+        doc: "Link length: a cell takes 5 µs per km to cross it.",
     },
     ParamSpec {
         key: "delay_ms",

@@ -5,6 +5,7 @@
 //! Fields only one model has are optional and left out by the other.
 
 use super::Recorder;
+use crate::scenario::lecture::{Question, Stop};
 use crate::scenario::topology::Link;
 use crate::scenario::{Meta, RunSpec, ScenarioError};
 use serde::Serialize;
@@ -20,6 +21,10 @@ pub struct ScenarioInfo {
     pub things_to_try: Vec<String>,
     /// Named sets of overrides the scenario file offers (e.g. "Nrm = 8").
     pub variants: Vec<VariantInfo>,
+    /// Narrated stops on the timeline.
+    pub stops: Vec<Stop>,
+    /// Predict-then-play questions, each answered by a figure of the run.
+    pub questions: Vec<Question>,
 }
 
 impl ScenarioInfo {
@@ -35,6 +40,8 @@ impl ScenarioInfo {
                 .iter()
                 .map(|v| VariantInfo { id: v.id.clone(), label: v.label.clone() })
                 .collect(),
+            stops: meta.stops.clone(),
+            questions: meta.questions.clone(),
         }
     }
 }

@@ -102,6 +102,10 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
     meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
     crate::scenario::claims::read_root_claims(&mut root, &meta.variants, errors);
+    // A stop or window after the run's end is not an error here, as for claims: a run
+    // shortened with `--until` or on the page simply never reaches it.
+    (meta.stops, meta.questions) =
+        crate::scenario::lecture::read_lecture(value, &mut root, None, errors);
     root.finish(errors);
 
     check_vcs(&vcs, &links, &nodes, &mut warnings);

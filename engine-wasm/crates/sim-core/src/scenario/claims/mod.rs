@@ -260,7 +260,11 @@ pub fn read_claims(
     out
 }
 
-fn read_windows(obj: &mut Obj<'_>, until_ms: Option<f64>, errors: &mut Errors) -> Vec<(f64, f64)> {
+pub(crate) fn read_windows(
+    obj: &mut Obj<'_>,
+    until_ms: Option<f64>,
+    errors: &mut Errors,
+) -> Vec<(f64, f64)> {
     let one = obj.get("window");
     let many = obj.get("windows");
     let (key, list): (&str, Vec<&Value>) = match (one, many) {
