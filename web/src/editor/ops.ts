@@ -150,6 +150,37 @@ function pruneVariants(doc: JsonObject): string[] {
   return dropped
 }
 
+/**
+ * Forgets what narrated stops would show of elements that are gone (a selection, a magnified
+ * port), so that the scenario stays valid and each stop keeps its note.
+ */
+function pruneStopViews(doc: JsonObject): void {
+  const stops = doc.stops
+  if (!Array.isArray(stops)) return
+  const flows = Array.isArray(doc.flows) ? doc.flows : []
+  const elements = new Set<string>([
+    ...docNodes(doc).map((n) => n.id),
+    ...docLinks(doc).map((l) => l.id),
+    ...docVcs(doc).map((v) => v.id),
+    ...docBackground(doc).map((b) => b.id),
+    ...flows.filter(isObject).map((f) => String(f.id)),
+  ])
+  const links = new Set(docLinks(doc).map((l) => l.id))
+  for (const stop of stops) {
+    if (!isObject(stop) || !isObject(stop.view)) continue
+    const view = stop.view
+    if (typeof view.selection === 'string' && !elements.has(view.selection)) delete view.selection
+    if (typeof view.magnify === 'string' && !links.has(view.magnify.replace(/:rev$/, '')))
+      delete view.magnify
+  }
+}
+
+/** Removes what named removed elements (variants, stop views); returns the dropped variants. */
+function pruneDangling(doc: JsonObject): string[] {
+  pruneStopViews(doc)
+  return pruneVariants(doc)
+}
+
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`
 }
@@ -196,7 +227,7 @@ export function removeNode(doc: JsonObject, id: string): Edit {
     ok: true,
     scenario: copy,
     label: `Remove ${id}`,
-    detail: detailOf(removed, pruneVariants(copy)),
+    detail: detailOf(removed, pruneDangling(copy)),
     select: null,
   }
 }
@@ -238,7 +269,7 @@ export function removeLink(doc: JsonObject, id: string): Edit {
     ok: true,
     scenario: copy,
     label: `Remove link ${id}`,
-    detail: detailOf(removed, pruneVariants(copy)),
+    detail: detailOf(removed, pruneDangling(copy)),
     select: null,
   }
 }
@@ -325,7 +356,7 @@ export function removeVc(doc: JsonObject, id: string): Edit {
     ok: true,
     scenario: copy,
     label: `Remove ${id}`,
-    detail: detailOf([], pruneVariants(copy)),
+    detail: detailOf([], pruneDangling(copy)),
     select: null,
   }
 }
