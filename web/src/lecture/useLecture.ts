@@ -129,7 +129,11 @@ function useQuestionRows(
  */
 export function useStopView(magnify: (port: number) => void): void {
   const lab = useLabStore()
-  const stop: Stop | null = useCurrentStop()
+  const current: Stop | null = useCurrentStop()
+  // Only a lecture being followed moves the view: with stops off, a run that merely rests at a
+  // stop's time (a restart at 0 ms) leaves the reader's selection and tab alone.
+  const following = useLectureState((v) => v.pauseAtStops || v.student)
+  const stop = following ? current : null
   const layout = useRun((r) => r.layout)
   useEffect(() => {
     const v = stop?.view
