@@ -169,6 +169,19 @@ export interface ScenarioDoc {
 }
 
 export const test = base.extend<{ lab: AbrLabPage }>({
+  // Every page starts with narrated stops off (a reader's first visit pauses at them), so that a
+  // test plays through unless it is about the stops: `lab.open(hash, { stops: true })` turns them on.
+  page: async ({ page }, use) => {
+    await page.addInitScript(() => {
+      try {
+        if (window.localStorage.getItem('abrlab.pauseAtStops') === null)
+          window.localStorage.setItem('abrlab.pauseAtStops', 'off')
+      } catch {
+        // about:blank and other opaque origins have no storage: nothing to set there.
+      }
+    })
+    await use(page)
+  },
   lab: async ({ page }, use) => {
     const problems: string[] = []
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))

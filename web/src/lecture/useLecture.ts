@@ -30,7 +30,11 @@ export function useStops(): readonly LectureStop[] {
 export function useCurrentStop(): LectureStop | null {
   const stops = useStops()
   const pausedAt = useRun((r) => (r.status === 'paused' ? r.nowMs : null))
-  return pausedAt === null ? null : (stopAt(stops, pausedAt) as LectureStop | null)
+  // Only a lecture being followed has a current stop: with stops off, a run that merely rests at
+  // a stop's time (a restart at 0 ms) shows no note and leaves the reader's selection and tab alone.
+  const following = useLectureState((v) => v.pauseAtStops || v.student)
+  if (!following || pausedAt === null) return null
+  return stopAt(stops, pausedAt) as LectureStop | null
 }
 
 export interface LectureModel {
@@ -61,7 +65,7 @@ export function useLecture(): LectureModel {
   const scenario = useLab((l) => l.scenario)
   const view = useLectureState((v) => v)
   const questions = questionsOf(layout)
-  const current = pausedAt === null ? null : (stopAt(stops, pausedAt) as LectureStop | null)
+  const current = useCurrentStop()
   const asking =
     view.student && pausedAt !== null
       ? (questions.find(
@@ -129,11 +133,7 @@ function useQuestionRows(
  */
 export function useStopView(magnify: (port: number) => void): void {
   const lab = useLabStore()
-  const current: Stop | null = useCurrentStop()
-  // Only a lecture being followed moves the view: with stops off, a run that merely rests at a
-  // stop's time (a restart at 0 ms) leaves the reader's selection and tab alone.
-  const following = useLectureState((v) => v.pauseAtStops || v.student)
-  const stop = following ? current : null
+  const stop: Stop | null = useCurrentStop()
   const layout = useRun((r) => r.layout)
   useEffect(() => {
     const v = stop?.view
