@@ -247,8 +247,9 @@ for (const [width, height, present] of [
         await page.getByRole('button', { name: 'Charts', exact: true }).click()
       }
       await expect(page.locator('.chart-panel svg g.y-label text').first()).toBeAttached()
-      await page.waitForTimeout(300)
-      expect(await clippedAxisTitles(page), id).toEqual([])
+      // The charts size themselves once their legends have wrapped (a resize observer): poll
+      // until the layout has settled rather than reading it after a fixed pause.
+      await expect.poll(() => clippedAxisTitles(page), { message: id }).toEqual([])
       if (id === 'two-source-wan')
         await page.screenshot({ path: `${artifacts}axis-titles-${width}.png`, fullPage: true })
       if (present) await page.getByTestId('present').click()
