@@ -5,13 +5,13 @@
 //! * LAN chains (3–5 switches, 4–9 VCs, access delays 1 µs – 5 ms, 300 ms):
 //!   every VC within the algorithm's tolerance of the water-filling
 //!   allocation, no trunk overloaded with a growing queue;
-//! * WAN chains (2–5 switches, 3–12 VCs, trunks of 1–10 ms, 3 s): over the
+//! * WAN chains (2–5 switches, 3–12 VCs, trunks of 1–10 ms, 3 s or 6 s): over the
 //!   last third of the run, for each switch algorithm as a port gets it with
 //!   its defaults, every trunk at most 2 % above the algorithm's target —
 //!   in utilisation and in the sum of the ACRs crossing it — with a queue
-//!   that does not grow; the fairness fix also gives every VC its
-//!   water-filling share (the explicit max-min switch does not yet on every
-//!   chain: `wan_chains_explicit_max_min_meets_the_oracle`, ignored).
+//!   that does not grow; the fairness fix and the explicit max-min switch
+//!   also give every VC its water-filling share (with queue management once
+//!   the start-up queue has drained: see `wan_algorithms`).
 //!
 //! The algorithms: Ma & Ramakrishnan's explicit max-min switch ("Queue
 //! Management for Explicit Rate Based Congestion Control" §2.2, with and
@@ -289,23 +289,47 @@ const WAN: Shape = Shape {
 };
 
 /// Each algorithm as a port gets it with nothing but its kind (and the one
-/// option named): its target utilisation, and its tolerance against the
-/// water-filling allocation (None: not held to max-min). The explicit
-/// max-min switch is held to 2 % only when `ma_fair` is set (see
-/// `wan_chains_explicit_max_min_meets_the_oracle`).
-fn wan_algorithms(ma_fair: bool) -> Vec<(&'static str, Value, f64, Option<f64>)> {
-    let ma = ma_fair.then_some(0.02);
+/// option named): its target utilisation, its tolerance against the
+/// water-filling allocation (None: not held to max-min), and how long its
+/// case runs. With queue management, Ma & Ramakrishnan's switch shares the
+/// capacity less R(x) while the queue is above its set-point (§4.2, equation
+/// 2: up to M = 10 %), by design, until the start-up queue has drained; on
+/// these chains that takes up to 4 s (a 20 Mbit/s trunk drained of 14,000
+/// cells at a tenth of its rate), so its case runs 6 s and is judged over
+/// 4–6 s. Without it, the switch shares the full capacity from the first
+/// round trips and leaves the start-up queue where it is (§3), which the
+/// queue check accepts as long as it does not grow.
+fn wan_algorithms() -> Vec<(&'static str, Value, f64, Option<f64>, f64)> {
     vec![
-        ("ERICA (default)", json!({"kind": "erica"}), 0.9, None),
-        ("ERICA + fairness fix", json!({"kind": "erica", "maxmin_fix": true}), 0.9, Some(0.05)),
-        ("explicit max-min", json!({"kind": "explicit_maxmin"}), 1.0, ma),
+        ("ERICA (default)", json!({"kind": "erica"}), 0.9, None, WAN_UNTIL_MS),
+        (
+            "ERICA + fairness fix",
+            json!({"kind": "erica", "maxmin_fix": true}),
+            0.9,
+            Some(0.05),
+            WAN_UNTIL_MS,
+        ),
+        (
+            "explicit max-min",
+            json!({"kind": "explicit_maxmin", "queue_management": false}),
+            1.0,
+            Some(0.02),
+            WAN_UNTIL_MS,
+        ),
         (
             "explicit max-min + queue management",
-            json!({"kind": "explicit_maxmin", "queue_management": true}),
+            json!({"kind": "explicit_maxmin"}),
             1.0,
-            ma,
+            Some(0.02),
+            2.0 * WAN_UNTIL_MS,
         ),
     ]
+}
+
+/// The two halves of the last third of a run `until_ms` long.
+fn last_third(until_ms: f64) -> [(f64, f64); 2] {
+    let third = until_ms / 3.0;
+    [(until_ms - third, until_ms - third / 2.0), (until_ms - third / 2.0, until_ms)]
 }
 
 /// The trunks of a chain with their rates, and the trunks each VC crosses.
@@ -338,26 +362,19 @@ fn grows(q0: f64, q1: f64) -> bool {
 
 /// What went wrong in one WAN case, one line per finding.
 fn check_wan_case(seed: u64) -> Vec<String> {
-    check_wan(seed, false)
-}
-
-/// [`check_wan_case`] with the explicit max-min switch held to the oracle.
-fn check_wan_case_ma_fair(seed: u64) -> Vec<String> {
-    check_wan(seed, true)
-}
-
-fn check_wan(seed: u64, ma_fair: bool) -> Vec<String> {
     let mut chain = random_chain(seed, &WAN);
     let (trunks, crossing) = trunks_and_crossings(&chain);
     let mut failures = vec![];
-    for (k, (name, algorithm, target, tolerance)) in wan_algorithms(ma_fair).into_iter().enumerate()
+    for (k, (name, algorithm, target, tolerance, until_ms)) in
+        wan_algorithms().into_iter().enumerate()
     {
         chain["defaults"]["switch_port"]["algorithm"] = algorithm;
+        chain["run"]["until_ms"] = json!(until_ms);
         if let Ok(dir) = std::env::var("PROPERTY_DUMP") {
             let file = format!("{dir}/wan-chain-{seed}-{k}.json");
             std::fs::write(&file, serde_json::to_string_pretty(&chain).unwrap()).unwrap();
         }
-        let opts = RunOptions { windows: vec![WAN_EARLY, WAN_LATE], ..Default::default() };
+        let opts = RunOptions { windows: last_third(until_ms).to_vec(), ..Default::default() };
         let r =
             run_report(&chain.to_string(), &opts, &|| 0.0, &mut |_, _| {}).unwrap_or_else(|e| {
                 panic!("case {seed}: invalid chain: {}", sim_core::scenario::format_errors(&e))
@@ -400,20 +417,8 @@ fn check_wan(seed: u64, ma_fair: bool) -> Vec<String> {
 }
 
 #[test]
-fn wan_chains_never_overload_and_erica_with_the_fix_meets_the_oracle() {
+fn wan_chains_never_overload_and_meet_the_oracle_where_held_to_it() {
     run_cases(50, "WAN", check_wan_case);
-}
-
-/// Ma & Ramakrishnan's switch on the WAN chains, every VC within 2 % of
-/// water-filling: not met yet. On 5 of the 50 chains (seeds 29, 34, 36, 43,
-/// 49) the VCs held by one slow trunk settle 3–10 % below their share (seed
-/// 34: 1.80 against 2.00 Mbit/s, exactly 0.9 of it) with and without queue
-/// management, their trunk neither overloaded nor queueing; the cause is
-/// not yet isolated.
-#[test]
-#[ignore = "explicit max-min settles 3–10 % below water-filling on 5 of 50 WAN chains; cause not isolated"]
-fn wan_chains_explicit_max_min_meets_the_oracle() {
-    run_cases(50, "WAN", check_wan_case_ma_fair);
 }
 
 /// Basic ERICA is held to nothing above, so its lesson is asserted here, on
