@@ -7,18 +7,9 @@ import os
 
 from . import _native
 from ._errors import ScenarioError
+from ._plain import value_text
 
-
-def value_text(value):
-    """A ``--set``/grid value as ``abrsim`` reads it: strings as typed (``"1/16"``, ``"erica"``),
-    anything else as JSON."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, (int, float)):
-        return repr(value) if isinstance(value, float) else str(value)
-    return json.dumps(value)
+__all__ = ["limit_pairs", "load", "options", "value_text"]
 
 
 def limit_pairs(limits):

@@ -5,10 +5,9 @@ import os
 import resource
 import sys
 
-import numpy as np
-
 from . import _native
 from ._options import load, options
+from ._plain import sample_frame, sample_matrix
 
 
 class Run:
@@ -46,7 +45,7 @@ class Run:
         return len(self._data) // (8 * len(self.columns)) if self.columns else 0
 
     def _matrix(self):
-        return np.frombuffer(self._data, dtype="<f8").reshape(-1, len(self.columns))
+        return sample_matrix(self.columns, self._data)
 
     @property
     def samples(self):
@@ -58,8 +57,7 @@ class Run:
             if self._data is None:
                 self._frame = pd.read_parquet(self.samples_path)
             else:
-                m = self._matrix()
-                self._frame = pd.DataFrame({c: m[:, i] for i, c in enumerate(self.columns)})
+                self._frame = sample_frame(self.columns, self._data)
         return self._frame
 
     def to_arrow(self):

@@ -18,9 +18,18 @@ interface HeaderProps {
   actions: readonly Action[]
   onLibrary(): void
   onShare(): void
+  /** The embed's logo opens the scenario on the full page; false where there is none (a notebook). */
+  fullPageLink?: boolean
 }
 
-export function Header({ embed, title, actions, onLibrary, onShare }: HeaderProps) {
+export function Header({
+  embed,
+  title,
+  actions,
+  onLibrary,
+  onShare,
+  fullPageLink = true,
+}: HeaderProps) {
   const lab = useLabStore()
   const { run, cursor } = lab
   const present = usePresentation()
@@ -40,7 +49,7 @@ export function Header({ embed, title, actions, onLibrary, onShare }: HeaderProp
   return (
     <header className="topbar">
       <div className="brand">
-        {embed ? (
+        {embed && fullPageLink ? (
           <a
             className="logo"
             href={fullPageUrl(window.location.href, window.location.hash)}

@@ -209,7 +209,7 @@ export function EditingSide({ layout }: { layout: Layout }) {
 }
 
 /** What the last change did to the run; re-rendered alone when it changes. */
-function StatusLine() {
+export function StatusLine() {
   const lab = useLabStore()
   const announcement = useSyncExternalStore(lab.subscribe, () => lab.get().announcement)
   return (

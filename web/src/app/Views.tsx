@@ -3,7 +3,6 @@
  * parameter guide, and the run's exports.
  */
 import { useMemo, useRef } from 'react'
-import { ChartsWorkspace } from '../charts/ChartsWorkspace'
 import { ComparePanel } from '../compare/ComparePanel'
 import type { Layout } from '../engine/layout'
 import { RunExports } from '../export/RunExports'
@@ -13,6 +12,7 @@ import { RecordMenu } from '../record/RecordMenu'
 import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
 import type { MainView } from '../lab/lab'
 import { SweepPanel } from '../sweep/SweepPanel'
+import { LabCharts } from './LabCharts'
 import { useColors } from './liveHooks'
 import { setPresentation, usePresentation } from './presentation'
 
@@ -91,36 +91,29 @@ export function Views({ layout, embed, title }: ViewsProps) {
         </div>
       )}
       <div {...panel('charts')}>
-        {store && (
-          <ChartsWorkspace
-            layout={layout}
-            store={store}
-            colors={colors}
-            cursor={lab.cursor}
-            pinned={pinned}
-            runLabel={runLabel}
-            onPick={lab.setPicked}
-            present={
-              present.on && !embed
-                ? { charts: present.charts, onCharts: (charts) => setPresentation({ charts }) }
-                : undefined
-            }
-            toolbar={
-              !embed &&
-              scenarioJson && (
-                <ComparePanel
-                  layout={layout}
-                  store={store}
-                  scenarioJson={scenarioJson}
-                  pinned={pinned}
-                  onPin={lab.pinRun}
-                  onUnpin={() => lab.setPinned(null)}
-                  onRunChanged={lab.openRun}
-                />
-              )
-            }
-          />
-        )}
+        <LabCharts
+          layout={layout}
+          present={
+            present.on && !embed
+              ? { charts: present.charts, onCharts: (charts) => setPresentation({ charts }) }
+              : undefined
+          }
+          toolbar={
+            !embed &&
+            store &&
+            scenarioJson && (
+              <ComparePanel
+                layout={layout}
+                store={store}
+                scenarioJson={scenarioJson}
+                pinned={pinned}
+                onPin={lab.pinRun}
+                onUnpin={() => lab.setPinned(null)}
+                onRunChanged={lab.openRun}
+              />
+            )
+          }
+        />
       </div>
       {!embed && (
         <div {...panel('sweep')}>

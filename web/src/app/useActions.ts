@@ -9,7 +9,11 @@ import { ENGINE_CRASHED } from '../lab/run'
 import { type Action, actionForKey } from './actions'
 import { nextSpeed, SPEEDS } from './Transport'
 
-export function useActions(embed: boolean): Action[] {
+/**
+ * `keys` is where the shortcuts listen: the window on the page; the widget's own element in a
+ * notebook, so that they act only while the lab has the focus and never on the notebook's typing.
+ */
+export function useActions(embed: boolean, keys: EventTarget = window): Action[] {
   const lab = useLabStore()
   const { run, cursor } = lab
   const status = useRun((r) => r.status)
@@ -112,14 +116,14 @@ export function useActions(embed: boolean): Action[] {
   }, [lab, run, cursor, status, speed, crashed, stepMs, embed, history, selected])
 
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const action = actionForKey(actions, event)
+    const onKey = (event: Event) => {
+      const action = actionForKey(actions, event as KeyboardEvent)
       if (!action) return
       event.preventDefault()
       action.perform()
     }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [actions])
+    keys.addEventListener('keydown', onKey)
+    return () => keys.removeEventListener('keydown', onKey)
+  }, [actions, keys])
   return actions
 }

@@ -1,0 +1,170 @@
+/**
+ * The notebook side of the widget: the anywidget model (the Python object's synced traits) tied
+ * to the Lab store. Python's `Lab.scenario` is the document (either side may change it: the
+ * other follows), `Lab.set(path, value)` arrives as a message and is applied as the page's
+ * parameter panel applies an edit, and the samples the page holds are pushed to Python as bytes
+ * (a kernel busy running a cell cannot wait for the browser's answer, so Python never asks: it
+ * reads what was last pushed).
+ */
+import { applyOverridesText } from '../engine/grammar'
+import type { Lab } from '../lab/lab'
+import type { JsonObject } from '../scenario/paths'
+
+/** The slice of anywidget's model this module uses (`AnyModel` in anywidget's types). */
+export interface WidgetModel {
+  get(name: string): unknown
+  set(name: string, value: unknown): void
+  save_changes(): void
+  on(event: string, callback: (...args: unknown[]) => void): void
+  off(event: string, callback: (...args: unknown[]) => void): void
+}
+
+/** A `set` message from Python: a `--set` path (maybe with `*`) and its value as typed. */
+export interface SetMessage {
+  type: 'set'
+  path: string
+  raw: string
+}
+
+function isSetMessage(msg: unknown): msg is SetMessage {
+  const m = msg as Partial<SetMessage> | null
+  return m?.type === 'set' && typeof m.path === 'string' && typeof m.raw === 'string'
+}
+
+/** While the run plays, samples reach Python at most this often (and whenever it pauses or ends). */
+export const SAMPLE_PUSH_MS = 1000
+
+/**
+ * The samples the page holds as Python decodes them: little-endian float64, row-major, one value
+ * per column (NaN where a value is undefined, as the store keeps it).
+ */
+export function samplesPayload(store: {
+  columns: readonly string[]
+  rowCount: number
+  series(name: string): ArrayLike<number>
+}): { columns: string[]; bytes: DataView } {
+  const columns = [...store.columns]
+  const rows = store.rowCount
+  const values = new Float64Array(rows * columns.length)
+  columns.forEach((name, c) => {
+    const series = store.series(name)
+    for (let r = 0; r < rows; r++) values[r * columns.length + c] = series[r]
+  })
+  // Float64Array is little-endian on every platform a browser runs on that this page supports;
+  // written through a DataView it would be explicit, at a cost per value. Checked once here.
+  if (new Uint8Array(new Float64Array([1]).buffer)[7] !== 0x3f)
+    throw new Error('a big-endian browser: the samples cannot be sent as they are')
+  return { columns, bytes: new DataView(values.buffer) }
+}
+
+/**
+ * Applies one `Lab.set` from Python to the Lab: the override as `abrsim --set` reads it, then the
+ * Lab's own validation and carrying (live when the run can take it, else a new run). Returns
+ * null when applied, else the reason, naming the path.
+ */
+export function applySet(lab: Lab, message: SetMessage): string | null {
+  const scenario = lab.get().scenario
+  if (!scenario) return 'the scenario is still loading'
+  const answer = applyOverridesText(JSON.stringify(scenario), [
+    { path: message.path, raw: message.raw },
+  ])
+  if ('error' in answer) {
+    const { path, message: text } = answer.error
+    return path ? `${path}: ${text}` : text
+  }
+  const next = JSON.parse(answer.json) as JsonObject
+  const refused = lab.apply(
+    { ok: true, scenario: next, label: `Set ${message.path} = ${message.raw}` },
+    `python:${message.path}`,
+  )
+  return refused === null ? null : `${message.path}: ${refused}`
+}
+
+/**
+ * Keeps the model and the Lab in step until the returned function is called: the document both
+ * ways, `set` messages, the samples and the status line.
+ */
+export function connectModel(lab: Lab, model: WidgetModel): () => void {
+  let sentScenario = JSON.stringify(model.get('scenario') ?? null)
+  let lastPush = 0
+  let pushTimer: ReturnType<typeof setTimeout> | null = null
+  let pushedRows = -1
+  let pushedStore: unknown = null
+
+  const say = (text: string) => {
+    model.set('status', text)
+    model.save_changes()
+  }
+
+  const pushSamples = () => {
+    pushTimer = null
+    const { store } = lab.run.get()
+    if (!store || (store === pushedStore && store.rowCount === pushedRows)) return
+    pushedStore = store
+    pushedRows = store.rowCount
+    lastPush = Date.now()
+    const { columns, bytes } = samplesPayload(store)
+    model.set('_columns', columns)
+    model.set('_samples', bytes)
+    model.save_changes()
+  }
+
+  const onRun = () => {
+    const { status } = lab.run.get()
+    if (status === 'running') {
+      if (pushTimer === null)
+        pushTimer = setTimeout(pushSamples, Math.max(0, SAMPLE_PUSH_MS - (Date.now() - lastPush)))
+      return
+    }
+    if (pushTimer !== null) clearTimeout(pushTimer)
+    pushSamples()
+  }
+
+  // The document to Python when it changes here (an edit, a `set`, an undo).
+  let seenScenario = lab.get().scenario
+  let seenAnnouncement = lab.get().announcement
+  const onLab = () => {
+    const { scenario, announcement } = lab.get()
+    if (scenario !== seenScenario) {
+      seenScenario = scenario
+      const text = JSON.stringify(scenario)
+      if (scenario && text !== sentScenario) {
+        sentScenario = text
+        model.set('scenario', scenario)
+        model.save_changes()
+      }
+    }
+    if (announcement !== seenAnnouncement) {
+      seenAnnouncement = announcement
+      if (announcement) say(announcement.text)
+    }
+  }
+
+  // A scenario assigned in Python replaces the run (one undo step, as a loaded file does).
+  const onScenario = () => {
+    const next = model.get('scenario') as JsonObject | null
+    const text = JSON.stringify(next)
+    if (!next || text === sentScenario) return
+    sentScenario = text
+    const refused = lab.replace(next, 'Scenario from Python', { play: true })
+    if (refused !== null) say(`The scenario from Python was refused: ${refused}`)
+  }
+
+  const onMessage = (msg: unknown) => {
+    if (!isSetMessage(msg)) return
+    const refused = applySet(lab, msg)
+    if (refused !== null) say(`Refused: ${refused}`)
+  }
+
+  const offLab = lab.subscribe(onLab)
+  const offRun = lab.run.subscribe(onRun)
+  model.on('change:scenario', onScenario)
+  model.on('msg:custom', onMessage)
+  return () => {
+    offLab()
+    offRun()
+    model.off('change:scenario', onScenario)
+    model.off('msg:custom', onMessage)
+    if (pushTimer !== null) clearTimeout(pushTimer)
+  }
+}
