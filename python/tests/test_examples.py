@@ -15,3 +15,5 @@ def test_the_example_notebook_runs():
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     assert sum("image/png" in o.get("data", {}) for o in outputs) == 2, "the figure and the heatmap"
+    # The lab, embedded: a widget view, made without a front end to show it.
+    assert sum("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs) == 1
