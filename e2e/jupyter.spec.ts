@@ -46,8 +46,9 @@ function notebook(): string {
       language_info: { name: 'python' },
     },
     cells: [
-      // 300 simulated ms at 15 ms a second: about 20 s, so the next cells find it running.
-      cell(`import abrlab\nlab = abrlab.Lab(${path}, speed=15, height=480)\nlab`),
+      // 5 simulated ms a second: the scenario's first narrated stop (20 ms), where the run waits,
+      // is 4 s away, long enough to see the curve move on a busy machine.
+      cell(`import abrlab\nlab = abrlab.Lab(${path}, speed=5, height=480)\nlab`),
       cell('lab.set("vcs.*.rif", "1/2")'),
       cell(
         `df = lab.samples()\nsame = list(df.columns) == list(abrlab.run(${path}, until_ms=1).samples.columns)\nprint("samples", df.shape, same, lab.scenario["vcs"][0]["rif"])`,
@@ -163,18 +164,27 @@ test('JupyterLab: the widget runs the engine in the notebook, lab.set changes th
   await expect
     .poll(async () => ((await acr.getAttribute('d')) ?? '').length, { timeout: 20_000 })
     .toBeGreaterThan(before.length + 20)
+  mkdirSync(artifacts, { recursive: true })
+  await output.screenshot({ path: join(artifacts, 'jupyter-widget-cell.png') })
+
+  // The scenario's first narrated stop (20 ms): the run waits there, its text shown.
+  await expect(output.getByTestId('stop-note')).toContainText('S1 alone', { timeout: 30_000 })
 
   await runCell(page, 1)
   await expect(output.getByTestId('announcement')).toContainText(
-    /Set vcs\.\*\.rif = 1\/2.*(applied live at t = [\d.]+ ms|restarted)/,
+    /Set vcs\.\*\.rif = 1\/2: applied live at t = 20\.0 ms/,
     { timeout: 20_000 },
   )
+  // Play on from the stop: the run goes on with the new RIF.
+  await output.locator('button.action-togglePlay').click()
+  await expect(output.getByTestId('sim-time')).toContainText(/t = (2[5-9]|[3-9]\d|\d{3})\./, {
+    timeout: 20_000,
+  })
 
   await runCell(page, 2)
   const printed = page.locator('.jp-Notebook .jp-CodeCell').nth(2).locator('.jp-OutputArea')
   await expect(printed).toContainText(/samples \(\d+, \d+\) True 0\.5/)
   const [, rows] = /samples \((\d+),/.exec((await printed.textContent()) ?? '') ?? []
   expect(Number(rows)).toBeGreaterThan(10)
-  mkdirSync(artifacts, { recursive: true })
   await page.screenshot({ path: join(artifacts, 'jupyter-widget.png') })
 })

@@ -84,8 +84,9 @@ class Lab(anywidget.AnyWidget):
     step, reset, speed) and the ACR and queue charts, the simulation running in the browser.
 
     ``Lab(scenario, autoplay=True, speed=50, height=560)``: ``scenario`` a path, JSON text or a
-    dict; ``speed`` simulated milliseconds per second of wall time (``None``: as fast as the
-    engine goes); ``height`` the cell's height in pixels.
+    dict; ``autoplay`` plays as soon as the lab is shown; ``speed`` simulated milliseconds per
+    second of wall time (``None``: as fast as the engine goes; it follows the lab's speed slider,
+    and assigning it sets the pace); ``height`` the cell's height in pixels (assignable too).
 
     - ``lab.set(path, value)`` changes a parameter as ``abrsim --set`` does (``"vcs.*.rif"``,
       ``"1/16"``): live when the running simulation can take it, else the run restarts with it.
@@ -106,16 +107,26 @@ class Lab(anywidget.AnyWidget):
 
     def __init__(self, scenario, *, autoplay=True, speed=50.0, height=560):
         self._esm = _esm()
-        if speed is not None and not speed > 0:
-            raise ValueError(f"speed: simulated ms per second above 0, or None, not {speed!r}")
-        if not 200 <= int(height) <= 4000:
-            raise ValueError(f"height: 200 to 4000 pixels, not {height!r}")
         super().__init__(
             scenario=_scenario_dict(scenario),
             autoplay=bool(autoplay),
             speed=None if speed is None else float(speed),
             height=int(height),
         )
+
+    @traitlets.validate("speed")
+    def _check_speed(self, proposal):
+        speed = proposal["value"]
+        if speed is not None and not speed > 0:
+            raise traitlets.TraitError(f"speed: simulated ms per second above 0, or None, not {speed!r}")
+        return speed
+
+    @traitlets.validate("height")
+    def _check_height(self, proposal):
+        height = proposal["value"]
+        if not 200 <= height <= 4000:
+            raise traitlets.TraitError(f"height: 200 to 4000 pixels, not {height!r}")
+        return height
 
     def set(self, path, value):
         """Changes one parameter in the browser's run, as ``abrsim --set path=value`` (``*`` for

@@ -10,6 +10,7 @@ import sys
 
 import pandas as pd
 import pytest
+import traitlets
 
 import abrlab
 from abrlab import _widget
@@ -80,10 +81,15 @@ def test_bad_arguments_are_refused_by_name(tmp_path):
     with pytest.raises(ValueError, match="a JSON object"):
         (tmp_path / "list.json").write_text("[1, 2]")
         abrlab.Lab(tmp_path / "list.json")
-    with pytest.raises(ValueError, match="speed"):
+    with pytest.raises(traitlets.TraitError, match="speed"):
         abrlab.Lab(WAN, speed=0)
-    with pytest.raises(ValueError, match="height"):
+    with pytest.raises(traitlets.TraitError, match="height"):
         abrlab.Lab(WAN, height=10)
+    lab = abrlab.Lab(WAN, speed=None)
+    with pytest.raises(traitlets.TraitError, match="speed"):
+        lab.speed = -1
+    lab.speed, lab.height = 10, 400
+    assert lab.get_state()["speed"] == 10 and lab.get_state()["height"] == 400
     with pytest.raises(TypeError, match="scenario"):
         abrlab.Lab(42)
 

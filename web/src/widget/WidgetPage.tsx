@@ -1,6 +1,7 @@
 /**
- * The lab in a notebook cell: the page's embed view (title, transport, the network with its cell
- * animation, the linked charts and the status line), from the page's own components and store.
+ * The lab in a notebook cell: the page's embed view (title, transport, the narrated stops, the
+ * network with its cell animation, the linked charts and the status line), from the page's own
+ * components and store.
  * The scenario comes from Python (widget/model.ts), not from the address.
  */
 import { ErrorPanel } from '../app/ErrorPanel'
@@ -11,11 +12,12 @@ import { useLiveState } from '../app/liveHooks'
 import { StatusLine, WatchedDrawing } from '../app/SidePanel'
 import { useActions } from '../app/useActions'
 import { useLab, useRun } from '../lab/hooks'
+import { LecturePanel } from '../lecture/LecturePanel'
 import { editedTitle } from '../scenario/edited'
 
 const nothing = () => undefined
 
-export function WidgetPage({ keys, height }: { keys: EventTarget; height: number }) {
+export function WidgetPage({ keys }: { keys: EventTarget }) {
   const layout = useRun((r) => r.layout)
   const runError = useRun((r) => r.error)
   const notice = useLab((l) => l.notice)
@@ -29,7 +31,7 @@ export function WidgetPage({ keys, height }: { keys: EventTarget; height: number
       ? 'No scenario running'
       : 'Loading…'
   return (
-    <div className="app embed widget" style={{ height }}>
+    <div className="app embed widget">
       <Header
         embed
         fullPageLink={false}
@@ -53,6 +55,8 @@ function Workspace() {
     <LiveContext.Provider value={live}>
       <main className="workspace">
         <aside className="side">
+          {/* A narrated stop's text while the run waits there, as in the page's embed. */}
+          <LecturePanel editable={false} />
           <WatchedDrawing layout={layout} embed />
         </aside>
         <div className="charts">

@@ -23,7 +23,7 @@ import { WidgetPage } from './WidgetPage'
 declare const __ABRLAB_WIDGET_CSS__: string
 
 function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => void {
-  const shadow = el.attachShadow ? el.attachShadow({ mode: 'open' }) : el
+  const shadow = el.attachShadow({ mode: 'open' })
   const style = document.createElement('style')
   style.textContent = __ABRLAB_WIDGET_CSS__
   const mount = document.createElement('div')
@@ -32,8 +32,13 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   mount.tabIndex = -1
   shadow.append(style, mount)
 
+  // The cell's height, from Python's `Lab.height` (and again whenever it changes).
+  const resize = () => {
+    mount.style.height = `${Number(model.get('height')) || 560}px`
+  }
+  resize()
+  model.on('change:height', resize)
   const autoplay = model.get('autoplay') !== false
-  const height = Number(model.get('height')) || 560
   const lab = new Lab(new Run(new EngineClient(createInlineEngineWorker)), autoplay)
   const speed = model.get('speed')
   if (speed === null || typeof speed === 'number') lab.run.setSpeed(speed as Speed)
@@ -56,12 +61,13 @@ function render({ model, el }: { model: WidgetModel; el: HTMLElement }): () => v
   root.render(
     <StrictMode>
       <LabContext.Provider value={lab}>
-        <WidgetPage keys={mount} height={height} />
+        <WidgetPage keys={mount} />
       </LabContext.Provider>
     </StrictMode>,
   )
   return () => {
     stopped = true
+    model.off('change:height', resize)
     disconnect()
     root.unmount()
     lab.run.dispose()

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonObject } from '../scenario/paths'
 import { openLab, until } from '../test/inProcess'
-import { connectModel, samplesPayload, type WidgetModel } from './model'
+import { connectModel, pushInterval, samplesPayload, type WidgetModel } from './model'
 
 /** The anywidget model as the widget sees it: traits, change events and custom messages. */
 class FakeModel implements WidgetModel {
@@ -57,6 +57,21 @@ describe('the widget model', () => {
     model.fromPython('msg:custom', { type: 'set', path: 'vcs.nope.rif', raw: '1' })
     expect(String(model.get('status'))).toMatch(/^Refused: vcs\.nope/)
     expect(vcRifs(lab.get().scenario)).toEqual([0.25, 0.25])
+
+    // The pace both ways: set in Python, and from the transport back to Python.
+    model.set('speed', 10)
+    model.fromPython('change:speed')
+    expect(lab.run.get().speed).toBe(10)
+    lab.run.setSpeed(null)
+    expect(model.get('speed')).toBeNull()
+
+    // A scenario the engine refuses leaves the lab's document, which goes back to Python.
+    const kept = lab.get().scenario
+    model.set('scenario', { ...kept, vcs: 'none' })
+    model.fromPython('change:scenario')
+    expect(String(model.get('status'))).toMatch(/^The scenario from Python was refused: .*vcs/)
+    expect(model.get('scenario')).toBe(kept)
+    expect(lab.get().scenario).toBe(kept)
     disconnect()
     lab.run.dispose()
   })
@@ -90,6 +105,11 @@ describe('the widget model', () => {
     await until(() => lab.run.get().layout?.scenario.title === 'From the notebook')
     disconnect()
     lab.run.dispose()
+  })
+
+  it('pushes samples while running once a second, less often when they are many MB', () => {
+    expect(pushInterval(8 * 1000 * 100)).toBe(1000)
+    expect(pushInterval(40_000_000)).toBe(10_000)
   })
 
   it('lays the samples out row by row, one float64 a column', () => {

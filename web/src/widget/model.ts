@@ -33,6 +33,16 @@ function isSetMessage(msg: unknown): msg is SetMessage {
 
 /** While the run plays, samples reach Python at most this often (and whenever it pauses or ends). */
 export const SAMPLE_PUSH_MS = 1000
+/**
+ * ...and no faster than this many bytes a second: 500 VCs hold tens of MB of samples, which the
+ * notebook's connection should not carry again every second.
+ */
+export const SAMPLE_PUSH_BYTES_PER_S = 4_000_000
+
+/** How long to wait between pushes of `bytes` of samples while the run plays. */
+export function pushInterval(bytes: number): number {
+  return Math.max(SAMPLE_PUSH_MS, (bytes / SAMPLE_PUSH_BYTES_PER_S) * 1000)
+}
 
 /**
  * The samples the page holds as Python decodes them: little-endian float64, row-major, one value
@@ -109,11 +119,22 @@ export function connectModel(lab: Lab, model: WidgetModel): () => void {
     model.save_changes()
   }
 
+  let seenSpeed = lab.run.get().speed
   const onRun = () => {
-    const { status } = lab.run.get()
+    const { status, store, speed } = lab.run.get()
+    if (speed !== seenSpeed) {
+      // The pace set on the transport, for Python's `Lab.speed`.
+      seenSpeed = speed
+      model.set('speed', speed)
+      model.save_changes()
+    }
     if (status === 'running') {
+      const bytes = store ? store.rowCount * store.columns.length * 8 : 0
       if (pushTimer === null)
-        pushTimer = setTimeout(pushSamples, Math.max(0, SAMPLE_PUSH_MS - (Date.now() - lastPush)))
+        pushTimer = setTimeout(
+          pushSamples,
+          Math.max(0, pushInterval(bytes) - (Date.now() - lastPush)),
+        )
       return
     }
     if (pushTimer !== null) clearTimeout(pushTimer)
@@ -147,7 +168,20 @@ export function connectModel(lab: Lab, model: WidgetModel): () => void {
     if (!next || text === sentScenario) return
     sentScenario = text
     const refused = lab.replace(next, 'Scenario from Python', { play: true })
-    if (refused !== null) say(`The scenario from Python was refused: ${refused}`)
+    if (refused === null) return
+    say(`The scenario from Python was refused: ${refused}`)
+    // Python reads back the document the lab still has.
+    const kept = lab.get().scenario
+    sentScenario = JSON.stringify(kept)
+    model.set('scenario', kept)
+    model.save_changes()
+  }
+
+  // A pace set in Python (simulated ms per second; null: as fast as the engine goes).
+  const onSpeed = () => {
+    const speed = model.get('speed')
+    if ((speed === null || (typeof speed === 'number' && speed > 0)) && speed !== seenSpeed)
+      lab.run.setSpeed(speed)
   }
 
   const onMessage = (msg: unknown) => {
@@ -159,11 +193,13 @@ export function connectModel(lab: Lab, model: WidgetModel): () => void {
   const offLab = lab.subscribe(onLab)
   const offRun = lab.run.subscribe(onRun)
   model.on('change:scenario', onScenario)
+  model.on('change:speed', onSpeed)
   model.on('msg:custom', onMessage)
   return () => {
     offLab()
     offRun()
     model.off('change:scenario', onScenario)
+    model.off('change:speed', onSpeed)
     model.off('msg:custom', onMessage)
     if (pushTimer !== null) clearTimeout(pushTimer)
   }
