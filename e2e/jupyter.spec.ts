@@ -186,5 +186,21 @@ test('JupyterLab: the widget runs the engine in the notebook, lab.set changes th
   await expect(printed).toContainText(/samples \(\d+, \d+\) True 0\.5/)
   const [, rows] = /samples \((\d+),/.exec((await printed.textContent()) ?? '') ?? []
   expect(Number(rows)).toBeGreaterThan(10)
+
+  // A key pressed in the lab acts on the lab (R: reset), never on the notebook (R: a raw cell,
+  // M: a Markdown cell).
+  const codeCells = await page.locator('.jp-Notebook .jp-CodeCell').count()
+  // The notebook in command mode, where R is its shortcut; then the lab's Step button focused.
+  await page.keyboard.press('Escape')
+  await expect(page.locator('.jp-Notebook.jp-mod-commandMode')).toHaveCount(1)
+  await output.locator('button.action-step').focus()
+  await page.keyboard.press('r')
+  await expect(output.getByTestId('announcement')).toContainText('Restart: restarted')
+  await expect(page.locator('.jp-Notebook .jp-CodeCell')).toHaveCount(codeCells)
+  await page.keyboard.press('m')
+  await expect(page.locator('.jp-Notebook .jp-CodeCell')).toHaveCount(codeCells)
+  await expect(page.locator('.jp-Notebook .jp-RawCell, .jp-Notebook .jp-MarkdownCell')).toHaveCount(
+    0,
+  )
   await page.screenshot({ path: join(artifacts, 'jupyter-widget.png') })
 })
