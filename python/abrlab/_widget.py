@@ -94,6 +94,9 @@ class Lab(anywidget.AnyWidget):
       assigning a dict opens that scenario instead.
     - ``lab.samples()`` the rows the browser holds, with the columns of ``abrlab.run(...).samples``.
     - ``lab.status`` what the last change did, in the lab's words.
+
+    Each display of the same ``Lab`` (the cell's, and again wherever ``lab`` is shown) runs its
+    own copy of the simulation in the browser; they share the document and the sets.
     """
 
     scenario = traitlets.Dict().tag(sync=True)
