@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { heatmapCell, heatmapColours, heatmapValues } from './heatmaps'
 import { expect, test, type AbrLabPage } from './fixtures'
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url))
@@ -124,25 +125,14 @@ test('3: heatmaps use a fixed labelled scale by default, a relative one on reque
   await expect(fairness.getByTestId('heatmap-scale')).toContainText(
     'fixed scale: dark 0.000 → light 1.000',
   )
-  const values = await fairness
-    .locator('g.cell')
-    .evaluateAll((gs) => gs.map((g) => Number(g.getAttribute('data-value'))))
+  const values = await heatmapValues(page, 'fairness')
   const spread = Math.max(...values) - Math.min(...values)
   expect(spread).toBeLessThan(0.1)
   // On the fixed scale, fairness values this close are (nearly) one colour: every cell's
   // luminance within a few per cent of the others.
-  const fills = await fairness
-    .locator('g.cell rect')
-    .evaluateAll((rs) => rs.map((r) => r.getAttribute('fill') ?? ''))
-  const lum = (c: string) => {
-    const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(c)
-    const rgb = /rgb\((\d+), (\d+), (\d+)\)/.exec(c)
-    if (!hex && !rgb) throw new Error(`not a colour: ${c}`)
-    const [r, g, b] = hex
-      ? hex.slice(1, 4).map((h) => parseInt(h, 16))
-      : (rgb ?? []).slice(1, 4).map(Number)
-    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
-  }
+  const lum = ([r, g, b]: number[]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+  const fills = await heatmapColours(page, 'fairness')
+  expect(fills).toHaveLength(3)
   expect(Math.max(...fills.map(lum)) - Math.min(...fills.map(lum))).toBeLessThan(0.15)
   const utilisation = page.getByTestId('sweep-heatmap-utilization')
   await expect(utilisation.getByTestId('heatmap-scale')).toContainText(
@@ -161,20 +151,28 @@ test('3: heatmaps use a fixed labelled scale by default, a relative one on reque
   await page.getByLabel(/relative colour scale/).check()
   await expect(fairness.getByTestId('heatmap-scale')).toContainText('relative scale')
   if (spread > 0) {
-    const relFills = await fairness
-      .locator('g.cell rect')
-      .evaluateAll((rs) => rs.map((r) => r.getAttribute('fill') ?? ''))
+    const relFills = await heatmapColours(page, 'fairness')
     expect(Math.max(...relFills.map(lum)) - Math.min(...relFills.map(lum))).toBeGreaterThan(0.3)
   }
   await page.screenshot({ path: `${artifacts}heatmap-relative.png` })
 
-  // The values, readable on hover (title) and in a table.
-  await expect(fairness.locator('g.cell title').first()).toContainText('Fairness index')
-  await fairness.getByText('Values as a table').click()
-  const cells = await page.getByTestId('sweep-table-fairness').locator('td').allTextContents()
-  expect(cells.map(Number)).toHaveLength(3)
-  for (const [i, text] of cells.entries())
-    expect(Math.abs(Number(text) - values[i])).toBeLessThan(0.001)
+  // The values, readable on hover, by keyboard and in a table (read above).
+  const cell = await heatmapCell(page, 'fairness', 1, 0)
+  await cell.grid.hover({ position: cell.position })
+  const written = await page.getByTestId('sweep-table-fairness').locator('td').nth(1).textContent()
+  await expect(fairness.getByTestId('heatmap-tip')).toContainText(
+    `every VC · RIF = 1/8: Fairness index ${written}`,
+  )
+  await page.mouse.move(0, 0)
+  await cell.grid.focus()
+  await expect(fairness.getByTestId('heatmap-tip')).toContainText('every VC · RIF = 1/64: Fairness')
+  await cell.grid.press('ArrowRight')
+  await cell.grid.press('ArrowRight')
+  await expect(fairness.getByTestId('heatmap-tip')).toContainText('every VC · RIF = 1: Fairness')
+  // Enter opens the focused cell's run on the page.
+  await cell.grid.press('Enter')
+  await expect(page.getByRole('tab', { name: 'Charts' })).toHaveAttribute('aria-selected', 'true')
+  await expect.poll(async () => (await lab.scenario()).vcs.map((v) => v.rif)).toEqual([1, 1])
 })
 
 test('4 and the timeline: hovering or scrubbing shows one time everywhere — charts, queue bars and labels', async ({

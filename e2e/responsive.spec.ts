@@ -1,6 +1,7 @@
 /**
- * Text from outside the page is read off its thread: a hostile share link is refused while the
- * page keeps drawing — no gap between two animation frames longer than 200 ms.
+ * The page's thread is never held: a hostile share link is refused, and a 10,000-point sweep is
+ * started and reported, while the page keeps drawing — no gap between two animation frames longer
+ * than 200 ms — and answers a click.
  */
 import { expect, test } from './fixtures'
 import { shareHashOfText } from './scenarios'
@@ -26,3 +27,51 @@ test('a hostile 5 kB share link is refused, the page drawing all along', async (
   expect(linkGap).toBeLessThan(200)
   await expect(page.locator('h1')).toContainText('Two-source WAN transient')
 })
+
+for (const id of ['two-source-wan', 'ma-500-vcs']) {
+  test(`a 10,000-point sweep on ${id} starts, the page drawing and answering all along`, async ({
+    lab,
+    page,
+  }) => {
+    await lab.open(`#scenario=${id}`)
+    await lab.waitUntilLoaded()
+    await page.getByRole('tab', { name: 'Sweep' }).click()
+    const values = (from: number, step: number) =>
+      Array.from({ length: 100 }, (_, i) => String(from + i * step)).join(', ')
+    // The first link's rate across (50 to 149 Mbit/s), the switch ports' buffer down (1,000 to
+    // 10,900 cells): every point is a run the engine takes.
+    const first = page.getByLabel('First parameter', { exact: true })
+    const options = await first.locator('option').allTextContents()
+    await first.selectOption({ label: options.find((o) => /^link .* · Rate$/.test(o)) ?? 'none' })
+    await page.getByLabel('First parameter values').fill(values(50, 1))
+    await page
+      .getByLabel('Second parameter', { exact: true })
+      .selectOption({ label: 'switch ports · Buffer' })
+    await page.getByLabel('Second parameter values').fill(values(1_000, 100))
+
+    await lab.recordFrameGaps()
+    await page.getByRole('button', { name: 'Run 10000 points' }).click()
+    const status = page.getByTestId('sweep-status')
+    await expect(status).toHaveAttribute('data-state', 'running')
+    await expect(status).toContainText('of 10000 runs done')
+    // Let the workers report for a while: each finished point reaches the heatmaps.
+    await page.waitForTimeout(4_000)
+    // The page answers a click while the sweep runs.
+    const relative = page.getByLabel(/relative colour scale/)
+    await relative.check()
+    await expect(relative).toBeChecked()
+    await expect(
+      page.getByTestId('sweep-heatmap-fairness').getByTestId('heatmap-scale'),
+    ).toContainText('relative scale')
+    await page.waitForTimeout(1_000)
+    const gaps = await lab.frameGaps()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect(status).toHaveAttribute('data-state', 'cancelled')
+    expect(gaps.length).toBeGreaterThan(3)
+    const worst = Math.max(...gaps)
+    console.log(
+      `${id}, 10,000-point sweep: worst frame gap ${worst.toFixed(0)} ms over ${gaps.length} frames`,
+    )
+    expect(worst).toBeLessThan(200)
+  })
+}

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Download, Locator, Page } from '@playwright/test'
 import { expect, test, type AbrLabPage } from './fixtures'
+import { heatmapCell, heatmapValues } from './heatmaps'
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url))
 mkdirSync(artifacts, { recursive: true })
@@ -231,11 +232,8 @@ test('sweep: a 3×3 RIF × RDF grid runs in background workers and fills four he
   await expect(page.getByTestId('sweep-status')).toContainText('All 9 runs done')
 
   for (const metric of ['max_queue', 'utilization', 'fairness', 'cells_lost']) {
-    const cells = page.getByTestId(`sweep-heatmap-${metric}`).locator('g.cell')
-    await expect(cells).toHaveCount(9)
-    const values = await cells.evaluateAll((gs) =>
-      gs.map((g) => Number(g.getAttribute('data-value'))),
-    )
+    const values = await heatmapValues(page, metric)
+    expect(values).toHaveLength(9)
     for (const v of values) expect(Number.isFinite(v)).toBe(true)
     if (metric === 'max_queue') for (const v of values) expect(v).toBeGreaterThan(0)
     if (metric === 'utilization' || metric === 'fairness')
@@ -247,8 +245,13 @@ test('sweep: a 3×3 RIF × RDF grid runs in background workers and fills four he
   await page.locator('.heatmaps').scrollIntoViewIfNeeded()
   await page.screenshot({ path: `${artifacts}sweep-heatmaps.png` })
 
-  // RIF 1, RDF 1/8: the last column, middle row.
-  await heatmap.locator('g.cell[data-index="5"]').click()
+  // Hovering a cell names its point and value: RIF 1, RDF 1/8 is the last column, middle row.
+  const cell = await heatmapCell(page, 'max_queue', 2, 1)
+  await cell.grid.hover({ position: cell.position })
+  await expect(heatmap.getByTestId('heatmap-tip')).toContainText(
+    'every VC · RIF = 1, every VC · RDF = 1/8: Maximum queue',
+  )
+  await cell.grid.click({ position: cell.position })
   await expect(page.getByRole('tab', { name: 'Charts' })).toHaveAttribute('aria-selected', 'true')
   // The run opened is that grid point's scenario, and it plays.
   await expect.poll(() => lab.sampleCount(), { timeout: 60_000 }).toBeGreaterThan(10)

@@ -4,7 +4,7 @@
  * cancel; then a heatmap per figure — maximum queue, bottleneck utilisation, fairness index, cells
  * lost. A cell opens its run on the page. `abrsim sweep` runs the same grid from the command line.
  */
-import { memo, useEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatScenarioError } from '../engine/protocol'
 import { isPacketModel, type Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'
@@ -22,6 +22,9 @@ import {
   sweepTargets,
   type ParamSpec,
 } from './targets'
+
+/** What the workers report reaches the page at most this often (ms). */
+const REPORT_EVERY_MS = 250
 
 interface SweepPanelProps {
   layout: Layout
@@ -59,14 +62,21 @@ export const SweepPanel = memo(function SweepPanel({
   const [scale, setScale] = useState<HeatmapScale>('fixed')
   const [openProblem, setOpenProblem] = useState<string | null>(null)
   const [run, setRun] = useState<SweepRun | null>(null)
-  const openPoint = (i: number) => {
-    if (!run?.outcomes[i]?.ok) return
-    const point = run.points[i]
-    const applied = applyOverrides(run.scenarioJson, point.overrides)
-    const refused =
-      'error' in applied ? formatScenarioError(applied.error) : onOpenRun(applied.json, point.label)
-    setOpenProblem(refused === null ? null : `${point.label} was not opened: ${refused}`)
-  }
+  const [fraction, setFraction] = useState(0)
+  // Stable while the outcomes stay the same: the heatmaps are drawn again only when they change.
+  const openPoint = useCallback(
+    (i: number) => {
+      if (!run?.outcomes[i]?.ok) return
+      const point = run.points[i]
+      const applied = applyOverrides(run.scenarioJson, point.overrides)
+      const refused =
+        'error' in applied
+          ? formatScenarioError(applied.error)
+          : onOpenRun(applied.json, point.label)
+      setOpenProblem(refused === null ? null : `${point.label} was not opened: ${refused}`)
+    },
+    [run, onOpenRun],
+  )
   const handleRef = useRef<SweepHandle | null>(null)
   const taskRef = useRef<TaskHandle | null>(null)
 
@@ -128,39 +138,58 @@ export const SweepPanel = memo(function SweepPanel({
       scenarioJson,
       points,
       outcomes: points.map(() => null),
-      fractions: points.map(() => 0),
+      done: 0,
       state: 'running',
       workers,
       packets: isPacketModel(layout),
     }
     setRun(fresh)
+    setFraction(0)
     taskRef.current?.done()
     const task = tasks.start(
       `Sweep: ${points.length} runs on ${workers} worker${workers === 1 ? '' : 's'}`,
       0,
     )
     taskRef.current = task
+    // Points finish faster than a page can draw 10,000 cells: what the workers report is kept
+    // here and shown at most every REPORT_EVERY_MS, not once per point.
+    const outcomes = [...fresh.outcomes]
+    let done = 0
+    let fractions: readonly number[] = []
+    let timer: ReturnType<typeof setTimeout> | null = null
+    const show = () => {
+      timer = null
+      const f = fractions.reduce((a, b) => a + b, 0) / Math.max(1, fractions.length)
+      task.update(f)
+      setFraction(f)
+      // A new outcome draws the heatmaps again; progress alone moves only the progress bar.
+      setRun((r) =>
+        r && r.points === points && r.done !== done ? { ...r, outcomes: [...outcomes], done } : r,
+      )
+    }
+    const later = () => {
+      timer ??= setTimeout(show, REPORT_EVERY_MS)
+    }
     const handle = runSweep(
       points.map((p) => ({ scenarioJson, overrides: p.overrides, window })),
       createSweepWorker,
       {
-        onProgress: (fractions) => {
-          const copy = [...fractions]
-          task.update(copy.reduce((a, b) => a + b, 0) / copy.length)
-          setRun((r) => (r && r.points === points ? { ...r, fractions: copy } : r))
+        onProgress: (now) => {
+          fractions = now
+          later()
         },
-        onPoint: (index, outcome) =>
-          setRun((r) => {
-            if (!r || r.points !== points) return r
-            const outcomes = [...r.outcomes]
-            outcomes[index] = outcome
-            return { ...r, outcomes }
-          }),
+        onPoint: (index, outcome) => {
+          outcomes[index] = outcome
+          done++
+          later()
+        },
       },
       workers,
     )
     handleRef.current = handle
     const { cancelled } = await handle.done
+    if (timer !== null) clearTimeout(timer)
+    show()
     task.done()
     setRun((r) =>
       r && r.points === points ? { ...r, state: cancelled ? 'cancelled' : 'done' } : r,
@@ -169,10 +198,7 @@ export const SweepPanel = memo(function SweepPanel({
 
   const cancel = () => handleRef.current?.cancel()
   const running = run?.state === 'running'
-  const doneCount = run ? run.outcomes.filter((o) => o !== null).length : 0
-  const fraction = run
-    ? run.fractions.reduce((a, b) => a + b, 0) / Math.max(1, run.fractions.length)
-    : 0
+  const doneCount = run?.done ?? 0
   const gridSize =
     parseValueList(axes[0].values).length *
     (axes[1].path === NONE ? 1 : Math.max(1, parseValueList(axes[1].values).length))

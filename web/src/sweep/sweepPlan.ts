@@ -35,7 +35,8 @@ export interface SweepRun {
   scenarioJson: string
   points: SweepPoint[]
   outcomes: (PointOutcome | null)[]
-  fractions: readonly number[]
+  /** How many points have an outcome. */
+  done: number
   state: 'running' | 'done' | 'cancelled'
   workers: number
   /** A packet-level scenario: queues and losses count packets. */
@@ -104,15 +105,18 @@ export function gridPoints(
   const { xValues, yValues, until } = form
   const points: SweepPoint[] = []
   const rows = yValues.length > 0 ? yValues : [null]
+  // Each axis's labels once: a 100 × 100 grid has 200 values, not 20,000.
+  const named = (i: 0 | 1, raw: string) =>
+    `${pathLabel(targets, axes[i].path)} = ${shortValue(raw)}`
+  const xNames = xValues.map((x) => named(0, x))
+  const yNames = rows.map((y) => (y === null ? null : named(1, y)))
   rows.forEach((y, row) => {
     xValues.forEach((x, column) => {
       const overrides: Override[] = [{ path: axes[0].path, raw: x }]
       if (y !== null) overrides.push({ path: axes[1].path, raw: y })
       const all =
         until !== untilMs ? [{ path: 'run.until_ms', raw: String(until) }, ...overrides] : overrides
-      const label = overrides
-        .map((o) => `${pathLabel(targets, o.path)} = ${shortValue(o.raw)}`)
-        .join(', ')
+      const label = yNames[row] === null ? xNames[column] : `${xNames[column]}, ${yNames[row]}`
       points.push({ overrides: all, label, column, row })
     })
   })
