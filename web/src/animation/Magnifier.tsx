@@ -11,7 +11,7 @@
  * screen reader can name; it holds at most SLOTS + QUEUE_SHOWN cells, so redrawing it is cheap.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { MAGNIFIED_CELLS } from '../engine/engineHost'
+import { MAGNIFIED_CELLS } from '../engine/samplePosts'
 import type { Layout } from '../engine/layout'
 import type { RunStatus, Speed } from '../engine/protocol'
 import type { CellsSnapshot } from './AnimatedTopology'

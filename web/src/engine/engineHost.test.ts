@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { realEngine, scenarioText } from '../test/realEngine'
-import { EngineHost, type EngineModule, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
+import { EngineHost, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
+import type { EngineModule } from './engineModule'
 import { column, parseLayout, type Layout } from './layout'
 import type { WorkerEvent, WorkerMessage, WorkerReply } from './protocol'
 import { SampleStore } from './samples'

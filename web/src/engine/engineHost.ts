@@ -17,38 +17,9 @@ import {
   parseEngineWarnings,
   parseSetParamResult,
 } from './protocol'
-
-/** The part of the wasm-bindgen `Engine` class the host uses. */
-export interface EngineHandle {
-  layout(): string
-  run_until(t_ms: number, max_events: number): boolean
-  now_ms(): number
-  events(): number
-  take_samples(): Float64Array
-  /**
-   * Takes the completed rows as `take_samples` does, keeping them for `copy_samples`; returns how
-   * many values they are.
-   */
-  stash_samples(): number
-  /** Copies the stashed rows into the start of `out`. */
-  copy_samples(out: Float64Array): void
-  frame(): Float64Array
-  /** Cells on the links, rows of 7. */
-  cells_in_flight(max: number): Float64Array
-  /** One port's cells on its wire and in its queue. */
-  port_cells(port: number, max: number): Float64Array
-  set_param(path: string, value_json: string): string
-  scenario_json(): string
-  free(): void
-}
-
-/** The part of the generated `sim_wasm.js` module the host uses. */
-export interface EngineModule {
-  Engine: new (scenarioJson: string) => EngineHandle
-  validate_scenario(scenarioJson: string): string
-  /** Bytes of the engine's wasm memory (it only grows), for the memory watch; absent in tests. */
-  memoryBytes?(): number
-}
+import type { EngineHandle, EngineModule } from './engineModule'
+import { defaultClock, type HostClock } from './hostClock'
+import { SamplePoster } from './samplePosts'
 
 /**
  * The most wasm memory a run may reach. The engine's own limits refuse what they can
@@ -61,13 +32,6 @@ export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
 
 /** A reply before it is numbered with its request's id. */
 type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never
-
-/** Wall time and scheduling, injectable so tests are not tied to a browser. */
-export interface HostClock {
-  now(): number
-  /** Runs `fn` after `ms` milliseconds, letting queued messages be handled first. */
-  later(fn: () => void, ms: number): void
-}
 
 /** Wall-clock budget of one slice of engine work before yielding to the message loop. */
 export const SLICE_MS = 8
@@ -82,59 +46,12 @@ export const MAX_EVENTS_PER_CALL = 100_000
  * after every slice that catches up, so the charts follow the clock as before.
  */
 export const FLUSH_MS = 32
-/** Least size of a new buffer for sample rows, and how many the page's returned ones are kept. */
-const MIN_ROWS_BUFFER_BYTES = 64 * 1024
-const SPARE_BUFFERS = 4
-/** At most this many cells of the magnified port, on its wire and again in its queue. */
-export const MAGNIFIED_CELLS = 4000
 /** How long to wait when paced play has caught up with the wall clock (about one display frame). */
 const PACED_IDLE_MS = 16
-
-/**
- * Runs `fn` as a new task, after the messages already queued. `setTimeout(fn, 0)` would too, but
- * browsers clamp nested timeouts to 4 ms (HTML "timer nesting level"): in a Chromium worker that
- * left the engine idle about a third of the time between 8 ms slices (the benchmark). A
- * MessageChannel message is not clamped. Its ports are unref'd where that exists (Node), so a
- * pending slice never keeps a test process alive.
- */
-let immediateChannel: MessageChannel | null = null
-const immediateQueue: Array<() => void> = []
-function runSoon(fn: () => void): void {
-  if (typeof MessageChannel === 'undefined') {
-    setTimeout(fn, 0)
-    return
-  }
-  if (immediateChannel === null) {
-    const channel = new MessageChannel()
-    channel.port1.onmessage = () => immediateQueue.shift()?.()
-    for (const port of [channel.port1, channel.port2]) (port as { unref?: () => void }).unref?.()
-    immediateChannel = channel
-  }
-  immediateQueue.push(fn)
-  immediateChannel.port2.postMessage(null)
-}
-
-const defaultClock: HostClock = {
-  now: () => performance.now(),
-  later: (fn, ms) => (ms <= 0 ? runSoon(fn) : void setTimeout(fn, ms)),
-}
 
 /** A wasm trap (a Rust panic compiles to `unreachable`) leaves the instance unusable. */
 function isTrap(error: unknown): boolean {
   return typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError
-}
-
-/**
- * Transferring a view into wasm memory would detach the engine's memory, so only arrays that own
- * their whole buffer are transferred; anything else is copied first (js-sys `view` docs).
- */
-function ownBuffer(array: Float64Array): Float64Array {
-  const buffer = array.buffer
-  const owns =
-    buffer instanceof ArrayBuffer &&
-    array.byteOffset === 0 &&
-    array.byteLength === buffer.byteLength
-  return owns ? array : array.slice()
 }
 
 function messageOf(error: unknown): string {
@@ -159,12 +76,7 @@ export class EngineHost {
   private eventsPerCall = 10_000
   /** Wall time of the last post of samples. */
   private lastFlushWall = Number.NEGATIVE_INFINITY
-  /** Cells in flight sent with each flush, for the animation; 0 sends none. */
-  private maxCells = 0
-  /** The port whose every cell is sent with each flush (the magnifier's), or null. */
-  private magnified: number | null = null
-  /** Buffers the page gave back after reading their samples, for the next posts (`recycle`). */
-  private spare: ArrayBuffer[] = []
+  private readonly samples: SamplePoster
   /** Set when the engine trapped; from then on every request fails. */
   private poisoned: string | null = null
 
@@ -172,7 +84,9 @@ export class EngineHost {
     private readonly mod: EngineModule,
     private readonly post: Post,
     private readonly clock: HostClock = defaultClock,
-  ) {}
+  ) {
+    this.samples = new SamplePoster(post)
+  }
 
   /** Posts the answer to request `req`: of the type its kind of request is answered with. */
   private reply<K extends CallType>(
@@ -190,7 +104,7 @@ export class EngineHost {
   /** Handles one request and posts exactly one reply with the same id (`recycle` has none). */
   handle(req: ClientRequest): void {
     if (req.type === 'recycle') {
-      this.keepSpare(req.buffer)
+      this.samples.keepSpare(req.buffer)
       return
     }
     if (this.poisoned !== null) {
@@ -222,11 +136,10 @@ export class EngineHost {
           this.reply(req, { type: 'ok' })
           return
         case 'animate':
-          this.maxCells = Math.floor(req.maxCells)
-          this.magnified = req.port ?? null
+          this.samples.animate(req.maxCells, req.port ?? null)
           this.reply(req, { type: 'ok' })
           // A paused run shows the newly magnified port at once.
-          if (!this.running && this.engine !== null && this.magnified !== null) this.flush()
+          if (!this.running && this.engine !== null && this.samples.magnifying) this.flush()
           return
         case 'step':
           this.step(req, req.ms)
@@ -457,58 +370,11 @@ export class EngineHost {
     this.eventsPerCall = Math.min(MAX_EVENTS_PER_CALL, Math.max(MIN_EVENTS_PER_CALL, next))
   }
 
-  /** Posts the completed sample rows and the live frame, transferring their buffers. */
+  /** Posts what the run produced since the last post. */
   private flush(): void {
-    const engine = this.engine
-    if (engine === null) return
+    if (this.engine === null) return
     this.lastFlushWall = this.clock.now()
-    const rows = this.takeRows(engine)
-    const frame = ownBuffer(engine.frame())
-    const cells = this.maxCells > 0 ? ownBuffer(engine.cells_in_flight(this.maxCells)) : undefined
-    const portCells =
-      this.magnified !== null
-        ? ownBuffer(engine.port_cells(this.magnified, MAGNIFIED_CELLS))
-        : undefined
-    const transfer: Transferable[] = [rows.buffer, frame.buffer]
-    if (cells) transfer.push(cells.buffer)
-    if (portCells) transfer.push(portCells.buffer)
-    this.post(
-      {
-        type: 'samples',
-        rows,
-        frame,
-        cells,
-        portCells,
-        nowMs: engine.now_ms(),
-        events: engine.events(),
-      },
-      transfer,
-    )
-  }
-
-  /**
-   * The completed sample rows, in a buffer the page gave back when there is one big enough: the
-   * rows are posted about 30 times a second, and a new buffer each time was tens of MB of
-   * garbage in the page's process with 200 sources. The rows are a view at the start
-   * of the buffer; the whole buffer is transferred.
-   */
-  private takeRows(engine: EngineHandle): Float64Array {
-    const n = engine.stash_samples()
-    const bytes = n * Float64Array.BYTES_PER_ELEMENT
-    const i = this.spare.findIndex((b) => b.byteLength >= bytes)
-    // Room to spare, so that a buffer serves the next posts too (their row counts vary).
-    const buffer =
-      i >= 0
-        ? this.spare.splice(i, 1)[0]
-        : new ArrayBuffer(Math.max(MIN_ROWS_BUFFER_BYTES, 2 * bytes))
-    const rows = new Float64Array(buffer, 0, n)
-    engine.copy_samples(rows)
-    return rows
-  }
-
-  private keepSpare(buffer: ArrayBuffer): void {
-    if (buffer.byteLength === 0 || this.spare.length >= SPARE_BUFFERS) return
-    this.spare.push(buffer)
+    this.samples.flush(this.engine)
   }
 
   private postStatus(status: RunStatus): void {

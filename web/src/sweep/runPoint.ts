@@ -2,7 +2,7 @@
  * One grid point run to the end in the calling thread (a sweep worker, or a test under Node):
  * build, run in chunks, fold every sample row into the window summary.
  */
-import type { EngineModule } from '../engine/engineHost'
+import type { EngineModule } from '../engine/engineModule'
 import { parseEngineErrors } from '../engine/protocol'
 import { SweepWindow } from '../engine/grammar'
 import { parseLayout } from '../engine/layout'

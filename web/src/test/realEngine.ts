@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import * as simWasm from '../engine/pkg/sim_wasm.js'
-import type { EngineModule } from '../engine/engineHost'
+import type { EngineModule } from '../engine/engineModule'
 
 const wasmPath = fileURLToPath(new URL('../engine/pkg/sim_wasm_bg.wasm', import.meta.url))
 const scenariosDir = fileURLToPath(new URL('../../../scenarios/', import.meta.url))

@@ -1,0 +1,36 @@
+/**
+ * The parts of the generated wasm module (`pkg/sim_wasm.js`) that run the engine off the page's
+ * thread: the engine worker's host and the sweep workers. Tests pass the real module under Node.
+ */
+
+/** The part of the wasm-bindgen `Engine` class the host uses. */
+export interface EngineHandle {
+  layout(): string
+  run_until(t_ms: number, max_events: number): boolean
+  now_ms(): number
+  events(): number
+  take_samples(): Float64Array
+  /**
+   * Takes the completed rows as `take_samples` does, keeping them for `copy_samples`; returns how
+   * many values they are.
+   */
+  stash_samples(): number
+  /** Copies the stashed rows into the start of `out`. */
+  copy_samples(out: Float64Array): void
+  frame(): Float64Array
+  /** Cells on the links, rows of 7. */
+  cells_in_flight(max: number): Float64Array
+  /** One port's cells on its wire and in its queue. */
+  port_cells(port: number, max: number): Float64Array
+  set_param(path: string, value_json: string): string
+  scenario_json(): string
+  free(): void
+}
+
+/** The part of the generated `sim_wasm.js` module the host uses. */
+export interface EngineModule {
+  Engine: new (scenarioJson: string) => EngineHandle
+  validate_scenario(scenarioJson: string): string
+  /** Bytes of the engine's wasm memory (it only grows), for the memory watch; absent in tests. */
+  memoryBytes?(): number
+}
