@@ -3,12 +3,8 @@
  * the Parameters and About tabs and the status line; in embed mode, the drawing alone.
  */
 import { memo, useCallback, useMemo, useState, useSyncExternalStore } from 'react'
-import {
-  AnimatedTopology,
-  AnimationLayer,
-  AnimationLegend,
-  type AnimationMode,
-} from '../animation/AnimatedTopology'
+import { AnimatedTopology, AnimationLayer } from '../animation/AnimatedTopology'
+import { AnimationLegend, type AnimationMode } from '../animation/AnimationLegend'
 import { Magnifier, stopAtOrBelow, useMagnifier } from '../animation/Magnifier'
 import { EditorCanvas } from '../editor/EditorCanvas'
 import { EmbedLegend } from '../embed/EmbedLegend'
