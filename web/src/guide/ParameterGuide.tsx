@@ -1,5 +1,6 @@
 /** The parameter guide (Fahmy et al.) for the current topology, with a warning for each broken guideline. */
 import { useEffect, useMemo, useState } from 'react'
+import './guide.css'
 import type { Layout } from '../engine/layout'
 import { loadRegistry, type ParamSpec } from '../sweep/targets'
 import { formatDuration, parameterGuide, type VcGuide } from './guide'

@@ -5,6 +5,7 @@
  * lost. A cell opens its run on the page. `abrsim sweep` runs the same grid from the command line.
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import './sweep.css'
 import { formatScenarioError } from '../engine/protocol'
 import { isPacketModel, type Layout } from '../engine/layout'
 import { tasks, type TaskHandle } from '../progress/tasks'

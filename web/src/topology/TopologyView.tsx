@@ -7,6 +7,7 @@
  * part that changes while the simulation runs.
  */
 import { useContext, useMemo } from 'react'
+import './topology.css'
 import { LiveContext } from '../app/live'
 import type { TimeCursor } from '../charts/cursor'
 import type { LiveFrame } from '../engine/frame'
