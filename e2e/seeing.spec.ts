@@ -5,55 +5,9 @@
  */
 import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { drawingBoxes, overlaps } from './drawing'
 import { expect, test } from './fixtures'
 import type { Page } from '@playwright/test'
-
-/** Boxes of the drawing's node shapes, text labels and ACR gauges, in page pixels. */
-async function drawingBoxes(page: Page) {
-  return page.evaluate(() => {
-    const out: { what: string; x: number; y: number; w: number; h: number }[] = []
-    const svg = document.querySelector('svg.topology')
-    if (!svg) return out
-    for (const el of svg.querySelectorAll('g.node > rect, g.node > circle, text')) {
-      const r = (el as SVGGraphicsElement).getBoundingClientRect()
-      if (r.width === 0 || r.height === 0) continue
-      const label =
-        el.tagName === 'text'
-          ? `text "${el.textContent}"`
-          : `node ${el.parentElement?.getAttribute('data-node')}`
-      out.push({ what: label, x: r.x, y: r.y, w: r.width, h: r.height })
-    }
-    // The ACR gauges the animation draws on its canvas, as it reports them (CSS px of the canvas).
-    const canvas = document.querySelector<HTMLCanvasElement>('canvas.animation-layer')
-    const origin = canvas?.getBoundingClientRect()
-    for (const [i, box] of (canvas?.dataset.gauges ?? '').split(' ').filter(Boolean).entries()) {
-      const [x, y, w, h] = box.split(',').map(Number)
-      if (origin) out.push({ what: `gauges ${i}`, x: origin.x + x, y: origin.y + y, w, h })
-    }
-    return out
-  })
-}
-
-function overlaps(boxes: { what: string; x: number; y: number; w: number; h: number }[]): string[] {
-  const bad: string[] = []
-  for (let i = 0; i < boxes.length; i++)
-    for (let j = i + 1; j < boxes.length; j++) {
-      const a = boxes[i]
-      const b = boxes[j]
-      // A node's own label sits inside it.
-      if (a.what.startsWith('node') !== b.what.startsWith('node')) {
-        const [n, t] = a.what.startsWith('node') ? [a, b] : [b, a]
-        if (t.what === `text "${n.what.slice(5)}"`) continue
-      }
-      // Gauges only matter under text.
-      if (a.what.startsWith('gauges') && !b.what.startsWith('text')) continue
-      if (b.what.startsWith('gauges') && !a.what.startsWith('text')) continue
-      const ix = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)
-      const iy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y)
-      if (ix > 0.5 && iy > 0.5) bad.push(`${a.what} overlaps ${b.what}`)
-    }
-  return bad
-}
 
 /** Every scenario of the library, by file name. */
 const LIBRARY = readdirSync(fileURLToPath(new URL('../scenarios/', import.meta.url)))
@@ -327,8 +281,14 @@ test('the example course page shows the network in every frame', async ({ page }
   await page.screenshot({ path: 'e2e/artifacts/embed-example-page.png', fullPage: true })
 })
 
-for (const id of ['two-source-wan', 'ma-gfc', 'pletka-bat-tcp-udp']) {
-  test(`presentation mode on ${id} at 1920×1080: chart text ≥ 18 px, drawing labels ≥ 16 px, survives reload`, async ({
+for (const id of [
+  'two-source-wan',
+  'erica-parking-lot',
+  'ma-gfc',
+  'ma-500-vcs',
+  'pletka-bat-tcp-udp',
+]) {
+  test(`presentation mode on ${id} at 1920×1080: chart text ≥ 18 px, drawing labels ≥ 24 px and clear of each other, survives reload`, async ({
     lab,
     page,
   }) => {
@@ -338,6 +298,12 @@ for (const id of ['two-source-wan', 'ma-gfc', 'pletka-bat-tcp-udp']) {
     await page.keyboard.press('p')
     await expect(page.locator('.app.present')).toHaveCount(1)
     await expect(page.locator('.charts-grid > .chart-panel')).toHaveCount(2)
+    // A little way in, so that the live labels (ACR at the sources, queues) are drawn too.
+    await lab.chooseSpeed('100 ms per second')
+    await lab.playButton.click()
+    await expect.poll(() => lab.nowMs(), { timeout: 60_000 }).toBeGreaterThan(20)
+    await lab.playButton.click()
+    await expect.poll(() => lab.status()).toBe('paused')
     const sizes = async () =>
       page.evaluate(() => {
         const chart = [...document.querySelectorAll('.charts-grid svg text')].map((t) =>
@@ -352,7 +318,7 @@ for (const id of ['two-source-wan', 'ma-gfc', 'pletka-bat-tcp-udp']) {
       })
     const s = await sizes()
     expect(s.chart).toBeGreaterThanOrEqual(18)
-    expect(s.drawing).toBeGreaterThanOrEqual(16)
+    expect(s.drawing).toBeGreaterThanOrEqual(24)
     expect(overlaps(await drawingBoxes(page))).toEqual([])
     await page.screenshot({ path: `e2e/artifacts/present-${id}-1920.png` })
     await page.reload()

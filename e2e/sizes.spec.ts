@@ -1,10 +1,12 @@
 /**
  * Text sizes where a class sees the page: presentation mode on a 1920×1080 projector (the clock,
- * chart titles and key numbers at 24 px or more, every other text at 16 px or more, read-outs
- * inside their boxes) and small embeds (640×400 shows the queue chart beside the ACR chart; no
- * label under 11 px at 480×360). Sizes are rendered sizes: an SVG's font size times its scale.
+ * chart titles, key numbers and the drawing's labels at 24 px or more, the labels clear of each
+ * other, every other text at 16 px or more, read-outs inside their boxes) and small embeds
+ * (640×400 shows the queue chart beside the ACR chart; no label under 11 px at 480×360). Sizes
+ * are rendered sizes: an SVG's font size times its scale.
  */
 import type { Page } from '@playwright/test'
+import { drawingBoxes, overlaps } from './drawing'
 import { expect, test } from './fixtures'
 
 /** Rendered font size (px) of every visible text in `root`, labelled by where it is. */
@@ -62,6 +64,24 @@ test('presentation at 1920×1080: clock, chart titles and key numbers ≥ 24 px,
   expect(Math.min(...px('readout'))).toBeGreaterThanOrEqual(24)
   // Every other text, hints and keys among them, at 16 px or more.
   expect(sizes.filter((s) => s.px < 16)).toEqual([])
+  // The drawing's labels (node names, link captions, ACR and queue values) at 24 px or more, and
+  // none over another, a node or a gauge.
+  await expect(page.locator('.app.present svg.topology text.acr-label')).toHaveText([
+    /^vc1 /,
+    /^vc2 /,
+  ])
+  const drawing = await textSizes(page, '.app.present svg.topology')
+  expect(drawing.filter((s) => s.px < 24)).toEqual([])
+  expect(overlaps(await drawingBoxes(page))).toEqual([])
+  // While S2 sends the bottleneck queues: its queue label too.
+  const acrChart = page.locator('svg#acr-chart')
+  const chartBox = await acrChart.boundingBox()
+  await acrChart.hover({ position: { x: (chartBox?.width ?? 0) * 0.55, y: 120 } })
+  await expect(page.locator('.app.present svg.topology text.queue-label')).toHaveCount(1)
+  const queued = await textSizes(page, '.app.present svg.topology')
+  expect(queued.filter((s) => s.px < 24)).toEqual([])
+  expect(overlaps(await drawingBoxes(page))).toEqual([])
+  await page.screenshot({ path: 'e2e/artifacts/present-queue-1920.png' })
   const selects = await page
     .locator('.app.present select:visible')
     .evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)))

@@ -21,6 +21,7 @@ import {
 } from 'react'
 import './animation.css'
 import { LiveContext } from '../app/live'
+import { getPresentation, PRESENT_LABEL_PX } from '../app/presentation'
 import type { TimeCursor } from '../charts/cursor'
 import { formatTime } from '../charts/cursor'
 import { sampleIndexAt } from '../charts/timeSeries'
@@ -241,9 +242,11 @@ export function AnimationLayer(
         fadeCells: hoverT !== null,
       })
       if (hoverT !== null) {
+        // Readable from the back of the room in presentation mode, as the drawing's labels are.
+        const size = getPresentation().on ? Math.max(11, PRESENT_LABEL_PX / fit.scale) : 11
         ctx.fillStyle = '#1b1f24'
-        ctx.font = '600 11px system-ui, sans-serif'
-        ctx.fillText(`values at t = ${formatTime(hoverT)}`, 6, 14)
+        ctx.font = `600 ${size}px system-ui, sans-serif`
+        ctx.fillText(`values at t = ${formatTime(hoverT)}`, 6, 3 + size)
       }
       targetsRef.current = stats.targets
       canvas.dataset.cells = String(stats.cellsDrawn)

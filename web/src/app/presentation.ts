@@ -15,6 +15,8 @@ export interface Presentation {
 
 const KEY = 'abrlab.presentation'
 const DEFAULT: Presentation = { on: false, charts: ['acr', 'queue'] }
+/** Least size (screen px) of the drawing's labels in presentation mode: read from the back. */
+export const PRESENT_LABEL_PX = 24
 /** The pace presentation mode starts at when the page runs faster (sim ms per wall second). */
 export const PRESENTATION_PACE = 10
 
@@ -53,6 +55,18 @@ export function setPresentation(next: Partial<Presentation>): void {
   for (const l of listeners) l()
 }
 
+/** How many mounted components use the mode (the P key listener is there while any does). */
+let shortcutUsers = 0
+
+function onPresentKey(event: KeyboardEvent): void {
+  if (event.key !== 'p' && event.key !== 'P') return
+  if (event.ctrlKey || event.metaKey || event.altKey) return
+  const t = event.target as HTMLElement | null
+  if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return
+  event.preventDefault()
+  setPresentation({ on: !state.on })
+}
+
 export function usePresentation(): Presentation {
   const value = useSyncExternalStore(
     (fn) => {
@@ -61,18 +75,12 @@ export function usePresentation(): Presentation {
     },
     () => state,
   )
-  // P toggles it, unless typing in a field.
+  // P toggles it, unless typing in a field: one listener however many components ask.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'p' && event.key !== 'P') return
-      if (event.ctrlKey || event.metaKey || event.altKey) return
-      const t = event.target as HTMLElement | null
-      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return
-      event.preventDefault()
-      setPresentation({ on: !state.on })
+    if (shortcutUsers++ === 0) window.addEventListener('keydown', onPresentKey)
+    return () => {
+      if (--shortcutUsers === 0) window.removeEventListener('keydown', onPresentKey)
     }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
   }, [])
   return value
 }

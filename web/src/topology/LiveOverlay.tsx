@@ -78,7 +78,7 @@ export function LiveOverlay({
           }
           const s = spots[0]
           return (
-            <SpotText key={node} spot={s} className="acr-label">
+            <SpotText key={node} spot={s} className="acr-label" size={plan.font.acr}>
               {vcs.length} VCs{compact ? ' ' : ' · ACR '}
               {low <= high
                 ? `${low.toFixed(1)}–${high.toFixed(1)}${compact ? '' : ' Mbit/s'}`
@@ -95,6 +95,7 @@ export function LiveOverlay({
               key={vc.id}
               spot={s}
               className="acr-label"
+              size={plan.font.acr}
               fill={colors.get(vc.id) === UNPICKED ? INK : colors.get(vc.id)}
             >
               {compact && (
@@ -115,7 +116,7 @@ export function LiveOverlay({
         const queue = frame.queueCells.get(port.id)
         if (!s || queue === undefined || queue <= 0) return null
         return (
-          <SpotText key={port.id} spot={s} className="queue-label">
+          <SpotText key={port.id} spot={s} className="queue-label" size={plan.font.queue}>
             <title>{`queue at ${portLabel(port)}`}</title>
             {Math.round(queue)} {layout.model === 'ip' ? 'packets' : 'cells'}
           </SpotText>
@@ -136,11 +137,14 @@ function frameFromSamplesValue(store: SampleStore, name: string, t: number): num
 function SpotText({
   spot,
   className,
+  size,
   fill,
   children,
 }: {
   spot: Spot
   className: string
+  /** Font size, drawing units. */
+  size: number
   fill?: string
   children: ReactNode
 }) {
@@ -151,6 +155,7 @@ function SpotText({
       textAnchor={spot.anchor}
       dominantBaseline="central"
       className={className}
+      style={{ fontSize: size }}
       fill={fill}
     >
       {children}

@@ -68,7 +68,13 @@ export const StaticTopology = memo(function StaticTopology({
   return (
     <g className="static">
       {common && plan.caption && (
-        <text x={WIDTH / 2} y={height - 8} textAnchor="middle" className="links-caption">
+        <text
+          x={WIDTH / 2}
+          y={height - 8}
+          textAnchor="middle"
+          className="links-caption"
+          style={{ fontSize: plan.font.caption }}
+        >
           {layout.links.every((l) => linkCaption(l) === common)
             ? 'every link'
             : 'links unless marked'}
@@ -90,6 +96,7 @@ export const StaticTopology = memo(function StaticTopology({
                 <text
                   transform={`translate(${label.at.x},${label.at.y}) rotate(${label.angle})`}
                   className="link-label"
+                  style={{ fontSize: plan.font.link }}
                   textAnchor="middle"
                   dominantBaseline="central"
                 >
@@ -139,6 +146,7 @@ export const StaticTopology = memo(function StaticTopology({
               textAnchor="middle"
               dominantBaseline="central"
               className="bundle-badge"
+              style={{ fontSize: plan.font.badge }}
             >
               ×{count}
             </text>
@@ -194,7 +202,7 @@ export const StaticTopology = memo(function StaticTopology({
               ) : (
                 <circle r={HOST_R} />
               )}
-              <text textAnchor="middle" dy="0.35em">
+              <text textAnchor="middle" dy="0.35em" style={{ fontSize: plan.font.node }}>
                 {node.id}
               </text>
               <title>{`${kind} ${node.id}`}</title>

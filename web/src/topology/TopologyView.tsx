@@ -6,15 +6,16 @@
  * The static drawing depends only on the layout and is memoised; the live overlay is the only
  * part that changes while the simulation runs.
  */
-import { useContext, useMemo } from 'react'
+import { type RefObject, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import './topology.css'
 import { LiveContext } from '../app/live'
+import { PRESENT_LABEL_PX, usePresentation } from '../app/presentation'
 import type { TimeCursor } from '../charts/cursor'
 import type { LiveFrame } from '../engine/frame'
 import type { Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import { routeGroups, useOpenBundles } from './bundles'
-import { HEIGHT, PADDING, type Placement, WIDTH } from './drawing'
+import { fontsAtLeast, HEIGHT, PADDING, type Placement, WIDTH } from './drawing'
 import { centroid, fitDrawing, type Fit } from './geometry'
 import { planLabels } from './labelPlan'
 import { LiveOverlay } from './LiveOverlay'
@@ -52,6 +53,23 @@ function usePlacement(layout: Layout, given?: Fit): Placement {
   }, [layout, given])
 }
 
+/** Screen px per drawing unit as the drawing is shown (0 until measured), followed as it resizes. */
+function useShownScale(ref: RefObject<SVGSVGElement | null>, height: number): number {
+  const [scale, setScale] = useState(0)
+  useEffect(() => {
+    const svg = ref.current
+    if (!svg) return
+    // The viewBox is fitted into the box (meet): the tighter of the two directions sets the scale.
+    const measure = () =>
+      setScale(Math.min(svg.clientWidth / WIDTH, svg.clientHeight / Math.max(1, height)))
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(svg)
+    return () => observer.disconnect()
+  }, [ref, height])
+  return scale
+}
+
 /** The drawing of the network with its live values. */
 export function TopologyView({
   layout,
@@ -71,12 +89,20 @@ export function TopologyView({
   const { height } = placement
   const opened = useOpenBundles()
   const bundles = useMemo(() => routeGroups(layout.vcs), [layout.vcs])
+  // In presentation mode no label is drawn under PRESENT_LABEL_PX on the screen: the fonts are
+  // sized (in half drawing units) from the scale the drawing is shown at, and placed at that size.
+  const svgRef = useRef<SVGSVGElement>(null)
+  const scale = useShownScale(svgRef, height)
+  const present = usePresentation().on
+  const least = present && scale > 0 ? Math.ceil((2 * PRESENT_LABEL_PX) / scale) / 2 : 0
+  const font = useMemo(() => fontsAtLeast(least), [least])
   const plan = useMemo(
-    () => planLabels(layout, placement.pos, placement.middle, height, bundles, opened),
-    [layout, placement, height, bundles, opened],
+    () => planLabels(layout, placement.pos, placement.middle, height, bundles, opened, font),
+    [layout, placement, height, bundles, opened, font],
   )
   return (
     <svg
+      ref={svgRef}
       className="topology"
       viewBox={`0 0 ${WIDTH} ${height}`}
       role={onPick ? 'group' : 'img'}

@@ -20,8 +20,24 @@ export const {
 export const ROUTE_GAP = 6
 export const INK = '#1b1f24'
 
-/** Font sizes (drawing units) of the drawing's texts, as styles.css sets them. */
-export const FONT = { link: 12, caption: 13, acr: 14, queue: 12, badge: 12 } as const
+/** Font sizes (drawing units) of the drawing's texts: link labels, the common caption, ACR and
+ * queue labels, bundle badges and node names. */
+export const FONT = { link: 12, caption: 13, acr: 14, queue: 12, badge: 12, node: 13 } as const
+export type Fonts = { readonly [K in keyof typeof FONT]: number }
+
+/** The drawing's fonts, none under `min` units (presentation mode keeps every label large). */
+export function fontsAtLeast(min: number): Fonts {
+  const at = (size: number) => Math.max(size, min)
+  return {
+    link: at(FONT.link),
+    caption: at(FONT.caption),
+    acr: at(FONT.acr),
+    queue: at(FONT.queue),
+    badge: at(FONT.badge),
+    node: at(FONT.node),
+  }
+}
+
 /** Colour of a bundle of routes whose VCs have no colour of their own. */
 export const BUNDLE_COLOR = '#59636e'
 

@@ -5,7 +5,7 @@
  */
 import { forwards, type Layout, type LayoutVc } from '../engine/layout'
 import { BUNDLE_MIN, type Bundle } from './bundles'
-import { FONT, HOST_R, SWITCH_HALF, WIDTH } from './drawing'
+import { FONT, type Fonts, HOST_R, SWITCH_HALF, WIDTH } from './drawing'
 import {
   along,
   commonLinkCaption,
@@ -34,6 +34,8 @@ export interface LabelPlan {
   /** Bundle count badges by route key. */
   badges: Map<string, Spot>
   caption: boolean
+  /** The font sizes the labels were placed at, and are drawn at. */
+  font: Fonts
 }
 
 /** Where every label goes, none overlapping a node, a gauge or another label (see labels.ts). */
@@ -44,6 +46,7 @@ export function planLabels(
   height: number,
   bundles: Bundle[],
   opened: ReadonlySet<string>,
+  font: Fonts = FONT,
 ): LabelPlan {
   const nodeBoxes: Box[] = layout.nodes.flatMap((n) => {
     const p = pos.get(n.id)
@@ -59,14 +62,19 @@ export function planLabels(
     queues: new Map(),
     badges: new Map(),
     caption: false,
+    font,
   }
   if (common) {
     const text = `${layout.links.every((l) => linkCaption(l) === common) ? 'every link' : 'links unless marked'}: ${common}`
     plan.caption =
       placer.place([
-        textBox(text, FONT.caption, { x: WIDTH / 2, y: height - 8 - FONT.caption * 0.35 }),
+        textBox(text, font.caption, { x: WIDTH / 2, y: height - 8 - font.caption * 0.35 }),
       ]) === 0
   }
+  // Gaps between a label and what it labels grow with its font.
+  const gap = (13 * font.acr) / FONT.acr
+  const linkOffset = (11 * font.link) / FONT.link
+  const queueOffsets = [20, 32, -20, -32].map((o) => (o * font.queue) / FONT.queue)
   // ACR labels first: they are what a lecturer points at.
   const bySource = new Map<string, LayoutVc[]>()
   for (const vc of layout.vcs) bySource.set(vc.source, [...(bySource.get(vc.source) ?? []), vc])
@@ -80,7 +88,7 @@ export function planLabels(
     const left = p.x <= middle.x
     const stack = (x: number, first: number, anchor: Spot['anchor']): Spot[] =>
       Array.from({ length: lines }, (_, k) => ({
-        at: { x, y: first + k * FONT.acr * 1.2 },
+        at: { x, y: first + k * font.acr * 1.2 },
         anchor,
         angle: 0,
       }))
@@ -89,18 +97,20 @@ export function planLabels(
       for (const start of left ? [true, false] : [false, true])
         for (const anchor of [start ? 'start' : 'end', 'middle'] as const) {
           const x = anchor === 'middle' ? p.x : start ? p.x - HOST_R : p.x + HOST_R
-          const first = above ? p.y - HOST_R - 13 - (lines - 1) * FONT.acr * 1.2 : p.y + HOST_R + 13
+          const first = above
+            ? p.y - HOST_R - gap - (lines - 1) * font.acr * 1.2
+            : p.y + HOST_R + gap
           options.push(stack(x, first, anchor))
         }
     // A row farther out, above or below, where the nearest row is taken.
     for (const above of upper ? [true, false] : [false, true]) {
       const first = above
-        ? p.y - HOST_R - 13 - lines * FONT.acr * 1.2
-        : p.y + HOST_R + 13 + FONT.acr * 1.2
+        ? p.y - HOST_R - gap - lines * font.acr * 1.2
+        : p.y + HOST_R + gap + font.acr * 1.2
       options.push(stack(p.x, first, 'middle'))
     }
     // Beside the node, outward first.
-    const besideY = p.y - ((lines - 1) * FONT.acr * 1.2) / 2
+    const besideY = p.y - ((lines - 1) * font.acr * 1.2) / 2
     for (const outward of left ? [true, false] : [false, true])
       options.push(
         outward === left
@@ -117,7 +127,7 @@ export function planLabels(
     ]
     placing: for (const { compact, sample } of tries)
       for (const spots of options) {
-        const boxes = spots.map((s) => textBox(sample, FONT.acr, s.at, s.anchor))
+        const boxes = spots.map((s) => textBox(sample, font.acr, s.at, s.anchor))
         const merged = boxes.reduce((a, b) => ({
           x: Math.min(a.x, b.x),
           y: Math.min(a.y, b.y),
@@ -135,15 +145,15 @@ export function planLabels(
     const b = pos.get(link.b)
     const caption = linkCaption(link)
     if (!a || !b || caption === common) continue
-    const near = linkLabelPlacement(a, b, middle, 11)
+    const near = linkLabelPlacement(a, b, middle, linkOffset)
     const far = linkLabelPlacement(
       b,
       a,
       { x: 2 * ((a.x + b.x) / 2) - middle.x, y: 2 * ((a.y + b.y) / 2) - middle.y },
-      11,
+      linkOffset,
     )
     const spots: Spot[] = [near, far].map((l) => ({ at: l.at, anchor: 'middle', angle: l.angle }))
-    const i = placer.place(spots.map((s) => textBox(caption, FONT.link, s.at, 'middle', s.angle)))
+    const i = placer.place(spots.map((s) => textBox(caption, font.link, s.at, 'middle', s.angle)))
     if (i >= 0) plan.links.set(link.id, spots[i])
   }
   for (const bundle of bundles) {
@@ -154,7 +164,7 @@ export function planLabels(
     const spots: Spot[] = [0.5, 0.35, 0.65].flatMap((f) =>
       [10, -10].map((o) => ({ at: along(a, b, f, o), anchor: 'middle' as const, angle: 0 })),
     )
-    const i = placer.place(spots.map((s) => textBox(text, FONT.badge, s.at)))
+    const i = placer.place(spots.map((s) => textBox(text, font.badge, s.at)))
     if (i >= 0) plan.badges.set(bundle.key, spots[i])
   }
   for (const port of layout.ports) {
@@ -164,12 +174,12 @@ export function planLabels(
     if (!a || !b) continue
     const anchor = b.x >= a.x ? 'start' : 'end'
     // Either side of the port's link, nearest first.
-    const spots: Spot[] = [20, 32, -20, -32].map((o) => ({
+    const spots: Spot[] = queueOffsets.map((o) => ({
       at: stepFrom(a, b, SWITCH_HALF + 4, o),
       anchor,
       angle: 0,
     }))
-    const i = placer.place(spots.map((s) => textBox('00000 cells', FONT.queue, s.at, anchor)))
+    const i = placer.place(spots.map((s) => textBox('00000 cells', font.queue, s.at, anchor)))
     if (i >= 0) plan.queues.set(port.id, spots[i])
   }
   return plan
