@@ -36,8 +36,8 @@ for (const id of ['two-source-wan', 'ma-500-vcs']) {
     await lab.open(`#scenario=${id}`)
     await lab.waitUntilLoaded()
     await page.getByRole('tab', { name: 'Sweep' }).click()
-    const values = (from: number, step: number) =>
-      Array.from({ length: 100 }, (_, i) => String(from + i * step)).join(', ')
+    const values = (from: number, step: number, count = 100) =>
+      Array.from({ length: count }, (_, i) => String(from + i * step)).join(', ')
     // The first link's rate across (50 to 149 Mbit/s), the switch ports' buffer down (1,000 to
     // 10,900 cells): every point is a run the engine takes.
     const first = page.getByLabel('First parameter', { exact: true })
@@ -47,17 +47,27 @@ for (const id of ['two-source-wan', 'ma-500-vcs']) {
     await page
       .getByLabel('Second parameter', { exact: true })
       .selectOption({ label: 'switch ports · Buffer' })
+    // One value more is over the limit: refused, naming it, before any point is made.
+    await page.getByLabel('Second parameter values').fill(values(1_000, 100, 101))
+    await page.getByRole('button', { name: 'Run 10100 points' }).click()
+    await expect(page.getByRole('list', { name: 'Sweep problems' })).toContainText(
+      'more than the limit of 10000 (limits.max_sweep_points)',
+    )
     await page.getByLabel('Second parameter values').fill(values(1_000, 100))
+    // While the gaps are recorded the test finds elements by CSS: finding them by role or label
+    // walks the page's accessibility tree on its own thread, which is the test's cost, not the page's.
+    const runButton = page.locator('.sweep-actions button.primary')
+    await expect(runButton).toHaveText('Run 10000 points')
 
     await lab.recordFrameGaps()
-    await page.getByRole('button', { name: 'Run 10000 points' }).click()
+    await runButton.click()
     const status = page.getByTestId('sweep-status')
     await expect(status).toHaveAttribute('data-state', 'running')
     await expect(status).toContainText('of 10000 runs done')
     // Let the workers report for a while: each finished point reaches the heatmaps.
     await page.waitForTimeout(4_000)
     // The page answers a click while the sweep runs.
-    const relative = page.getByLabel(/relative colour scale/)
+    const relative = page.locator('.sweep-panel input[type="checkbox"]')
     await relative.check()
     await expect(relative).toBeChecked()
     await expect(

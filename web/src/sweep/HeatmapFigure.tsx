@@ -17,7 +17,7 @@ import {
   type HeatmapScale,
 } from './heatmap'
 import { METRIC_LABELS, type SummaryMetric } from './metrics'
-import { pathLabel, shortValue, type SweepRun } from './sweepPlan'
+import { pathLabel, type SweepRun } from './sweepPlan'
 import type { SweepTarget } from './targets'
 
 interface HeatmapProps {
@@ -48,8 +48,7 @@ export const Heatmap = memo(function Heatmap({
   // The packet model loses packets, not cells.
   const title = run.packets && metric === 'cells_lost' ? 'Packets lost' : labels.title
   const unit = run.packets && labels.unit === 'cells' ? 'packets' : labels.unit
-  const columns = useMemo(() => run.xValues.map(shortValue), [run.xValues])
-  const rows = useMemo(() => (run.yPath ? run.yValues.map(shortValue) : ['']), [run])
+  const { columns, rows } = run
   // Grid slot (row × columns + column) → the point there, and its figure.
   const { pointAt, values } = useMemo(() => {
     const slots = columns.length * rows.length

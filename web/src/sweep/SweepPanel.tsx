@@ -15,7 +15,7 @@ import { Heatmap } from './HeatmapFigure'
 import { SUMMARY_METRICS } from './metrics'
 import { applyOverrides } from './paths'
 import { createSweepWorker, defaultWorkerCount, runSweep, type SweepHandle } from './pool'
-import { type AxisInput, gridPoints, NONE, readForm, type SweepRun } from './sweepPlan'
+import { type AxisInput, gridPoints, NONE, readForm, shortValue, type SweepRun } from './sweepPlan'
 import {
   loadRegistry,
   parseValueList,
@@ -136,6 +136,8 @@ export const SweepPanel = memo(function SweepPanel({
       yPath: axes[1].path === NONE ? null : axes[1].path,
       xValues,
       yValues,
+      columns: xValues.map(shortValue),
+      rows: yValues.length > 0 ? yValues.map(shortValue) : [''],
       scenarioJson,
       points,
       outcomes: points.map(() => null),
@@ -170,6 +172,21 @@ export const SweepPanel = memo(function SweepPanel({
     }
     const later = () => {
       timer ??= setTimeout(show, REPORT_EVERY_MS)
+    }
+    // The empty grid is drawn first; the workers start in the next task, unless cancelled (or
+    // the panel closed) meanwhile.
+    let cancelledFirst = false
+    handleRef.current = {
+      cancel: () => {
+        cancelledFirst = true
+      },
+      done: Promise.resolve({ cancelled: true }),
+    }
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    if (cancelledFirst) {
+      task.done()
+      setRun((r) => (r && r.points === points ? { ...r, state: 'cancelled' } : r))
+      return
     }
     const handle = runSweep(
       points.map((p) => ({ scenarioJson, overrides: p.overrides, window })),

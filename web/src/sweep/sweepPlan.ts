@@ -31,6 +31,9 @@ export interface SweepRun {
   yPath: string | null
   xValues: string[]
   yValues: string[]
+  /** The grid's column and row headings (`shortValue`; one empty row for one parameter). */
+  columns: string[]
+  rows: string[]
   /** The scenario the grid's points vary. */
   scenarioJson: string
   points: SweepPoint[]
