@@ -69,13 +69,14 @@ fn check(text: &str, opts: &RunOptions) -> Result<(Checked, Cost), Vec<ScenarioE
     let (kind, value) = split_model(apply_options(text, opts)?)?;
     let (checked, mut cost, until) = match kind {
         ModelKind::Cell => {
-            let s = crate::cell::scenario::scenario_from_value_with(&value, &opts.limits)?;
+            let s =
+                scenario::read_checked::<crate::cell::scenario::Scenario>(&value, &opts.limits)?;
             let cost = crate::cell::scenario::cost::cell_cost(&s);
             let until = s.run.until_ms;
             (Checked::Cell(s), cost, until)
         }
         ModelKind::Packet => {
-            let s = crate::ip::scenario::ip_scenario_from_value_with(&value, &opts.limits)?;
+            let s = scenario::read_checked::<crate::ip::IpScenario>(&value, &opts.limits)?;
             let cost = crate::ip::scenario::ip_cost(&s);
             let until = s.run.until_ms;
             (Checked::Packet(s), cost, until)

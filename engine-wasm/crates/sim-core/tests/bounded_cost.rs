@@ -258,7 +258,7 @@ fn a_long_run_of_a_library_scenario_is_refused_naming_its_largest_source() {
     limits.set("max_events", 1e10).unwrap();
     let opts = RunOptions { until_ms: Some(600_000.0), limits, ..Default::default() };
     let value = sim_core::runner::apply_options(&text, &opts).unwrap();
-    assert!(parse::scenario_from_value_with(&value, &limits).is_ok());
+    assert!(sim_core::scenario::read_checked::<parse::Scenario>(&value, &limits).is_ok());
 }
 
 #[test]

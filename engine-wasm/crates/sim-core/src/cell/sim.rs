@@ -233,7 +233,7 @@ impl Simulation {
         text: &str,
         limits: &crate::scenario::Limits,
     ) -> Result<Simulation, Vec<ScenarioError>> {
-        Ok(Simulation::build(&scenario::parse_scenario_with(text, limits)?))
+        Ok(Simulation::build(&crate::scenario::parse_checked(text, limits)?))
     }
 
     /// The current simulated time.

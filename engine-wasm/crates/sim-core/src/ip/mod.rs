@@ -23,5 +23,5 @@ pub mod timer;
 pub mod udp;
 
 pub use scenario::params::registry_json;
-pub use scenario::{parse_ip_scenario, IpScenario};
+pub use scenario::IpScenario;
 pub use sim::{IpEvent, IpSimulation};

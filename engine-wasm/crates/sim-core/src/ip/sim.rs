@@ -147,7 +147,8 @@ pub struct IpSimulation {
 impl IpSimulation {
     /// Parses, validates and builds packet-level scenario text.
     pub fn from_json(text: &str) -> Result<IpSimulation, Vec<ScenarioError>> {
-        Ok(IpSimulation::build(&ip_scenario::parse_ip_scenario(text)?))
+        let limits = crate::scenario::Limits::default();
+        Ok(IpSimulation::build(&crate::scenario::parse_checked(text, &limits)?))
     }
 
     /// Builds a validated scenario.

@@ -19,6 +19,7 @@ pub mod set;
 pub mod strict_json;
 pub mod topology;
 
+pub use envelope::{parse_checked, read_checked, ModelScenario};
 pub use set::{apply_set, apply_variant};
 
 use std::fmt;

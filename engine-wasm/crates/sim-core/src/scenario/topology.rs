@@ -114,17 +114,50 @@ pub struct LinkSpec<P> {
     pub ports: [P; 2],
 }
 
+/// A model's port as a scenario states it. Each port of a link is read over
+/// the defaults for the node that sends on it, and those defaults over the
+/// model's built-in port for a forwarding node (switch or router) or a host.
+pub(crate) trait PortRead: Clone {
+    /// The `defaults` keys of a forwarding node's ports and of a host's.
+    const DEFAULT_KEYS: [&'static str; 2];
+    /// The built-in ports of a forwarding node and of a host.
+    fn builtin() -> [Self; 2];
+    /// Reads the keys of `obj`, a port object, over `self`.
+    fn read_keys(&mut self, obj: &mut Obj<'_>, errors: &mut Errors);
+
+    /// `self` with the keys of `value` (a port object at `path`, if any) read over it.
+    fn read_over(&self, value: Option<&Value>, path: &str, errors: &mut Errors) -> Self {
+        let mut port = self.clone();
+        if let Some(mut obj) = value.and_then(|v| Obj::new(v, path, errors)) {
+            port.read_keys(&mut obj, errors);
+            obj.finish(errors);
+        }
+        port
+    }
+}
+
 /// Reads `links` for either model: each an `id`, its [`LinkBasics`] and a
-/// port object per direction (`a_to_b`, `b_to_a`), which `port` reads with
-/// the index of the node that sends on it; `extra` names the other keys the
-/// model allows on a link. Returns each link that reads whole.
-pub(crate) fn read_link_entries<P>(
+/// port object per direction (`a_to_b`, `b_to_a`), read over the defaults
+/// for its sender; `defaults` are the scenario's objects under the keys
+/// [`PortRead::DEFAULT_KEYS`] and `is_host` tells the senders that are hosts;
+/// `extra` names the other keys the model allows on a link. Returns each
+/// link that reads whole.
+pub(crate) fn read_link_entries<P: PortRead>(
     items: &[Value],
     node_index: &HashMap<&str, usize>,
     extra: &[&'static str],
-    port: impl Fn(Option<&Value>, &str, Option<usize>, &mut Errors) -> P,
+    defaults: [Option<&Value>; 2],
+    is_host: impl Fn(usize) -> bool,
     errors: &mut Errors,
 ) -> Vec<LinkSpec<P>> {
+    let [forwarding, host] = P::builtin();
+    let [forwarding, host] = [(forwarding, 0), (host, 1)].map(|(base, k)| {
+        base.read_over(defaults[k], &format!("defaults.{}", P::DEFAULT_KEYS[k]), errors)
+    });
+    let port = |v: Option<&Value>, path: &str, sender: Option<usize>, errors: &mut Errors| {
+        let base = if sender.is_some_and(&is_host) { &host } else { &forwarding };
+        base.read_over(v, path, errors)
+    };
     let mut seen = HashMap::new();
     let mut links = Vec::new();
     for (i, item) in items.iter().enumerate() {

@@ -6,7 +6,7 @@
 
 use super::Recorder;
 use crate::scenario::lecture::{Question, Stop};
-use crate::scenario::topology::Link;
+use crate::scenario::topology::{Link, PortEnds};
 use crate::scenario::{Meta, RunSpec, ScenarioError};
 use serde::Serialize;
 
@@ -214,30 +214,36 @@ pub struct Layout {
 
 impl Layout {
     /// What both models' layouts hold: the scenario and its run, the nodes,
-    /// the links between them, the ports (from each one's id, link, and
-    /// sending and receiving nodes), the sample columns and the warnings; the
-    /// model's own parts start empty, for it to fill.
-    pub fn base<'a>(
+    /// the links between them, the ports (each link's two directions, as
+    /// both models build them: `PortEnds::of_link`), the sample columns and
+    /// the warnings; the model's own parts start empty, for it to fill.
+    pub fn base(
         (meta, run, warnings): (&Meta, &RunSpec, &[ScenarioError]),
         rec: &Recorder,
         nodes: Vec<LayoutNode>,
         links: &[Link],
-        ports: impl Iterator<Item = (&'a str, u32, u32, u32)>,
     ) -> Layout {
         let node = |n: u32| nodes[n as usize].id.clone();
-        let ports = ports
-            .map(|(id, link, from, to)| LayoutPort {
-                id: id.to_string(),
-                link: links[link as usize].id.clone(),
-                from: node(from),
-                to: node(to),
-                from_kind: nodes[from as usize].kind,
-                algorithm: None,
-                buffer_cells: None,
-                aqm: None,
-                buffer_pkts: None,
-            })
-            .collect();
+        let mut ports: Vec<(u32, LayoutPort)> = Vec::with_capacity(2 * links.len());
+        for (li, l) in links.iter().enumerate() {
+            let ends = PortEnds::of_link(&l.id, li, l.a as usize, l.b as usize);
+            for (index, PortEnds { id, from, to, .. }) in l.ports.into_iter().zip(ends) {
+                let port = LayoutPort {
+                    id,
+                    link: l.id.clone(),
+                    from: node(from),
+                    to: node(to),
+                    from_kind: nodes[from as usize].kind,
+                    algorithm: None,
+                    buffer_cells: None,
+                    aqm: None,
+                    buffer_pkts: None,
+                };
+                ports.push((index, port));
+            }
+        }
+        ports.sort_by_key(|&(index, _)| index);
+        let ports = ports.into_iter().map(|(_, p)| p).collect();
         let links = links
             .iter()
             .map(|l| LayoutLink {

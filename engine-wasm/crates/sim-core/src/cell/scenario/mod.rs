@@ -1,6 +1,6 @@
 //! The cell model's scenarios (`"model": "cell"`, the default): the typed
 //! values a file validates into, and the walk that reads them — nodes, links
-//! and their ports (read.rs, links.rs), VCs and their traffic (vcs.rs),
+//! and their ports (read.rs, port.rs), VCs and their traffic (vcs.rs),
 //! background sources (background.rs), the cell model's parameters
 //! (params.rs) and its cost estimate (cost.rs). The envelope every model
 //! shares (format, version, meta, run, variants, things to try) is read by
@@ -8,17 +8,16 @@
 
 mod background;
 pub mod cost;
-mod links;
 pub mod params;
+mod port;
 mod read;
 #[cfg(test)]
 mod tests;
 mod vcs;
 
 pub use read::{
-    choices_json, parse_scenario, parse_scenario_with, scenario_from_value,
-    scenario_from_value_with, variants_checked_with, BACKGROUND_KINDS, QUEUE_DISCIPLINES,
-    STARTUP_OPTIONS, TRAFFIC_MODELS,
+    choices_json, parse_scenario, scenario_from_value, variants_checked_with, BACKGROUND_KINDS,
+    QUEUE_DISCIPLINES, STARTUP_OPTIONS, TRAFFIC_MODELS,
 };
 pub use vcs::{vc_keys_checked_with, vc_params_after_edit};
 

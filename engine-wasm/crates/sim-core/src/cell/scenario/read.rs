@@ -3,72 +3,64 @@
 //! links, VCs and background sources, the claims, and the whole-run checks.
 
 use super::background::read_background;
-use super::links::read_links;
 use super::vcs::read_vcs;
-use super::{read_defaults, LinkSpec, NodeSpec, Scenario, VcSpec};
+use super::{read_defaults, LinkSpec, NodeSpec, PortSpec, Scenario, VcSpec};
 use crate::cell::net::NodeKind;
 use crate::cell::switch_alg::ALGORITHMS;
 use crate::scenario::apply_variant;
 use crate::scenario::envelope::{
-    array, check_run_limits, element_path, finish, open_root, read_meta, read_things_to_try,
-    read_variants_checked, refuse_long_paths, refuse_oversized, validate_alternatives,
+    array, check_run_limits, element_path, open_root, parse_checked, read_checked, read_meta,
+    read_things_to_try, read_variants_checked, ModelScenario,
 };
 use crate::scenario::reader::Errors;
 use crate::scenario::registry;
-use crate::scenario::topology::read_node_entries;
-use crate::scenario::{strict_json, Limits, ScenarioError};
+use crate::scenario::topology::{read_link_entries, read_node_entries};
+use crate::scenario::{Limits, ScenarioError};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Parses and validates scenario text within the default [`Limits`].
+/// Parses and validates scenario text within the default [`Limits`] (other
+/// limits: `crate::scenario::parse_checked`).
 pub fn parse_scenario(text: &str) -> Result<Scenario, Vec<ScenarioError>> {
-    parse_scenario_with(text, &Limits::default())
+    parse_checked(text, &Limits::default())
 }
 
-/// Parses and validates scenario text within `limits`.
-pub fn parse_scenario_with(text: &str, limits: &Limits) -> Result<Scenario, Vec<ScenarioError>> {
-    let value = strict_json::parse(text, limits.max_input_bytes)?;
-    scenario_from_value_with(&value, limits)
-}
-
-/// Validates an already-parsed JSON value within the default limits.
+/// Validates an already-parsed JSON value within the default limits (other
+/// limits: `crate::scenario::read_checked`).
 pub fn scenario_from_value(value: &Value) -> Result<Scenario, Vec<ScenarioError>> {
-    scenario_from_value_with(value, &Limits::default())
+    read_checked(value, &Limits::default())
 }
 
-/// Validates an already-parsed JSON value within `limits`.
-pub fn scenario_from_value_with(
-    value: &Value,
-    limits: &Limits,
-) -> Result<Scenario, Vec<ScenarioError>> {
-    let mut errors = Errors::new();
-    let lists = [
-        ("nodes", limits.max_nodes),
-        ("links", limits.max_links),
-        ("vcs", limits.max_vcs),
-        ("background", limits.max_background),
-        ("variants", limits.max_variants),
-    ];
-    refuse_oversized(value, &lists, &mut errors);
-    refuse_long_paths(value, &["vcs", "background"], limits, &mut errors);
-    if !errors.is_empty() {
-        return Err(errors);
+impl ModelScenario for Scenario {
+    const PATH_LISTS: &'static [&'static str] = &["vcs", "background"];
+
+    fn list_limits(limits: &Limits) -> Vec<(&'static str, usize)> {
+        let Limits { max_nodes, max_links, max_vcs, max_background, max_variants, .. } = *limits;
+        vec![
+            ("nodes", max_nodes),
+            ("links", max_links),
+            ("vcs", max_vcs),
+            ("background", max_background),
+            ("variants", max_variants),
+        ]
     }
-    let scenario = read_scenario(value, &mut errors);
-    if let Some(s) = &scenario {
-        check_limits(s, limits, &mut errors);
-        if errors.is_empty() {
-            super::cost::cell_cost(s).check(s.run.until_ms, limits, &mut errors);
-        }
-        // The base is sound: each variant is applied and validated in turn (a
-        // broken base is reported once, not once more under every variant).
-        // A mistake in a thing to try itself does not stop the others being checked.
-        if errors.iter().all(|e| e.path.starts_with("things_to_try")) {
-            let check = |v: &Value| scenario_from_value_with(v, limits).map(|_| ());
-            validate_alternatives(value, &mut errors, &check);
-        }
+
+    fn read(value: &Value, errors: &mut Errors) -> Option<Scenario> {
+        read_scenario(value, errors)
     }
-    finish(scenario, errors)
+
+    /// VC loops, run length, and the cell slots the network offers over the run.
+    fn check_limits(&self, limits: &Limits, errors: &mut Errors) {
+        let loops: usize = self.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
+        if loops > limits.max_vcs {
+            errors.push(ScenarioError::new("vcs", format!("{loops} VC loops (bidirectional VCs count twice) exceed the limit of {} (limits.max_vcs)", limits.max_vcs)));
+        }
+        check_run_limits(self.run.until_ms, self.links.iter().map(|l| l.rate_mbps), limits, errors);
+    }
+
+    fn check_cost(&self, limits: &Limits, errors: &mut Errors) {
+        super::cost::cell_cost(self).check(self.run.until_ms, limits, errors);
+    }
 }
 
 fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
@@ -79,8 +71,16 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
     let nodes = read_nodes(array(&mut root, "nodes", errors), errors);
     let node_index: HashMap<&str, usize> =
         nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
-    let links =
-        read_links(array(&mut root, "links", errors), &node_index, &defaults, &nodes, errors);
+    let is_host = |n: usize| nodes[n].kind == NodeKind::Host;
+    let port_defaults = [defaults.switch_port, defaults.host_port];
+    let links = read_link_entries::<PortSpec>(
+        array(&mut root, "links", errors),
+        &node_index,
+        &[],
+        port_defaults,
+        is_host,
+        errors,
+    );
     let vcs =
         read_vcs(array(&mut root, "vcs", errors), &node_index, &nodes, &links, &defaults, errors);
     let mut warnings = Vec::new();
@@ -187,16 +187,6 @@ pub fn choices_json() -> Value {
         "startup": STARTUP_OPTIONS,
         "background": BACKGROUND_KINDS,
     })
-}
-
-/// The whole-run ceilings: VC loops, run length, and the cell slots the
-/// network offers over the run.
-fn check_limits(s: &Scenario, limits: &Limits, errors: &mut Errors) {
-    let loops: usize = s.vcs.iter().map(|v| 1 + v.bidirectional as usize).sum();
-    if loops > limits.max_vcs {
-        errors.push(ScenarioError::new("vcs", format!("{loops} VC loops (bidirectional VCs count twice) exceed the limit of {} (limits.max_vcs)", limits.max_vcs)));
-    }
-    check_run_limits(s.run.until_ms, s.links.iter().map(|l| l.rate_mbps), limits, errors);
 }
 
 /// Legal but suspicious settings: warn and suggest a fix (Observable Plot warnings).

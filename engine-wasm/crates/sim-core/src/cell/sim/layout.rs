@@ -3,7 +3,7 @@
 //! the packet model and generated for TypeScript).
 
 use super::Simulation;
-use crate::cell::net::NodeKind as CellNodeKind;
+use crate::cell::net::{Node, NodeKind as CellNodeKind};
 use crate::session::layout::{Layout, LayoutBackground, LayoutNode, LayoutVc, NodeKind};
 use crate::time::cells_per_s_to_mbps;
 use serde_json::Value;
@@ -12,10 +12,12 @@ impl Simulation {
     /// The topology, ids and sample columns, for the UI and the runner.
     pub fn layout(&self) -> Value {
         let node_id = |n: u32| self.nodes[n as usize].id.clone();
-        let of = |k| if k == CellNodeKind::Host { NodeKind::Host } else { NodeKind::Switch };
-        let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, of(n.kind), n.x, n.y));
+        let kind = |n: &Node| match n.kind {
+            CellNodeKind::Host => NodeKind::Host,
+            CellNodeKind::Switch => NodeKind::Switch,
+        };
+        let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, kind(n), n.x, n.y)).collect();
         let base = (&self.meta, &self.run, &self.warnings[..]);
-        let ports = self.ports.iter().map(|p| (p.id.as_str(), p.link, p.from, p.to));
         let mut layout = Layout {
             vcs: self
                 .vcs
@@ -40,7 +42,7 @@ impl Simulation {
                     path: b.nodes.iter().map(|&n| node_id(n)).collect(),
                 })
                 .collect(),
-            ..Layout::base(base, &self.rec, nodes.collect(), &self.links, ports)
+            ..Layout::base(base, &self.rec, nodes, &self.links)
         };
         for (lp, p) in layout.ports.iter_mut().zip(&self.ports) {
             lp.algorithm = Some(p.algorithm.name().to_string());

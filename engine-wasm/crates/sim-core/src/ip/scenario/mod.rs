@@ -33,10 +33,7 @@ mod read;
 mod tests;
 
 pub use cost::ip_cost;
-pub use read::{
-    choices_json, ip_scenario_from_value, ip_scenario_from_value_with, parse_ip_scenario,
-    path_round_trip_ms,
-};
+pub use read::{choices_json, ip_scenario_from_value, path_round_trip_ms};
 
 use super::aqm::AqmConfig;
 use super::tcp::TcpParams;

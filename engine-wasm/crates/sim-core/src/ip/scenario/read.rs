@@ -11,46 +11,36 @@ use super::{
 use crate::ip::aqm::{AqmConfig, AQMS};
 use crate::ip::bat::Grouping;
 use crate::scenario::envelope::{
-    array, check_run_limits, finish, open_root, read_meta, read_things_to_try,
-    read_variants_checked, refuse_long_paths, refuse_oversized, validate_alternatives,
+    array, check_run_limits, open_root, read_checked, read_meta, read_things_to_try,
+    read_variants_checked, ModelScenario,
 };
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{self, Scope::IpPort as P};
-use crate::scenario::topology::{read_link_entries, read_node_entries};
-use crate::scenario::{strict_json, Limits, ScenarioError};
+use crate::scenario::topology::{read_link_entries, read_node_entries, PortRead};
+use crate::scenario::{Limits, ScenarioError};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Parses and validates packet-level scenario text.
-pub fn parse_ip_scenario(text: &str) -> Result<IpScenario, Vec<ScenarioError>> {
-    let value = strict_json::parse(text, Limits::default().max_input_bytes)?;
-    ip_scenario_from_value(&value)
-}
-
-/// Validates an already-parsed JSON value within the default limits.
+/// Validates an already-parsed JSON value within the default limits (other
+/// limits, or text: `crate::scenario::{read_checked, parse_checked}`). The
+/// limits are the cell model's: flows count against `max_vcs`, packets
+/// against the cell slots a link could carry, which bounds them from above.
 pub fn ip_scenario_from_value(value: &Value) -> Result<IpScenario, Vec<ScenarioError>> {
-    ip_scenario_from_value_with(value, &Limits::default())
+    read_checked(value, &Limits::default())
 }
 
-/// Validates an already-parsed JSON value within `limits` (the cell model's
-/// ceilings; flows count against `max_vcs`, packets against the cell slots
-/// a link could carry, which bounds them from above).
-pub fn ip_scenario_from_value_with(
-    value: &Value,
-    limits: &Limits,
-) -> Result<IpScenario, Vec<ScenarioError>> {
-    let mut errors = Errors::new();
-    refuse_oversized(
-        value,
-        &[
-            ("nodes", limits.max_nodes),
-            ("links", limits.max_links),
-            ("variants", limits.max_variants),
-        ],
-        &mut errors,
-    );
-    refuse_long_paths(value, &["flows"], limits, &mut errors);
-    if let Some(items) = value.get("flows").and_then(Value::as_array) {
+impl ModelScenario for IpScenario {
+    const PATH_LISTS: &'static [&'static str] = &["flows"];
+
+    /// Nodes, links and variants by their length (flows by the hosts they
+    /// expand to, `refuse_expanded`).
+    fn list_limits(l: &Limits) -> Vec<(&'static str, usize)> {
+        vec![("nodes", l.max_nodes), ("links", l.max_links), ("variants", l.max_variants)]
+    }
+
+    /// Flows by the hosts they expand to (an entry's `count`), against `max_vcs`.
+    fn refuse_expanded(value: &Value, limits: &Limits, errors: &mut Errors) {
+        let Some(items) = value.get("flows").and_then(Value::as_array) else { return };
         let flows: u64 =
             items.iter().map(|f| f.get("count").and_then(Value::as_u64).unwrap_or(1).max(1)).sum();
         if flows > limits.max_vcs as u64 {
@@ -60,23 +50,19 @@ pub fn ip_scenario_from_value_with(
             ));
         }
     }
-    if !errors.is_empty() {
-        return Err(errors);
+
+    fn read(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
+        read_scenario(value, errors)
     }
-    let scenario = read_scenario(value, &mut errors);
-    if let Some(s) = &scenario {
-        check_limits(s, limits, &mut errors);
-        if errors.is_empty() {
-            super::ip_cost(s).check(s.run.until_ms, limits, &mut errors);
-        }
-        // Variants last, and only checked when the scenario itself is sound: a
-        // broken base would otherwise be reported once more under every variant.
-        if errors.is_empty() {
-            let check = |v: &Value| ip_scenario_from_value_with(v, limits).map(|_| ());
-            validate_alternatives(value, &mut errors, &check);
-        }
+
+    /// Run length and the transmissions the links allow.
+    fn check_limits(&self, limits: &Limits, errors: &mut Errors) {
+        check_run_limits(self.run.until_ms, self.links.iter().map(|l| l.rate_mbps), limits, errors);
     }
-    finish(scenario, errors)
+
+    fn check_cost(&self, limits: &Limits, errors: &mut Errors) {
+        super::ip_cost(self).check(self.run.until_ms, limits, errors);
+    }
 }
 
 fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
@@ -101,8 +87,14 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     let nodes = read_nodes(array(&mut root, "nodes", errors), errors);
     let node_index: HashMap<&str, usize> =
         nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
-    let links =
-        read_links(array(&mut root, "links", errors), &node_index, &nodes, &defaults, errors);
+    let links = read_link_entries::<IpPortSpec>(
+        array(&mut root, "links", errors),
+        &node_index,
+        &["label"],
+        [defaults.router_port, defaults.host_port],
+        |n| nodes[n].kind == IpNodeKind::Host,
+        errors,
+    );
     let seed = run.as_ref().map_or(1, |r| r.seed);
     let flows = read_flows(
         array(&mut root, "flows", errors),
@@ -115,7 +107,7 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
     );
     root.get("view");
     check_bat_overrides(&links, &flows, errors);
-    // Each variant is validated once the whole base is (ip_scenario_from_value_with).
+    // Each variant is validated once the whole base is (`read_checked`).
     let mut meta = meta;
     meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
     meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
@@ -139,48 +131,27 @@ fn read_nodes(items: &[Value], errors: &mut Errors) -> Vec<IpNodeSpec> {
         .collect()
 }
 
-/// Reads a port object over `base`; keys present win.
-fn read_port(
-    value: Option<&Value>,
-    path: &str,
-    base: &IpPortSpec,
-    errors: &mut Errors,
-) -> IpPortSpec {
-    let mut port = base.clone();
-    let Some(v) = value else { return port };
-    let Some(mut obj) = Obj::new(v, path, errors) else { return port };
-    if let Some(x) = obj.param(spec(P, "buffer_pkts"), errors) {
-        port.buffer_pkts = x as u32;
+impl PortRead for IpPortSpec {
+    const DEFAULT_KEYS: [&'static str; 2] = ["router_port", "host_port"];
+
+    fn builtin() -> [IpPortSpec; 2] {
+        let buffer_pkts = spec(P, "buffer_pkts").default as u32;
+        [
+            IpPortSpec { buffer_pkts, aqm: AqmConfig::DropTail },
+            IpPortSpec { buffer_pkts: 10_000, aqm: AqmConfig::DropTail },
+        ]
     }
-    if let Some(a) = obj.get("aqm") {
-        if let Some(aqm) = registry::read_kind(a, &obj.at("aqm"), "AQM", AQMS, errors) {
-            port.aqm = aqm;
+
+    fn read_keys(&mut self, obj: &mut Obj<'_>, errors: &mut Errors) {
+        if let Some(x) = obj.param(spec(P, "buffer_pkts"), errors) {
+            self.buffer_pkts = x as u32;
+        }
+        if let Some(a) = obj.get("aqm") {
+            if let Some(aqm) = registry::read_kind(a, &obj.at("aqm"), "AQM", AQMS, errors) {
+                self.aqm = aqm;
+            }
         }
     }
-    obj.finish(errors);
-    port
-}
-
-fn read_links(
-    items: &[Value],
-    node_index: &HashMap<&str, usize>,
-    nodes: &[IpNodeSpec],
-    defaults: &Defaults<'_>,
-    errors: &mut Errors,
-) -> Vec<IpLinkSpec> {
-    let builtin =
-        IpPortSpec { buffer_pkts: spec(P, "buffer_pkts").default as u32, aqm: AqmConfig::DropTail };
-    let router_port = read_port(defaults.router_port, "defaults.router_port", &builtin, errors);
-    let host_base = IpPortSpec { buffer_pkts: 10_000, aqm: AqmConfig::DropTail };
-    let host_port = read_port(defaults.host_port, "defaults.host_port", &host_base, errors);
-    let base_for = |n: Option<usize>| match n.map(|n| nodes[n].kind) {
-        Some(IpNodeKind::Host) => &host_port,
-        _ => &router_port,
-    };
-    let port = |v: Option<&Value>, path: &str, n, errors: &mut Errors| {
-        read_port(v, path, base_for(n), errors)
-    };
-    read_link_entries(items, node_index, &["label"], port, errors)
 }
 
 /// The links' propagation delay along `path` and back, ms.
@@ -189,11 +160,6 @@ pub fn path_round_trip_ms(links: &[IpLinkSpec], path: &[usize]) -> f64 {
         .filter_map(|w| link_between(links, w[0], w[1]))
         .map(|(l, _)| 2.0 * links[l].delay_ms)
         .sum()
-}
-
-/// The whole-run ceilings: run length and the transmissions the links allow.
-fn check_limits(s: &IpScenario, limits: &Limits, errors: &mut Errors) {
-    check_run_limits(s.run.until_ms, s.links.iter().map(|l| l.rate_mbps), limits, errors);
 }
 
 /// Every enumerated choice a packet-level scenario can make, for the UI's menus.

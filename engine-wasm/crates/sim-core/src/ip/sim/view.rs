@@ -6,7 +6,7 @@ use super::IpSimulation;
 use crate::ip::bat::Bat;
 use crate::ip::packet::{Packet, PacketKind};
 use crate::ip::port::{Aqm, IpPort};
-use crate::ip::scenario::IpNodeKind;
+use crate::ip::scenario::{IpNodeKind, IpNodeSpec};
 use crate::session::layout::{Layout, LayoutFlow, LayoutNode, ModelName, NodeKind};
 use serde_json::Value;
 
@@ -123,10 +123,6 @@ impl IpSimulation {
     /// The topology, ids and sample columns, for the UI and the runner.
     pub fn layout(&self) -> Value {
         let node = |n: u32| self.nodes[n as usize].id.clone();
-        let of = |k| if k == IpNodeKind::Host { NodeKind::Host } else { NodeKind::Router };
-        let nodes = self.nodes.iter().map(|n| LayoutNode::new(&n.id, of(n.kind), n.x, n.y));
-        let base = (&self.meta, &self.run, &self.warnings[..]);
-        let ports = self.ports.iter().map(|p| (p.id.as_str(), p.link, p.from, p.to));
         let mut layout = Layout {
             model: Some(ModelName::Ip),
             // The packet model has flows, not VCs: the empty lists (the base's) keep
@@ -150,7 +146,12 @@ impl IpSimulation {
             bat_port: Some(self.bat_port.map(|p| self.ports[p].id.clone())),
             classes: Some(vec!["tcp".to_string(), "udp".to_string()]),
             frame_columns: Some(self.frame_columns()),
-            ..Layout::base(base, &self.rec, nodes.collect(), &self.links, ports)
+            ..Layout::base(
+                (&self.meta, &self.run, &self.warnings),
+                &self.rec,
+                self.nodes.iter().map(layout_node).collect(),
+                &self.links,
+            )
         };
         for (lp, p) in layout.ports.iter_mut().zip(&self.ports) {
             let clcc = |b: &Bat| b.clcc.as_ref().is_some_and(|c| c.config.enabled);
@@ -164,4 +165,13 @@ impl IpSimulation {
         }
         layout.to_json()
     }
+}
+
+/// A packet-model node as the layout shows it.
+fn layout_node(n: &IpNodeSpec) -> LayoutNode {
+    let kind = match n.kind {
+        IpNodeKind::Host => NodeKind::Host,
+        IpNodeKind::Router => NodeKind::Router,
+    };
+    LayoutNode::new(&n.id, kind, n.x, n.y)
 }
