@@ -595,6 +595,21 @@ fn the_max_min_oracle_recomputations_are_counted() {
 }
 
 #[test]
+fn a_background_pulsing_faster_than_its_cells_sends_at_most_its_rate() {
+    // 1 Mbit/s (a cell every 424 µs) on for 1 µs, off for 1 µs: each pulse used to start a
+    // schedule of its own beside those still pending, and sent a cell at nearly every pulse
+    // (100 times its rate, 18 MB queued in 100 ms where 2 MB were estimated).
+    let mut v = line(1.0, 100.0, 10.0);
+    v["background"] = json!([{"id": "b", "path": ["h", "s", "d"], "rate_mbps": 1.0, "on_ms": 0.001, "off_ms": 0.001}]);
+    let mut sim = sim_core::cell::sim::Simulation::from_json(&v.to_string()).unwrap();
+    sim.run_until(sim_core::time::SimTime::from_ms(100.0), u64::MAX);
+    let sent = sim.background[0].sent as f64;
+    let at_rate = sim_core::time::mbps_to_cells_per_s(1.0) * 0.1;
+    println!("{sent} cells sent, {at_rate:.0} at its rate");
+    assert!(sent > 0.0 && sent <= at_rate + 1.0, "{sent} cells, {at_rate} at its rate");
+}
+
+#[test]
 fn cells_in_flight_are_in_the_memory_estimate() {
     // 10 Gbit/s for 10 s of delay: estimated at 0 MB, it held 723 MB.
     let mut v = line(10_000.0, 20_000.0, 1000.0);

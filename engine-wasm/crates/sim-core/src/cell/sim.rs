@@ -163,6 +163,9 @@ pub struct BackgroundSource {
     stop: Option<SimTime>,
     /// Whether the square wave is in its on phase now.
     pub is_on: bool,
+    /// Whether its next cell is scheduled: a pulse shorter than a cell's
+    /// interval starts no second schedule beside the first.
+    sending: bool,
     pub sent: u64,
     pub received: u64,
 }

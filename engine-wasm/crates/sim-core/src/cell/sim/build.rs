@@ -325,6 +325,7 @@ pub(super) fn background_source(
         off: SimTime::from_ms(b.off_ms),
         stop: b.stop_ms.map(SimTime::from_ms),
         is_on: false,
+        sending: false,
         sent: 0,
         received: 0,
     }

@@ -175,7 +175,8 @@ impl Simulation {
         let b = &mut self.background[source as usize];
         let was_on = b.is_on;
         b.is_on = b.on_at(now);
-        if b.is_on && !was_on {
+        if b.is_on && !was_on && !b.sending {
+            b.sending = true;
             self.queue.schedule(now, Event::BackgroundSend { source });
         }
         if let Some(next) = b.next_edge(now) {
@@ -189,6 +190,7 @@ impl Simulation {
     pub(super) fn on_background_send(&mut self, now: SimTime, source: u32) {
         let b = &mut self.background[source as usize];
         if !b.is_on {
+            b.sending = false;
             return;
         }
         b.sent += 1;
