@@ -63,8 +63,8 @@ enum Checked {
 /// Validates a run and gives its cost: the one estimate every caller asks before building
 /// anything (this runner, `abrsim sweep` for each point it will run, the browser's engine through
 /// the same validation). The model's terms (sources, sampling, queues, cells in flight, the
-/// max-min oracle's recomputations) come from the scenario; the options add their report
-/// windows. A cost over the limits is refused, naming the largest term, its figure and the limit.
+/// max-min oracle's input changes and water-fillings) come from the scenario; the options add
+/// their report windows. A cost over the limits is refused, naming the largest term, its figure and the limit.
 fn check(text: &str, opts: &RunOptions) -> Result<(Checked, Cost), Vec<ScenarioError>> {
     let (kind, value) = split_model(apply_options(text, opts)?)?;
     let (checked, mut cost, until) = match kind {

@@ -31,6 +31,7 @@ mod deliver;
 mod edit;
 pub use edit::check_edit;
 mod layout;
+mod oracle;
 mod sample;
 mod send;
 mod signal;
@@ -215,8 +216,11 @@ pub struct Simulation {
     pub ports: Vec<Port>,
     pub vcs: Vec<Vc>,
     pub background: Vec<BackgroundSource>,
-    /// The max-min fair rate of each loop for the loops active now, cells/s.
-    pub maxmin_cps: Vec<f64>,
+    /// The max-min fair rate of each loop for the loops active at the last
+    /// change the oracle was told of, cells/s, once [`Simulation::settle_maxmin`] has run.
+    maxmin_cps: Vec<f64>,
+    /// The oracle's inputs as the last change left them.
+    oracle: oracle::OracleInputs,
     /// The sample rows, their columns and series hash, and the events handled.
     pub(super) rec: Recorder,
     /// The lazy sources into each last trunk fed by them alone ([`Port::merge`]).

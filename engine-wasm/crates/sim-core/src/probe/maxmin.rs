@@ -17,6 +17,12 @@ pub fn oracle_steps() -> u64 {
     STEPS.with(Cell::get)
 }
 
+/// Counts `n` steps taken for the oracle outside [`max_min_fair`]: a
+/// resource or a flow looked at in gathering its inputs.
+pub fn count_oracle_steps(n: u64) {
+    STEPS.with(|s| s.set(s.get() + n));
+}
+
 /// A flow for the oracle: the resources it crosses and the most it wants.
 #[derive(Clone, Debug)]
 pub struct Flow {

@@ -3,7 +3,7 @@
 
 pub mod maxmin;
 
-pub use maxmin::{jain_index, max_min_fair, oracle_steps, Flow};
+pub use maxmin::{count_oracle_steps, jain_index, max_min_fair, oracle_steps, Flow};
 
 /// Columns recorded per VC, in order, after the time column. `active` is 1
 /// while the source has data to send.

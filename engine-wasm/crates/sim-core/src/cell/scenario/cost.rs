@@ -30,11 +30,13 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         floor_cps: f64,
         per_hop: f64,
         controlled: bool,
-        /// On/off switches per second: each recomputes the max-min shares.
+        /// On/off switches per second: each changes the max-min oracle's inputs.
         edges_per_s: f64,
         /// Cells per message a request–response loop receives (each whole
-        /// message recomputes the shares), else 0.
+        /// message changes the oracle's inputs), else 0.
         message_cells: f64,
+        /// The least the oracle may be given as its demand, cells/s.
+        least_demand_cps: f64,
     }
     // What the max-min oracle may be given as demands: PCRs and rate caps.
     let mut demands = HashSet::new();
@@ -53,6 +55,7 @@ pub fn cell_cost(s: &Scenario) -> Cost {
                 ports.iter().map(|&(l, _)| s.links[l].rate_mbps).fold(f64::INFINITY, f64::min);
             let mut message_cells = 0.0;
             demands.insert(vc.params.pcr_mbps.to_bits());
+            let mut least_demand = vc.params.pcr_mbps.min(slowest);
             let (start, stop, duty, edges_per_s) = match *traffic {
                 TrafficSpec::OnOff { start_ms, stop_ms, on_ms, off_ms } => {
                     let period = (on_ms + off_ms).max(f64::MIN_POSITIVE);
@@ -60,6 +63,7 @@ pub fn cell_cost(s: &Scenario) -> Cost {
                 }
                 TrafficSpec::Bottlenecked { start_ms, stop_ms, rate_mbps, .. } => {
                     demands.insert(rate_mbps.to_bits());
+                    least_demand = least_demand.min(rate_mbps);
                     (start_ms, stop_ms, 1.0, 0.0)
                 }
                 TrafficSpec::RequestResponse {
@@ -92,6 +96,7 @@ pub fn cell_cost(s: &Scenario) -> Cost {
                 controlled,
                 edges_per_s,
                 message_cells,
+                least_demand_cps: cps(least_demand),
             });
         }
     }
@@ -120,22 +125,26 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         background.push((b, ports, per_s));
     }
     let shares = max_min_fair(&capacity, &flows);
-    // The max-min oracle is recomputed whenever what the loops send may change: each loop's
+    // The max-min oracle's inputs change whenever what the loops send may: each loop's
     // connection, start, stop and bottleneck's end, each on/off switch (a loop's or a
-    // background's) and each whole request–response message. Each recomputation looks at every
-    // port, loop and background source, then water-fills: every round raises the unfrozen
-    // loops until a port saturates or a demand is met, freezing at least one loop, and a port
-    // or a demand value ends at most one round, so the rounds are at most the loops, and at
-    // most the distinct demands plus the ports the loops cross.
+    // background's) and each whole request–response message. Each change looks at every port,
+    // loop and background hop; the water-filling runs only when a sample reads the shares after
+    // a change, so at most once per change and once per sample row.
     let hops: usize = loops.iter().map(|l| l.ports.len()).sum();
-    let crossed: HashSet<(usize, usize)> = loops.iter().flat_map(|l| l.ports.clone()).collect();
-    let rounds = 1.0 + loops.len().min(demands.len() + crossed.len()) as f64;
     let background_hops: usize = background.iter().map(|b| b.1.len()).sum();
     let sources = loops.len() + background.len();
-    let fixed = capacity.len() + s.vcs.len() + background_hops;
-    let steps = fixed as f64 + rounds * (2 * hops + 3 * loops.len() + capacity.len()) as f64;
-    let recompute = 1.0 + steps / ORACLE_STEPS_PER_EVENT;
-    let mut recomputations = 0.0;
+    let change_steps = (capacity.len() + loops.len() + background_hops) as f64;
+    let mut on_port: HashMap<(usize, usize), Vec<f64>> = HashMap::new();
+    for l in &loops {
+        for &p in &l.ports {
+            on_port.entry(p).or_default().push(l.least_demand_cps);
+        }
+    }
+    let rounds =
+        water_filling_rounds(on_port, |(k, d)| capacity[2 * k + d], demands.len(), loops.len());
+    let steps = (capacity.len() + loops.len()) as f64
+        + rounds * (2 * hops + 3 * loops.len() + capacity.len()) as f64;
+    let mut changes: f64 = 0.0;
     for (l, share) in loops.iter().zip(&shares) {
         let full = l.pcr_cps * l.duty;
         let per_s = if l.controlled { full.min(MARGIN * share) } else { full }.max(l.floor_cps);
@@ -144,7 +153,7 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         }
         t.source(l.name.clone(), per_s, l.secs, l.ports.len(), l.per_hop, "cells");
         let messages = if l.message_cells > 0.0 { per_s / l.message_cells } else { 0.0 };
-        recomputations += 4.0 + (l.edges_per_s + messages) * l.secs;
+        changes += 4.0 + (l.edges_per_s + messages) * l.secs;
     }
     for (b, ports, per_s) in background {
         for &p in &ports {
@@ -152,19 +161,23 @@ pub fn cell_cost(s: &Scenario) -> Cost {
         }
         let secs = on_ms(b.start_ms, b.stop_ms, until) / 1000.0;
         t.source(format!("background.{}", b.id), per_s, secs, ports.len(), 2.0, "cells");
-        recomputations += 2.0;
+        changes += 2.0;
         if let Some(on) = b.on_ms {
             let period = (on + b.off_ms).max(f64::MIN_POSITIVE);
-            recomputations += 2000.0 / period * secs;
+            changes += 2000.0 / period * secs;
         }
     }
-    if recomputations > 0.0 {
-        // Each is an event of its own too (a switch, a start), at least one.
+    if changes > 0.0 {
+        // Each change is an event of its own too (a switch, a start), at least one.
+        let rows = (until / s.run.sample_interval_ms).ceil() + 1.0;
+        let fillings = changes.min(rows);
         t.cost.events.push(Term {
             path: if loops.is_empty() { "background" } else { "vcs" }.into(),
-            value: recomputations * recompute,
+            value: changes * (1.0 + change_steps / ORACLE_STEPS_PER_EVENT)
+                + fillings * steps / ORACLE_STEPS_PER_EVENT,
             detail: format!(
-                "{recomputations:.0} recomputations of the max-min shares × {steps:.0} steps each"
+                "{changes:.0} changes of the max-min oracle's inputs × {change_steps:.0} \
+                 steps each, and {fillings:.0} water-fillings × {steps:.0} steps each"
             ),
         });
     }
@@ -190,4 +203,36 @@ pub fn cell_cost(s: &Scenario) -> Cost {
     t.in_flight(links, "cells");
     t.network(2 * s.links.len(), sources, hops + background_hops);
     t.cost
+}
+
+/// The most rounds the oracle's water-filling takes, whichever of the loops
+/// are active: every round but the last freezes the loops crossing a port it
+/// saturates or those whose demand it meets. A port saturates once, so those
+/// rounds are at most the ports crossed. The loops frozen at their demands
+/// on a port hold together at most its capacity, so their distinct demands
+/// are at most as many of the least there as fit in it; and all ports'
+/// together are at most the distinct demands. `on_port` maps each crossed
+/// port to the least demand of each loop crossing it, cells/s.
+fn water_filling_rounds(
+    on_port: HashMap<(usize, usize), Vec<f64>>,
+    capacity_cps: impl Fn((usize, usize)) -> f64,
+    demands: usize,
+    loops: usize,
+) -> f64 {
+    let crossed = on_port.len();
+    let mut met = 0usize;
+    for (port, mut least) in on_port {
+        least.sort_by(f64::total_cmp);
+        least.dedup();
+        let room = capacity_cps(port) * (1.0 + 1e-6);
+        let mut held = 0.0;
+        met += least
+            .iter()
+            .take_while(|&&d| {
+                held += d;
+                held <= room
+            })
+            .count();
+    }
+    1.0 + loops.min(met.min(demands) + crossed) as f64
 }

@@ -226,6 +226,7 @@ impl Simulation {
             links,
             ports,
             maxmin_cps: vec![0.0; vcs.len()],
+            oracle: Default::default(),
             vcs,
             background,
             rec: Recorder::new(columns, s.run.sample_interval_ms),

@@ -8,6 +8,7 @@ use super::*;
 impl Simulation {
     pub(super) fn on_sample(&mut self, now: SimTime) {
         self.settle(now);
+        self.settle_maxmin();
         let span = (now.0 - self.rec.last().0).max(1) as f64;
         let rows = self.rec.begin_row(now);
         let (mut means, mut shares) = (Vec::new(), Vec::new());

@@ -1,6 +1,6 @@
 //! Sending: a source's transmission opportunities (rule 2's first cell,
 //! rule 3's schedule, catching a lazy source up), its traffic edges, the
-//! background sources, and the oracle's max-min shares they change.
+//! background sources (each change marks the oracle's shares: `oracle.rs`).
 
 use super::*;
 
@@ -200,36 +200,5 @@ impl Simulation {
         let mut cell =
             Cell { vc: source, kind: CellKind::Background, efci: false, rm: RmFields::EMPTY };
         self.enqueue(now, port, &mut cell);
-    }
-
-    /// Recomputes the oracle's max-min shares for the loops sending data at
-    /// `now`, over each port's ABR capacity less the background sending now.
-    pub(super) fn update_maxmin(&mut self, now: SimTime) {
-        // Whether a loop has data can hang on the cells it sent (a message's).
-        self.catch_up_sources(now);
-        let mut capacity: Vec<f64> =
-            self.ports.iter().map(|p| p.algorithm.abr_capacity_cps(p.rate_cps)).collect();
-        for b in self.background.iter().filter(|b| b.is_on) {
-            for &p in &b.ports {
-                capacity[p as usize] = (capacity[p as usize] - b.rate_cps).max(0.0);
-            }
-        }
-        // A loop counts once connected: before that it sends nothing.
-        let active: Vec<usize> = (0..self.vcs.len())
-            .filter(|&i| self.vcs[i].source.started && self.vcs[i].source.has_data(now))
-            .collect();
-        let flows: Vec<Flow> = active
-            .iter()
-            .map(|&i| {
-                let s = &self.vcs[i].source;
-                let demand = s.traffic.rate_cap(now).map_or(s.params.pcr, |c| c.min(s.params.pcr));
-                Flow { resources: self.vcs[i].fwd_ports.clone(), demand }
-            })
-            .collect();
-        let rates = max_min_fair(&capacity, &flows);
-        self.maxmin_cps.iter_mut().for_each(|r| *r = 0.0);
-        for (k, &i) in active.iter().enumerate() {
-            self.maxmin_cps[i] = rates[k];
-        }
     }
 }
