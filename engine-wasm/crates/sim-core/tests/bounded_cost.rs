@@ -142,18 +142,31 @@ fn a_background_faster_than_its_link_is_capped_with_a_warning() {
     assert!(r["stats"]["events"].as_f64().unwrap() <= cell_cost(&s).total_events());
 }
 
-#[test]
-fn udp_faster_than_its_access_link_is_capped_with_a_warning() {
-    let v = json!({
-        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "udp-flood",
-        "run": {"until_ms": 60000, "sample_interval_ms": 100},
+/// A packet-model scenario: host S, router R, host D, the links S–R at `access` Mbit/s and
+/// R–D at `bottleneck` with `port` as R's port towards D, and `flows` from S to D.
+fn ip_line(
+    access: f64,
+    bottleneck: f64,
+    (until_ms, sample_ms): (f64, f64),
+    port: Value,
+    flows: Value,
+) -> Value {
+    json!({
+        "format": "abr-lab/scenario", "version": 1, "model": "ip", "id": "ip-line",
+        "run": {"until_ms": until_ms, "sample_interval_ms": sample_ms},
         "nodes": [{"id": "S", "kind": "host"}, {"id": "R", "kind": "router"}, {"id": "D", "kind": "host"}],
         "links": [
-            {"id": "a", "a": "S", "b": "R", "rate_mbps": 0.001, "delay_ms": 0.1},
-            {"id": "b", "a": "R", "b": "D", "rate_mbps": 0.001, "delay_ms": 0.1}
+            {"id": "a", "a": "S", "b": "R", "rate_mbps": access, "delay_ms": 0.1},
+            {"id": "b", "a": "R", "b": "D", "rate_mbps": bottleneck, "delay_ms": 0.1, "a_to_b": port}
         ],
-        "flows": [{"id": "u", "kind": "udp", "path": ["S", "R", "D"], "rate_mbps": 100000}]
-    });
+        "flows": flows
+    })
+}
+
+#[test]
+fn udp_faster_than_its_access_link_is_capped_with_a_warning() {
+    let flood = json!([{"id": "u", "kind": "udp", "path": ["S", "R", "D"], "rate_mbps": 100000}]);
+    let v = ip_line(0.001, 0.001, (60000.0, 100.0), json!({}), flood);
     let s = sim_core::ip::scenario::ip_scenario_from_value(&v).unwrap();
     assert!(matches!(
         s.flows[0].kind,
@@ -465,7 +478,9 @@ fn hostile_ip(rng: &mut Rng) -> Value {
                        "packet_bytes": *pick(rng, &[64, 1500, 9000])})
             } else {
                 json!({"id": format!("t{i}"), "kind": "tcp", "path": ["S", "R", "D"],
-                       "count": *pick(rng, &[1, 100, 2000]), "packet_bytes": *pick(rng, &[64, 1500])})
+                       "count": *pick(rng, &[1, 100, 2000]), "packet_bytes": *pick(rng, &[64, 1500]),
+                       "min_rto_ms": *pick(rng, &[1.0, 200.0, 1000.0]),
+                       "delayed_ack": rng.next_u64().is_multiple_of(2)})
             }
         })
         .collect();
@@ -534,11 +549,6 @@ fn hostile_but_legal_scenarios_are_refused_or_run_within_their_bound() {
                 let work = events + work_steps / ORACLE_STEPS_PER_EVENT;
                 let (work_bound, bytes_bound) =
                     (2.0 * cost.total_events(), 2.0 * cost.total_memory_mb() * 1e6);
-                // The packet model's TCP estimate is not from above on the slowest links (its
-                // timers fire more often than the floor of a segment every 200 ms): its runs are
-                // held to the limit's bound instead.
-                let work_bound =
-                    if v["model"] == "ip" { 2.0 * limits.max_events } else { work_bound };
                 assert!(
                     work <= work_bound,
                     "{replay}: {events} events and {work_steps} oracle steps, estimated {:.3e}: {:?}\n{text}",
@@ -622,6 +632,35 @@ fn a_background_pulsing_faster_than_its_cells_sends_at_most_its_rate() {
     let at_rate = sim_core::time::mbps_to_cells_per_s(1.0) * 0.1;
     println!("{sent} cells sent, {at_rate:.0} at its rate");
     assert!(sent > 0.0 && sent <= at_rate + 1.0, "{sent} cells, {at_rate} at its rate");
+}
+
+#[test]
+fn tcp_on_the_slowest_links_stays_within_its_event_estimate() {
+    // A 1,500-byte segment takes 12 s at 0.001 Mbit/s: no ACK comes back before the
+    // retransmission timer, down to a minimum RTO of 1 ms, fires. The estimate used to floor a
+    // flow at a segment every 200 ms and leave its timers' own events out.
+    let mut worst: f64 = 0.0;
+    for rate in [0.001, 0.01, 1.0] {
+        for (min_rto, delayed_ack, bytes, count) in [
+            (1.0, false, 1500, 1),
+            (1.0, true, 64, 20),
+            (200.0, true, 1500, 20),
+            (1000.0, false, 64, 1),
+        ] {
+            let flows = json!([{"id": "t", "kind": "tcp", "path": ["S", "R", "D"], "count": count,
+                                 "packet_bytes": bytes, "min_rto_ms": min_rto, "delayed_ack": delayed_ack}]);
+            let bat = json!({"aqm": {"kind": "bat"}});
+            let v = ip_line(155.52, rate, (20_000.0, 1000.0), bat, flows);
+            let text = v.to_string();
+            let estimate = estimate(&text, &RunOptions::default()).unwrap().total_events();
+            let r = run(&text, &RunOptions::default()).unwrap();
+            let events = r["stats"]["events"].as_f64().unwrap();
+            let case = format!("{rate} Mbit/s, min RTO {min_rto} ms, {count} × {bytes} B");
+            assert!(events <= estimate, "{case}: {events} events run, {estimate} estimated");
+            worst = worst.max(events / estimate);
+        }
+    }
+    println!("TCP on slow links: at most {worst:.2} of the estimate");
 }
 
 #[test]

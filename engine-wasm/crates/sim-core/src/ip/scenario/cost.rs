@@ -2,7 +2,8 @@
 //! `crate::scenario::cost`'s).
 
 use super::{FlowKindSpec, IpScenario};
-use crate::scenario::cost::{link_pairs, on_ms, ports_on, Cost, Tally};
+use crate::ip::aqm::AqmConfig;
+use crate::scenario::cost::{link_pairs, on_ms, ports_on, Cost, Tally, Term};
 use std::collections::HashMap;
 
 /// The packet model's estimate: UDP at its rate (capped by its access link),
@@ -18,7 +19,8 @@ pub fn ip_cost(s: &IpScenario) -> Cost {
         ports: Vec<(usize, usize)>,
         bps: f64,
         bits: f64,
-        tcp: bool,
+        /// TCP: its minimum retransmission timeout, s.
+        min_rto: Option<f64>,
         secs: f64,
     }
     let sources: Vec<Source> = s
@@ -30,10 +32,10 @@ pub fn ip_cost(s: &IpScenario) -> Cost {
                 ports.iter().map(|&(l, _)| s.links[l].rate_mbps).fold(f64::INFINITY, f64::min);
             let first = ports.first().map_or(f64::INFINITY, |&(l, _)| s.links[l].rate_mbps);
             let bits = 8.0 * f.packet_bytes.max(1) as f64;
-            let (mbps, tcp) = match f.kind {
-                FlowKindSpec::Tcp(_) => (slowest, true),
+            let (mbps, min_rto) = match &f.kind {
+                FlowKindSpec::Tcp(p) => (slowest, Some(p.min_rto.as_secs())),
                 FlowKindSpec::Udp { rate_mbps, alt_rate_mbps, .. } => {
-                    (alt_rate_mbps.map_or(rate_mbps, |a| a.max(rate_mbps)).min(first), false)
+                    (alt_rate_mbps.map_or(*rate_mbps, |a| a.max(*rate_mbps)).min(first), None)
                 }
             };
             Source {
@@ -41,7 +43,7 @@ pub fn ip_cost(s: &IpScenario) -> Cost {
                 ports,
                 bps: mbps * 1e6,
                 bits,
-                tcp,
+                min_rto,
                 secs: on_ms(f.start_ms, f.stop_ms, until) / 1000.0,
             }
         })
@@ -57,15 +59,45 @@ pub fn ip_cost(s: &IpScenario) -> Cost {
         .collect();
     let shares = crate::probe::max_min_fair(&capacity, &flows);
     for (x, share) in sources.iter().zip(shares) {
-        let bps = if x.tcp { x.bps.min(1.5 * share) } else { x.bps };
-        // At least a segment every 200 ms (a retransmission timer's floor).
-        let per_s = (bps / x.bits).max(5.0);
+        let bps = if x.min_rto.is_some() { x.bps.min(1.5 * share) } else { x.bps };
+        // At least a packet every 200 ms; a TCP segment at least every minimum RTO (a
+        // retransmission when the link is too slow for any ACK to come back in time).
+        let floor = x.min_rto.map_or(5.0, |rto| 1.0 / rto.max(1e-6)).max(5.0);
+        let per_s = (bps / x.bits).max(floor);
         for &p in &x.ports {
             *t.offered.entry(p).or_insert(0.0) += per_s;
         }
         // A TCP segment's ACK comes back over as many hops.
-        let per_hop = if x.tcp { 4.0 } else { 2.0 };
+        let per_hop = if x.min_rto.is_some() { 4.0 } else { 2.0 };
         t.source(x.path.clone(), per_s, x.secs, x.ports.len(), per_hop, "packets");
+        if let Some(rto) = x.min_rto {
+            // Its timers: the retransmission timer's live event, moved on by each ACK, fires
+            // at most once per minimum RTO; a timer moved earlier (a stale event) or a
+            // delayed ACK's, at most once per segment.
+            let per_s = 1.0 / rto.max(1e-6) + per_s;
+            t.cost.events.push(Term {
+                path: x.path.clone(),
+                value: per_s * x.secs,
+                detail: format!("{per_s:.0} TCP timer events/s × {} s", x.secs),
+            });
+        }
+    }
+    // A BAT port updates its drop rates every Δt, and samples for CLCC every
+    // `sample` when configured, whatever the traffic.
+    for l in &s.links {
+        for (d, port) in l.ports.iter().enumerate() {
+            let AqmConfig::Bat(bat) = &port.aqm else { continue };
+            let dir = if d == 0 { "a_to_b" } else { "b_to_a" };
+            let mut ticks = until / bat.interval.as_ms().max(f64::MIN_POSITIVE);
+            if let Some(c) = &bat.clcc {
+                ticks += until / c.sample.as_ms().max(f64::MIN_POSITIVE);
+            }
+            t.cost.events.push(Term {
+                path: format!("links.{}.{dir}.aqm.interval_ms", l.id),
+                value: ticks.ceil(),
+                detail: format!("{:.0} updates of the BAT AQM", ticks.ceil()),
+            });
+        }
     }
     let columns = 6 + 6 * 2 * s.links.len() + 6 * s.flows.len();
     t.samples(until, s.run.sample_interval_ms, columns);
