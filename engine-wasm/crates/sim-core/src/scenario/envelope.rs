@@ -13,65 +13,6 @@ use super::{
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// A model's scenario as the shared entry ([`read_checked`]) reads it: the
-/// guards it applies before walking the document, its walk, and its
-/// whole-run checks.
-pub trait ModelScenario: Sized {
-    /// The root's lists whose entries name a path of nodes: their paths'
-    /// nodes together are capped at `limits.max_path_nodes`.
-    const PATH_LISTS: &'static [&'static str];
-    /// The root's lists with their ceilings in `limits`: a longer list is
-    /// refused before anything walks or expands it.
-    fn list_limits(limits: &Limits) -> Vec<(&'static str, usize)>;
-    /// Any further refusal before the walk (what a list expands to).
-    fn refuse_expanded(_value: &Value, _limits: &Limits, _errors: &mut Errors) {}
-    /// Reads the whole document: the envelope and the model's own keys.
-    fn read(value: &Value, errors: &mut Errors) -> Option<Self>;
-    /// The whole-run ceilings: run length, loops, the transmissions the links allow.
-    fn check_limits(&self, limits: &Limits, errors: &mut Errors);
-    /// The run's estimated cost against `limits`, checked once the rest is sound.
-    fn check_cost(&self, limits: &Limits, errors: &mut Errors);
-}
-
-/// Parses scenario text of model `S` and validates it within `limits` ([`read_checked`]).
-pub fn parse_checked<S: ModelScenario>(
-    text: &str,
-    limits: &Limits,
-) -> Result<S, Vec<ScenarioError>> {
-    let value = super::strict_json::parse(text, limits.max_input_bytes)?;
-    read_checked(&value, limits)
-}
-
-/// Validates a parsed scenario of model `S` within `limits`: the guards, the
-/// walk, the whole-run ceilings and the cost; then, the base sound, each
-/// variant and thing to try with its change applied (a broken base is
-/// reported once, not once more under every variant; a mistake in a thing
-/// to try itself does not stop the others being checked).
-pub fn read_checked<S: ModelScenario>(
-    value: &Value,
-    limits: &Limits,
-) -> Result<S, Vec<ScenarioError>> {
-    let mut errors = Errors::new();
-    refuse_oversized(value, &S::list_limits(limits), &mut errors);
-    refuse_long_paths(value, S::PATH_LISTS, limits, &mut errors);
-    S::refuse_expanded(value, limits, &mut errors);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let scenario = S::read(value, &mut errors);
-    if let Some(s) = &scenario {
-        s.check_limits(limits, &mut errors);
-        if errors.is_empty() {
-            s.check_cost(limits, &mut errors);
-        }
-        if errors.iter().all(|e| e.path.starts_with("things_to_try")) {
-            let check = |v: &Value| read_checked::<S>(v, limits).map(|_| ());
-            validate_alternatives(value, &mut errors, &check);
-        }
-    }
-    finish(scenario, errors)
-}
-
 /// Checks `format` and `version`, the first keys of every scenario.
 pub fn read_format(root: &mut Obj<'_>, errors: &mut Errors) {
     match root.get("format").map(|v| v.as_str()) {
@@ -111,7 +52,12 @@ pub fn read_meta(root: &mut Obj<'_>, errors: &mut Errors) -> (Meta, Option<RunSp
 
 /// Refuses paths whose nodes, summed over the `lists`' elements, exceed
 /// `limits.max_path_nodes` (VCs × path length), before any path is walked.
-fn refuse_long_paths(value: &Value, lists: &[&str], limits: &Limits, errors: &mut Errors) {
+pub(crate) fn refuse_long_paths(
+    value: &Value,
+    lists: &[&str],
+    limits: &Limits,
+    errors: &mut Errors,
+) {
     let total: usize = lists
         .iter()
         .filter_map(|key| value.get(*key).and_then(Value::as_array))
@@ -140,7 +86,7 @@ pub(crate) fn open_root<'a>(value: &'a Value, errors: &mut Errors) -> Option<Obj
 /// Checks, once the base is sound, each variant and each thing to try of
 /// `whole` with its change applied ([`validate_variants`],
 /// [`validate_things_to_try`]), by `validate`: the model's own reader.
-fn validate_alternatives(
+pub(crate) fn validate_alternatives(
     whole: &Value,
     errors: &mut Errors,
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
@@ -220,7 +166,7 @@ pub(crate) fn validate_variants(
 }
 
 /// Refuses lists longer than their limit, before anything walks or expands them.
-fn refuse_oversized(value: &Value, lists: &[(&str, usize)], errors: &mut Errors) {
+pub(crate) fn refuse_oversized(value: &Value, lists: &[(&str, usize)], errors: &mut Errors) {
     for &(key, max) in lists {
         if let Some(n) = value.get(key).and_then(Value::as_array).map(Vec::len).filter(|&n| n > max)
         {
@@ -233,7 +179,7 @@ fn refuse_oversized(value: &Value, lists: &[(&str, usize)], errors: &mut Errors)
 }
 
 /// The outcome of reading a whole scenario: it, if it read with no error.
-fn finish<S>(scenario: Option<S>, mut errors: Errors) -> Result<S, Vec<ScenarioError>> {
+pub(crate) fn finish<S>(scenario: Option<S>, mut errors: Errors) -> Result<S, Vec<ScenarioError>> {
     match scenario {
         Some(s) if errors.is_empty() => Ok(s),
         _ => {

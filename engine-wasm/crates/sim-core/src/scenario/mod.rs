@@ -10,6 +10,7 @@
 
 pub mod claims;
 pub mod cost;
+mod document;
 pub mod echo;
 pub mod envelope;
 pub mod lecture;
@@ -19,7 +20,8 @@ pub mod set;
 pub mod strict_json;
 pub mod topology;
 
-pub use envelope::{parse_checked, read_checked, ModelScenario};
+pub(crate) use document::read_closing;
+pub use document::{parse_checked, read_checked, ModelScenario};
 pub use set::{apply_set, apply_variant};
 
 use std::fmt;

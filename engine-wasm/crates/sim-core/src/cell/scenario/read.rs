@@ -8,13 +8,11 @@ use super::{read_defaults, LinkSpec, NodeSpec, PortSpec, Scenario, VcSpec};
 use crate::cell::net::NodeKind;
 use crate::cell::switch_alg::ALGORITHMS;
 use crate::scenario::apply_variant;
-use crate::scenario::envelope::{
-    array, check_run_limits, element_path, open_root, parse_checked, read_checked, read_meta,
-    read_things_to_try, read_variants_checked, ModelScenario,
-};
+use crate::scenario::envelope::{array, check_run_limits, element_path, open_root, read_meta};
 use crate::scenario::reader::Errors;
 use crate::scenario::registry;
 use crate::scenario::topology::{read_link_entries, read_node_entries};
+use crate::scenario::{parse_checked, read_checked, ModelScenario};
 use crate::scenario::{Limits, ScenarioError};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -95,20 +93,9 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<Scenario> {
             &mut warnings,
         ),
     };
-    // Scenarios may carry view state for the UI; the engine ignores it.
-    root.get("view");
-    // Things to try are read here and checked with their change applied once the
-    // whole base is sound (see `validate_things_to_try`), like the variants.
-    meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
-    meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
-    crate::scenario::claims::read_root_claims(&mut root, &meta.variants, errors);
-    // A stop or window after the run's end is not an error here, as for claims: a run
-    // shortened with `--until` or on the page simply never reaches it.
-    (meta.stops, meta.questions) =
-        crate::scenario::lecture::read_lecture(value, &mut root, None, errors);
-    root.finish(errors);
+    crate::scenario::read_closing(value, root, &mut meta, errors);
 
-    check_vcs(&vcs, &links, &nodes, &mut warnings);
+    check_vcs(&vcs, &links, &mut warnings);
     Some(Scenario { meta, run: run?, nodes, links, vcs, background, warnings })
 }
 
@@ -190,12 +177,7 @@ pub fn choices_json() -> Value {
 }
 
 /// Legal but suspicious settings: warn and suggest a fix (Observable Plot warnings).
-fn check_vcs(
-    vcs: &[VcSpec],
-    links: &[LinkSpec],
-    nodes: &[NodeSpec],
-    warnings: &mut Vec<ScenarioError>,
-) {
+fn check_vcs(vcs: &[VcSpec], links: &[LinkSpec], warnings: &mut Vec<ScenarioError>) {
     for vc in vcs {
         let slowest = vc
             .path
@@ -223,6 +205,5 @@ fn check_vcs(
                 ),
             ));
         }
-        let _ = nodes;
     }
 }

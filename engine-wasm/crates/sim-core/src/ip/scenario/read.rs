@@ -10,13 +10,11 @@ use super::{
 };
 use crate::ip::aqm::{AqmConfig, AQMS};
 use crate::ip::bat::Grouping;
-use crate::scenario::envelope::{
-    array, check_run_limits, open_root, read_checked, read_meta, read_things_to_try,
-    read_variants_checked, ModelScenario,
-};
+use crate::scenario::envelope::{array, check_run_limits, open_root, read_meta};
 use crate::scenario::reader::{Errors, Obj};
 use crate::scenario::registry::{self, Scope::IpPort as P};
 use crate::scenario::topology::{read_link_entries, read_node_entries, PortRead};
+use crate::scenario::{read_checked, ModelScenario};
 use crate::scenario::{Limits, ScenarioError};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -105,18 +103,9 @@ fn read_scenario(value: &Value, errors: &mut Errors) -> Option<IpScenario> {
         seed,
         errors,
     );
-    root.get("view");
     check_bat_overrides(&links, &flows, errors);
-    // Each variant is validated once the whole base is (`read_checked`).
     let mut meta = meta;
-    meta.things_to_try = read_things_to_try(value, &mut root, errors, &|_| Ok(()));
-    meta.variants = read_variants_checked(value, &mut root, errors, &|_| Ok(()));
-    crate::scenario::claims::read_root_claims(&mut root, &meta.variants, errors);
-    // A stop or window after the run's end is not an error here, as for claims: a run
-    // shortened with `--until` or on the page simply never reaches it.
-    (meta.stops, meta.questions) =
-        crate::scenario::lecture::read_lecture(value, &mut root, None, errors);
-    root.finish(errors);
+    crate::scenario::read_closing(value, root, &mut meta, errors);
     let mut warnings = Vec::new();
     let mut flows = flows;
     check_flows(&flows, &links, &nodes, &mut warnings);
