@@ -15,6 +15,7 @@ use crate::cell::scenario::{choices_json as cell_choices, params as cell_params}
 use crate::cell::switch_alg::ALGORITHMS;
 use crate::ip::aqm::AQMS;
 use crate::ip::scenario::{choices_json as ip_choices, params as ip_params};
+use crate::scenario::claims::checks::MAX_CHECKS;
 use crate::scenario::registry::{Kind, ParamSpec, Registration, Scope, SHARED_PARAMS};
 use crate::scenario::{FORMAT, VERSION};
 use serde_json::{json, Map, Value};
@@ -174,17 +175,58 @@ fn shared_defs(defs: &mut Map<String, Value>) {
             &["id", "set"],
         ),
     );
+    let window = window();
+    let tolerance = tolerance();
+    let compare = json!({"enum": ["approx", "at_most", "at_least"], "default": "approx"});
+    let checks = json!({"description": format!(
+        "What the sentence predicts: 1–{MAX_CHECKS} checks, or null when it predicts nothing \
+         a run could show."), "anyOf": [
+        {"type": "null", "description": "The sentence predicts nothing a run could show."},
+        {"type": "array", "items": reference("try_check"), "minItems": 1, "maxItems": MAX_CHECKS}]});
     let thing = object(
         vec![
             ("text", text("The suggestion.")),
             ("variant", text("One of the file's variants, applied by 'Try it'.")),
             ("set", set),
+            ("checks", checks),
         ],
         &["text"],
     );
     defs.insert("thing_to_try".into(), json!({"anyOf": [{"type": "string"}, thing]}));
-    let window = window();
-    let tolerance = tolerance();
+    defs.insert(
+        "try_check".into(),
+        object(
+            vec![
+                ("window", window.clone()),
+                ("windows", array_of(window.clone())),
+                (
+                    "metric",
+                    text(
+                        "As a claim's metric, judged on the run with the thing's change; a figure \
+                         prefixed `base.` is read from the run without it.",
+                    ),
+                ),
+                (
+                    "value",
+                    json!({"type": "number", "description": "The value the sentence predicts."}),
+                ),
+                ("compare", compare.clone()),
+                ("tolerance", tolerance.clone()),
+                (
+                    "until_ms",
+                    json!({"type": "number", "exclusiveMinimum": 0,
+                           "description": "How long both runs last (default: the file's run)."}),
+                ),
+                (
+                    "base",
+                    text(
+                        "The variant base. figures are read from (default: the file as it stands).",
+                    ),
+                ),
+            ],
+            &["metric", "value"],
+        ),
+    );
     defs.insert(
         "claim".into(),
         object(
@@ -199,10 +241,7 @@ fn shared_defs(defs: &mut Map<String, Value>) {
                 ("metric", text("A figure over a window, or arithmetic over such figures.")),
                 ("variant", text("The variant of the file the claim is about.")),
                 ("paper", json!({"type": "number", "description": "The paper's value."})),
-                (
-                    "compare",
-                    json!({"enum": ["approx", "at_most", "at_least"], "default": "approx"}),
-                ),
+                ("compare", compare),
                 ("tolerance", tolerance),
                 ("unit", text("Shown beside the value.")),
                 ("expected", json!({"type": "boolean", "default": true})),

@@ -11,7 +11,6 @@ use serde_json::{json, Value};
 use sim_core::claims::{self, Status, Tracker};
 use sim_core::runner::{run_report, RunOptions};
 use sim_core::scenario::Limits;
-use std::sync::Mutex;
 
 /// Files without a claim, and why: a number whose claim a single run cannot express.
 const WITHOUT_CLAIMS: &[(&str, &str)] = &[
@@ -29,34 +28,13 @@ const WITHOUT_CLAIMS: &[(&str, &str)] = &[
 
 #[test]
 fn every_claim_expected_to_hold_holds() {
-    let files = common::library_files();
-    let next = Mutex::new(0usize);
-    let rows = Mutex::new(Vec::new());
-    // Two workers: the machine this runs on has two cores to share.
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(file) = files.get(i) else { break };
-                let text = common::scenario_text(file);
-                let (fc, outcomes) = claims::check_file(&text, &Limits::default(), &|| 0.0)
-                    .unwrap_or_else(|e| {
-                        panic!("{file}: {}", sim_core::scenario::format_errors(&e))
-                    });
-                let exempt = WITHOUT_CLAIMS.iter().any(|(f, _)| f == file);
-                assert!(exempt || !fc.claims.is_empty(), "{file} states no paper claim");
-                let mut rows = rows.lock().unwrap();
-                for (c, o) in fc.claims.iter().zip(outcomes) {
-                    rows.push((file.clone(), c.clone(), o));
-                }
-            });
-        }
+    let mut rows = common::on_library_files(|file, text| {
+        let (fc, outcomes) = claims::check_file(text, &Limits::default(), &|| 0.0)
+            .unwrap_or_else(|e| panic!("{file}: {}", sim_core::scenario::format_errors(&e)));
+        let exempt = WITHOUT_CLAIMS.iter().any(|(f, _)| *f == file);
+        assert!(exempt || !fc.claims.is_empty(), "{file} states no paper claim");
+        fc.claims.into_iter().zip(outcomes).map(|(c, o)| (file.to_string(), c, o)).collect()
     });
-    let mut rows = rows.into_inner().unwrap();
     rows.sort_by(|a, b| a.0.cmp(&b.0));
     let count = |s: Status| rows.iter().filter(|r| r.2.status == s).count();
     for (file, c, o) in &rows {

@@ -10,6 +10,7 @@
 
 pub mod live;
 pub mod questions;
+pub mod things;
 pub mod tracker;
 
 pub use crate::scenario::claims::{
@@ -115,11 +116,7 @@ pub fn file_claims(text: &str) -> Result<FileClaims, Vec<ScenarioError>> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| vec![ScenarioError::new("", format!("not valid JSON: {e}"))])?;
     crate::model::Model::validate(text)?;
-    let variants: Vec<String> = value
-        .get("variants")
-        .and_then(Value::as_array)
-        .map(|vs| vs.iter().filter_map(|v| v.get("id")?.as_str().map(String::from)).collect())
-        .unwrap_or_default();
+    let variants = crate::scenario::claims::variant_ids(&value);
     let until_ms = value.pointer("/run/until_ms").and_then(Value::as_f64).unwrap_or(300.0);
     let mut errors = Vec::new();
     let claims = read_claims(value.get("claims"), &variants, Some(until_ms), &mut errors);
@@ -157,24 +154,44 @@ pub fn check_file(
             limits: *limits,
             ..Default::default()
         };
-        let applied = crate::runner::apply_options(text, &opts)?;
-        let sample_ms =
-            applied.pointer("/run/sample_interval_ms").and_then(Value::as_f64).unwrap_or(0.5);
-        let mut tracker: Option<Result<Tracker, Vec<ScenarioError>>> = None;
-        let report = crate::runner::run_report(text, &opts, clock_ms, &mut |src, rows| {
-            let t = tracker.get_or_insert_with(|| Tracker::new(&group, src.columns()));
-            if let Ok(t) = t {
-                t.feed(rows, sample_ms);
-            }
-        })?;
-        let until_ms = report.get("until_ms").and_then(Value::as_f64).unwrap_or(file.until_ms);
-        let tracker = match tracker {
-            Some(t) => t?,
-            None => Tracker::new(&group, &[])?,
-        };
+        let run = run_tracked(text, &opts, &group, clock_ms)?;
+        let until_ms = run.until_ms.unwrap_or(file.until_ms);
+        let (tracker, sample_ms) = (run.tracker, run.sample_ms);
         for (k, o) in tracker.evaluate(sample_ms, until_ms, until_ms).into_iter().enumerate() {
             outcomes[members[k]] = Some(o);
         }
     }
     Ok((file, outcomes.into_iter().map(|o| o.expect("every claim is in one group")).collect()))
+}
+
+/// A finished run's figures for some claims.
+pub(crate) struct TrackedRun {
+    pub tracker: Tracker,
+    pub sample_ms: f64,
+    /// The run's length as its report gives it.
+    pub until_ms: Option<f64>,
+}
+
+/// Runs `text` with `opts` and keeps the figures `claims` read.
+pub(crate) fn run_tracked(
+    text: &str,
+    opts: &crate::runner::RunOptions,
+    claims: &[Claim],
+    clock_ms: &dyn Fn() -> f64,
+) -> Result<TrackedRun, Vec<ScenarioError>> {
+    let applied = crate::runner::apply_options(text, opts)?;
+    let sample_ms =
+        applied.pointer("/run/sample_interval_ms").and_then(Value::as_f64).unwrap_or(0.5);
+    let mut tracker: Option<Result<Tracker, Vec<ScenarioError>>> = None;
+    let report = crate::runner::run_report(text, opts, clock_ms, &mut |src, rows| {
+        let t = tracker.get_or_insert_with(|| Tracker::new(claims, src.columns()));
+        if let Ok(t) = t {
+            t.feed(rows, sample_ms);
+        }
+    })?;
+    let tracker = match tracker {
+        Some(t) => t?,
+        None => Tracker::new(claims, &[])?,
+    };
+    Ok(TrackedRun { tracker, sample_ms, until_ms: report.get("until_ms").and_then(Value::as_f64) })
 }

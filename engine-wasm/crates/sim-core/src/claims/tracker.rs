@@ -290,6 +290,13 @@ impl Tracker {
         v.is_finite().then_some(v)
     }
 
+    /// The figure `field` over window `w` of the `k`-th claim the tracker was
+    /// made for (None: no value, or a figure that claim does not read).
+    pub fn figure_of(&self, k: usize, w: WindowRef, field: &str, sample_ms: f64) -> Option<f64> {
+        let &(agg, slot) = self.refs.get(k)?.get(&(w, field.to_string()))?;
+        self.figure(agg, slot, sample_ms)
+    }
+
     /// Judges every claim at time `now_ms` of a run that ends at `until_ms`
     /// (claims whose windows have not passed are pending).
     pub fn evaluate(&self, sample_ms: f64, now_ms: f64, until_ms: f64) -> Vec<Outcome> {

@@ -43,6 +43,7 @@ const SECTIONS: &[(&str, &str)] = &[
     ("run", "The run (`run`)"),
     ("variant", "A variant (`variants[i]`)"),
     ("thing_to_try", "A thing to try (`things_to_try[i]`)"),
+    ("try_check", "A thing to try's check (`things_to_try[i].checks[j]`)"),
     ("claim", "A paper claim (`claims[i]`)"),
     ("stop", "A narrated stop (`stops[i]`)"),
     ("stop_view", "What a stop shows (`stops[i].view`)"),

@@ -1,5 +1,5 @@
 //! The part of JSON Schema that the generated schema uses — `$ref` into `$defs`, `anyOf`,
-//! `type`, `const`, `enum`, `properties`, `required`, `additionalProperties`, `items`,
+//! `type` (null included), `const`, `enum`, `properties`, `required`, `additionalProperties`, `items`,
 //! `minItems`/`maxItems`, `minimum`/`maximum`, `pattern` as the id pattern — enough to check
 //! the library's files against it without a schema crate.
 
@@ -11,6 +11,7 @@ fn type_matches(ty: &str, v: &Value) -> bool {
         "array" => v.is_array(),
         "string" => v.is_string(),
         "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
         "number" => v.is_number(),
         "integer" => v.as_f64().is_some_and(|x| x.fract() == 0.0),
         _ => false,

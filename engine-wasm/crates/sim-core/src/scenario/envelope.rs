@@ -5,7 +5,9 @@
 //! [`read_format`]/[`read_meta`] and the variants, and passes its own
 //! validation to the checks that apply a variant or a thing to try.
 
-use super::reader::{clip, describe, Errors, Obj};
+use super::claims::checks::read_checks;
+use super::reader::{describe, Errors, Obj};
+pub(crate) use super::reader::{element_path, read_id};
 use super::registry::{self, Scope};
 use super::{
     apply_set, apply_variant, Limits, Meta, RunSpec, ScenarioError, Variant, FORMAT, VERSION,
@@ -191,20 +193,6 @@ pub(crate) fn finish<S>(scenario: Option<S>, mut errors: Errors) -> Result<S, Ve
     }
 }
 
-/// The path of an array element: by its id when it has a usable one.
-pub(crate) fn element_path(array_path: &str, index: usize, value: &Value) -> String {
-    match value.get("id").and_then(Value::as_str) {
-        Some(id) if valid_id(id) => format!("{array_path}.{id}"),
-        _ => format!("{array_path}[{index}]"),
-    }
-}
-
-fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
 pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Errors) -> &'a [Value] {
     match obj.get(key) {
         Some(Value::Array(items)) => items,
@@ -220,30 +208,6 @@ pub(crate) fn array<'a>(obj: &mut Obj<'a>, key: &'static str, errors: &mut Error
             &[]
         }
     }
-}
-
-pub(crate) fn read_id(
-    obj: &mut Obj<'_>,
-    seen: &mut HashMap<String, usize>,
-    index: usize,
-    errors: &mut Errors,
-) -> Option<String> {
-    let id = obj.required_string("id", errors)?;
-    if !valid_id(&id) {
-        errors.push(ScenarioError::new(
-            obj.at("id"),
-            format!("'{}' is not a valid id: use 1–64 letters, digits, '-' or '_'", clip(&id)),
-        ));
-        return None;
-    }
-    if let Some(first) = seen.insert(id.clone(), index) {
-        errors.push(ScenarioError::new(
-            obj.at("id"),
-            format!("duplicate id '{id}' (also element {first})"),
-        ));
-        return None;
-    }
-    Some(id)
 }
 
 /// [`read_variants`] with the model's own validation of each variant (the
@@ -307,11 +271,12 @@ pub(crate) fn read_tags(root: &mut Obj<'_>, errors: &mut Errors) {
     }
 }
 
-/// `things_to_try`: each a sentence, or `{text, variant?, set?}` where the
+/// `things_to_try`: each a sentence, or `{text, variant?, set?, checks?}` where the
 /// change the sentence suggests is one of the file's variants (by id) or a
 /// map of dotted paths to values (the `--set` grammar). The change is applied
 /// and the result validated, like a variant, so a suggestion that cannot run
-/// is reported when the file loads. Returns the sentences.
+/// is reported when the file loads; `checks` are read as
+/// [`read_checks`] says. Returns the sentences.
 pub(crate) fn read_things_to_try(
     whole: &Value,
     root: &mut Obj<'_>,
@@ -319,6 +284,7 @@ pub(crate) fn read_things_to_try(
     validate: &dyn Fn(&Value) -> Result<(), Vec<ScenarioError>>,
 ) -> Vec<String> {
     let items = optional_array(root, "things_to_try", errors);
+    let variant_ids = super::claims::variant_ids(whole);
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at = format!("things_to_try[{i}]");
@@ -340,6 +306,11 @@ pub(crate) fn read_things_to_try(
                 None
             }
         };
+        // As with claims, a window past the end is left unjudged here (a run
+        // shortened with --until); the library's test holds each to its run.
+        let checks = obj.get("checks");
+        let sentence = text.as_deref().unwrap_or("");
+        read_checks(checks, &at, sentence, &variant_ids, None, errors);
         obj.finish(errors);
         if variant.is_some() && set.is_some() {
             errors.push(ScenarioError::new(at.clone(), "give a variant or a set, not both"));

@@ -6,6 +6,7 @@
 
 use super::ScenarioError;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// Errors collected during a walk.
 pub type Errors = Vec<ScenarioError>;
@@ -123,4 +124,43 @@ impl<'a> Obj<'a> {
             }
         }
     }
+}
+
+/// The path of an array element: by its id when it has a usable one.
+pub(crate) fn element_path(array_path: &str, index: usize, value: &Value) -> String {
+    match value.get("id").and_then(Value::as_str) {
+        Some(id) if valid_id(id) => format!("{array_path}.{id}"),
+        _ => format!("{array_path}[{index}]"),
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// An element's `id`: required, a valid id, and not already in `seen` (id → index).
+pub(crate) fn read_id(
+    obj: &mut Obj<'_>,
+    seen: &mut HashMap<String, usize>,
+    index: usize,
+    errors: &mut Errors,
+) -> Option<String> {
+    let id = obj.required_string("id", errors)?;
+    if !valid_id(&id) {
+        errors.push(ScenarioError::new(
+            obj.at("id"),
+            format!("'{}' is not a valid id: use 1–64 letters, digits, '-' or '_'", clip(&id)),
+        ));
+        return None;
+    }
+    if let Some(first) = seen.insert(id.clone(), index) {
+        errors.push(ScenarioError::new(
+            obj.at("id"),
+            format!("duplicate id '{id}' (also element {first})"),
+        ));
+        return None;
+    }
+    Some(id)
 }

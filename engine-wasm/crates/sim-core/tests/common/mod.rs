@@ -30,6 +30,29 @@ pub fn library_texts() -> Vec<(String, String)> {
     library_files().into_iter().map(|n| (scenario_text(&n), n)).map(|(t, n)| (n, t)).collect()
 }
 
+/// `each(file name, text)` over every library file on two worker threads (the machine the
+/// tests run on has two cores to share), the rows it returns gathered in no set order.
+pub fn on_library_files<T: Send>(each: impl Fn(&str, &str) -> Vec<T> + Sync) -> Vec<T> {
+    let files = library_files();
+    let next = std::sync::Mutex::new(0usize);
+    let rows = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some(file) = files.get(i) else { break };
+                let got = each(file, &scenario_text(file));
+                rows.lock().unwrap().extend(got);
+            });
+        }
+    });
+    rows.into_inner().unwrap()
+}
+
 /// The runner's report for `scenarios/<name>` with `opts`.
 pub fn report(name: &str, opts: &RunOptions) -> Value {
     run_report(&scenario_text(name), opts, &|| 0.0, &mut |_, _| {})

@@ -39,6 +39,10 @@ pub enum Expr {
     Call(Func, Vec<Expr>),
 }
 
+/// The prefix of a figure read from the unchanged run, in a thing to try's check
+/// (`base.window.ports.l3.queue_max`); the figure keeps it in its name.
+pub const BASE: &str = "base.";
+
 /// Longest metric text accepted.
 pub const MAX_METRIC_CHARS: usize = 1000;
 /// Deepest nesting accepted (parentheses, calls, unary minus).
@@ -89,10 +93,20 @@ impl Expr {
 
 /// Parses a metric; `windows` is how many windows the claim declares.
 pub fn parse(text: &str, windows: usize) -> Result<Expr, String> {
+    parse_inner(text, windows, false)
+}
+
+/// Parses a thing to try's check: as [`parse`], and a figure may also be read
+/// from the unchanged run with the [`BASE`] prefix (`base.window.…`).
+pub fn parse_with_base(text: &str, windows: usize) -> Result<Expr, String> {
+    parse_inner(text, windows, true)
+}
+
+fn parse_inner(text: &str, windows: usize, base: bool) -> Result<Expr, String> {
     if text.chars().count() > MAX_METRIC_CHARS {
         return Err(format!("longer than {MAX_METRIC_CHARS} characters"));
     }
-    let mut p = Parser { s: text.as_bytes(), i: 0, windows, depth: 0 };
+    let mut p = Parser { s: text.as_bytes(), i: 0, windows, depth: 0, base };
     let e = p.expr()?;
     p.skip_ws();
     if p.i < p.s.len() {
@@ -106,6 +120,8 @@ struct Parser<'a> {
     i: usize,
     windows: usize,
     depth: usize,
+    /// Whether `base.` figures are allowed.
+    base: bool,
 }
 
 fn is_path_char(c: u8) -> bool {
@@ -215,6 +231,17 @@ impl Parser<'_> {
                 .ok_or_else(|| format!("'{text}' is not a number"));
         }
         if c.is_ascii_alphabetic() {
+            let prefix = if self.s[self.i..].starts_with(BASE.as_bytes()) {
+                if !self.base {
+                    return Err("'base.' reads the unchanged run: only a thing to try's check \
+                                may use it"
+                        .into());
+                }
+                self.i += BASE.len();
+                BASE
+            } else {
+                ""
+            };
             let start = self.i;
             while self.i < self.s.len() && self.s[self.i].is_ascii_alphanumeric() {
                 self.i += 1;
@@ -226,7 +253,7 @@ impl Parser<'_> {
                 "abs" => Some(Func::Abs),
                 _ => None,
             };
-            if let Some(func) = func {
+            if let Some(func) = func.filter(|_| prefix.is_empty()) {
                 if !self.eat(b'(') {
                     return Err(format!("{word} needs '(' after it"));
                 }
@@ -297,7 +324,7 @@ impl Parser<'_> {
             if field.is_empty() || field.ends_with('.') || field.contains("..") {
                 return Err(format!("'{field}' is not a figure name"));
             }
-            return Ok(Expr::Ref(window, field));
+            return Ok(Expr::Ref(window, format!("{prefix}{field}")));
         }
         Err(format!("unexpected '{}' at character {}", self.rest(), self.i + 1))
     }
@@ -336,5 +363,24 @@ mod tests {
         assert!(parse("window.x 3", 1).unwrap_err().contains("unexpected"));
         // A division by zero has no value rather than an infinite one.
         assert_eq!(parse("1 / window.x", 1).unwrap().eval(&|_, _| Some(0.0)), None);
+        assert!(parse("base.window.x", 1).unwrap_err().contains("only a thing to try"));
+        assert!(parse_with_base("base.min(1)", 1).unwrap_err().contains("neither a figure"));
+    }
+
+    #[test]
+    fn a_check_reads_the_unchanged_run_under_base() {
+        let e = parse_with_base("window.ports.l3.queue_max / base.totals.ports.l3.queue_max", 1)
+            .unwrap();
+        let mut refs = Vec::new();
+        e.refs(&mut refs);
+        assert_eq!(
+            refs,
+            vec![
+                (WindowRef::Index(0), "ports.l3.queue_max".to_string()),
+                (WindowRef::Totals, "base.ports.l3.queue_max".to_string())
+            ]
+        );
+        let v = e.eval(&|_, f| Some(if f.starts_with(BASE) { 4.0 } else { 1.0 }));
+        assert_eq!(v, Some(0.25));
     }
 }

@@ -3,10 +3,10 @@
 //! walk, and the expression grammar of a claim's figure (expr.rs). Judging a
 //! claim against a run is `crate::claims`'.
 
+pub mod checks;
 pub mod expr;
 
-use super::envelope::element_path;
-use super::reader::{describe, Errors, Obj};
+use super::reader::{describe, element_path, read_id, Errors, Obj};
 use super::ScenarioError;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -129,6 +129,14 @@ pub fn fmt_num(x: f64) -> String {
     }
 }
 
+/// The ids of a scenario document's `variants` (those that carry one).
+pub fn variant_ids(doc: &Value) -> Vec<String> {
+    doc.get("variants")
+        .and_then(Value::as_array)
+        .map(|vs| vs.iter().filter_map(|v| v.get("id")?.as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
 /// Reads a scenario root's `claims` against its variants (both models' readers).
 /// A window past the end of the run is not an error here: a run shortened with
 /// `--until`, a sweep or the page's run length simply leaves that claim
@@ -175,20 +183,13 @@ pub fn read_claims(
         let at = element_path("claims", i, item);
         let Some(mut obj) = Obj::new(item, &at, errors) else { continue };
         let before = errors.len();
-        let id = crate::scenario::envelope::read_id(&mut obj, &mut seen, i, errors);
+        let id = read_id(&mut obj, &mut seen, i, errors);
         let quote = obj.required_string("quote", errors);
         if quote.as_deref().is_some_and(|q| q.trim().is_empty()) {
             errors.push(ScenarioError::new(obj.at("quote"), "must quote the paper"));
         }
         let windows = read_windows(&mut obj, until_ms, errors);
-        let metric = obj.required_string("metric", errors);
-        let expr = metric.as_ref().and_then(|m| match expr::parse(m, windows.len()) {
-            Ok(e) => Some(e),
-            Err(msg) => {
-                errors.push(ScenarioError::new(obj.at("metric"), msg));
-                None
-            }
-        });
+        let (metric, expr) = read_metric(&mut obj, windows.len(), expr::parse, errors);
         let variant = obj.string("variant", errors);
         if let Some(v) = &variant {
             if !variants.iter().any(|x| x == v) {
@@ -203,18 +204,7 @@ pub fn read_claims(
             errors.push(ScenarioError::new(obj.at("paper"), "is required: the paper's value"));
         }
         let unit = obj.string("unit", errors).unwrap_or_default();
-        let compare = match obj.string("compare", errors).as_deref() {
-            None | Some("approx") => Some(Compare::Approx),
-            Some("at_most") => Some(Compare::AtMost),
-            Some("at_least") => Some(Compare::AtLeast),
-            Some(other) => {
-                errors.push(ScenarioError::new(
-                    obj.at("compare"),
-                    format!("'{other}' is not one of approx, at_most, at_least"),
-                ));
-                None
-            }
-        };
+        let compare = read_compare(&mut obj, errors);
         let tolerance = read_tolerance(&mut obj, compare, errors);
         let expected = match obj.get("expected") {
             None => true,
@@ -323,7 +313,45 @@ pub(crate) fn read_windows(
     out
 }
 
-fn read_tolerance(obj: &mut Obj<'_>, compare: Option<Compare>, errors: &mut Errors) -> Tolerance {
+/// `metric` (required), parsed by `parse` against `windows` windows.
+pub(crate) fn read_metric(
+    obj: &mut Obj<'_>,
+    windows: usize,
+    parse: fn(&str, usize) -> Result<expr::Expr, String>,
+    errors: &mut Errors,
+) -> (Option<String>, Option<expr::Expr>) {
+    let metric = obj.required_string("metric", errors);
+    let parsed = metric.as_ref().and_then(|m| match parse(m, windows) {
+        Ok(e) => Some(e),
+        Err(msg) => {
+            errors.push(ScenarioError::new(obj.at("metric"), msg));
+            None
+        }
+    });
+    (metric, parsed)
+}
+
+/// `compare` (absent: approx); None when it names no comparison.
+pub(crate) fn read_compare(obj: &mut Obj<'_>, errors: &mut Errors) -> Option<Compare> {
+    match obj.string("compare", errors).as_deref() {
+        None | Some("approx") => Some(Compare::Approx),
+        Some("at_most") => Some(Compare::AtMost),
+        Some("at_least") => Some(Compare::AtLeast),
+        Some(other) => {
+            errors.push(ScenarioError::new(
+                obj.at("compare"),
+                format!("'{other}' is not one of approx, at_most, at_least"),
+            ));
+            None
+        }
+    }
+}
+
+pub(crate) fn read_tolerance(
+    obj: &mut Obj<'_>,
+    compare: Option<Compare>,
+    errors: &mut Errors,
+) -> Tolerance {
     let Some(v) = obj.get("tolerance") else {
         if compare == Some(Compare::Approx) {
             errors.push(ScenarioError::new(
