@@ -279,7 +279,7 @@ test('things to try: one click pins the current run and plays the suggested chan
   await runToEnd(lab)
   await page.getByRole('tab', { name: 'About this scenario' }).click()
   const item = page.locator('.things-to-try li').filter({ hasText: 'Try RIF = 1/512' })
-  await expect(item).toContainText('Try RIF = 1/512: the climb takes dozens of BRMs.')
+  await expect(item).toContainText('Try RIF = 1/512: each BRM raises the ACR by only 0.3 Mbit/s')
   await item.getByRole('button', { name: 'Try it' }).click()
   await expect(page.getByTestId('pinned-label')).toContainText('Pinned: RIF 1/16 against RIF 1')
   await expect(title(lab)).toContainText('(edited)')
