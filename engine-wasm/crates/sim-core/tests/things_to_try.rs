@@ -84,6 +84,39 @@ fn every_check_of_a_thing_to_try_holds_on_its_run() {
 
 const WAN: &str = "two-source-wan.json";
 
+#[test]
+fn a_check_reads_the_same_figures_as_the_runners_report_of_both_runs() {
+    let text = common::scenario_text(WAN);
+    let outcomes = check_things(&text, &Limits::default(), &|| 0.0).unwrap();
+    let spike = outcomes.iter().find(|o| o.thing == 1).expect("the ICR sentence is checked");
+    assert_eq!(
+        spike.check.claim.metric,
+        "window.ports.l3.queue_max / base.window.ports.l3.queue_max"
+    );
+    let window = [(100.0, 200.0)];
+    let sets = thing_sets(WAN, "Lower ICR to 10 Mbit/s");
+    let pairs: Vec<(&str, &str)> = sets.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let low = report(WAN, &opts(Some(200.0), &window, &pairs));
+    let base = report(WAN, &opts(Some(300.0), &window, &[]));
+    let peak = |r: &Value| common::port_stat(r, 0, "l3", "queue_max");
+    assert_eq!(spike.outcome.value, Some(peak(&low) / peak(&base)));
+}
+
+#[test]
+fn a_broken_check_in_a_file_is_refused_by_path_and_a_shortened_run_still_loads() {
+    let mut v: Value = serde_json::from_str(&common::scenario_text(WAN)).unwrap();
+    v["things_to_try"][1]["checks"][0]["metric"] =
+        "window.ports.l3.queue_max / base.wndow.x".into();
+    v["things_to_try"][2]["checks"][0]["base"] = "nope".into();
+    let errors = sim_core::Model::validate(&v.to_string()).unwrap_err();
+    let text = sim_core::scenario::format_errors(&errors);
+    assert!(text.contains("things_to_try[1].checks[0].metric: 'wndow' is neither"), "{text}");
+    assert!(text.contains("things_to_try[2].checks[0].base: no variant 'nope'"), "{text}");
+    // Windows past a run shortened with --until leave the check unjudged, not the file broken.
+    let short = report(WAN, &opts(Some(100.0), &[], &[]));
+    assert_eq!(short["until_ms"].as_f64(), Some(100.0));
+}
+
 /// The things to try of a library file.
 fn things(name: &str) -> Vec<Value> {
     let v: Value = serde_json::from_str(&common::scenario_text(name)).unwrap();
