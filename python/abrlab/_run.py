@@ -2,8 +2,6 @@
 
 import json
 import os
-import resource
-import sys
 
 from . import _native
 from ._options import load, options
@@ -78,10 +76,16 @@ class Run:
 
 
 def _peak_rss_mb():
-    """This process's peak resident memory in MB, as ``abrsim run`` reports its own (Linux)."""
-    if not sys.platform.startswith("linux"):
+    """This process's peak resident memory in MB, as ``abrsim run`` reports its own: ``VmHWM`` of
+    /proc/self/status (Linux). Not ``getrusage``'s ``ru_maxrss``, which Linux carries across
+    ``execve`` from the process that spawned this one, so a child of a large parent (Python's
+    ``subprocess`` spawns with ``vfork``) would report its parent's peak."""
+    try:
+        with open("/proc/self/status") as status:
+            line = next(l for l in status if l.startswith("VmHWM:"))
+    except (OSError, StopIteration):
         return None
-    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kb = float(line.split()[1])
     return round(kb * 1024 / 1e6 * 10) / 10
 
 
