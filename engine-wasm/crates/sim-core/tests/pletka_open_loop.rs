@@ -50,3 +50,55 @@ fn one_hand_tuned_d_udp_gives_different_shares_in_different_mixes() {
         assert!(shares[i + 4] > shares[i], "{shares:?}");
     }
 }
+
+/// The BAT flow figures (T_i, offered and serviced Mbit/s) of one class.
+fn aqm(r: &serde_json::Value, class: &str) -> (f64, f64, f64) {
+    let a = &r["windows"][0]["aqm"][class];
+    let f = |k: &str| a[k].as_f64().unwrap_or_else(|| panic!("no {k} for {class}"));
+    (f("transmit_probability"), f("offered_mbps"), f("serviced_mbps"))
+}
+
+#[test]
+fn a_50_mbit_guarantee_cannot_lift_tcp_above_what_it_offers() {
+    // §III-A: the coarse level of equation 1 raises T_i while f_i ≤ f_min, up
+    // to 1 — never a flow's rate above what it offers. Ten connections offer
+    // under 50 Mbit/s and BAT admits nearly all of it.
+    let window = [(5000.0, 20_000.0)];
+    let ten =
+        common::report("pletka-bat-fmin-tcp.json", &common::variant("fmin-50", None, &window, &[]));
+    let (t, offered, serviced) = aqm(&ten, "tcp");
+    assert!(offered < 48.0 && t > 0.99 && serviced > 0.99 * offered, "{t} {offered} {serviced}");
+    // Fifty connections offer more than 50 Mbit/s, but the coarse level acts
+    // on the 4-ms rate f_TCP(t), which swings above f_min in part of the
+    // intervals, where the fine level's decrease pulls T_TCP below 1.
+    let sets = [("flows.tcp.count", "50")];
+    let fifty = common::report(
+        "pletka-bat-fmin-tcp.json",
+        &common::variant("fmin-50", None, &window, &sets),
+    );
+    let (t, offered, serviced) = aqm(&fifty, "tcp");
+    assert!(offered > 50.0 && serviced < 50.0 && t < 0.98, "{t} {offered} {serviced}");
+}
+
+#[test]
+fn equal_constants_on_the_table_i_mixes_leave_udp_about_twice_tcp_not_ten() {
+    // §III-D: "With identical increase and decrease constants C_i and D_i,
+    // non-responsive traffic is able to grab an almost 10 times higher
+    // bandwidth share." Its own set-up — every link 100 Mbit/s, Table I's
+    // mixes, D_UDP = D_TCP — gives about two: T_UDP never passes T_TCP (the
+    // decrease D_i·O_i is deeper for the flow that offers more), so the ratio
+    // stays under UDP's offered rate over TCP's.
+    let sets =
+        [("links.bottleneck.a_to_b.aqm.udp.d", "0.05"), ("links.udp_access.rate_mbps", "100")];
+    for k in [0, 5, 10, 15, 20, 25, 30, 35] {
+        let v = format!("table-i-{k}");
+        let r = common::report(
+            "pletka-dudp-open-loop.json",
+            &common::variant(&v, None, &[(5000.0, 20_000.0)], &sets),
+        );
+        let ratio = r["windows"][0]["ratio"].as_f64().unwrap();
+        let ((t_tcp, o_tcp, _), (t_udp, o_udp, _)) = (aqm(&r, "tcp"), aqm(&r, "udp"));
+        assert!(t_udp < t_tcp, "{v}: T_UDP {t_udp} T_TCP {t_tcp}");
+        assert!(ratio > 1.0 && ratio < 2.5 && ratio < o_udp / o_tcp, "{v}: ratio {ratio}");
+    }
+}
