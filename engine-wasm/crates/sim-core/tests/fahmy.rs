@@ -103,6 +103,43 @@ fn satellite_small_crm_starves_the_source_and_6144_gives_full_throughput() {
     }
 }
 
+/// Data cells a source sends in its first `feedback_s` seconds with no BRM
+/// back, under rule 6 as Fahmy et al. §6.2.2 states it: ACR = ICR until CRM
+/// FRMs have gone, then ICR·(1 − CDF)^(k+1) after CRM + k (rates in cells/s).
+fn cells_before_feedback(icr: f64, crm: u32, nrm: u32, cdf: f64, feedback_s: f64) -> f64 {
+    let (mut t, mut sent, mut acr) = (0.0, 0.0, icr);
+    let mut frms = 0;
+    loop {
+        if frms >= crm {
+            acr *= 1.0 - cdf;
+        }
+        let dt = f64::from(nrm) / acr;
+        if t + dt > feedback_s {
+            return (sent + (feedback_s - t) * acr) * f64::from(nrm - 1) / f64::from(nrm);
+        }
+        t += dt;
+        sent += f64::from(nrm);
+        frms += 1;
+    }
+}
+
+#[test]
+fn satellite_crm_32_sends_only_what_rule_6_allows_before_the_first_feedback() {
+    // Fahmy et al. §6.2.1: ICR 140 Mbit/s, CRM 32, Nrm 32, CDF 1/16, first
+    // feedback after 550 ms. What the destination receives over 275–825 ms is
+    // what the source sent before that feedback, and §6.2.2's rule 6 bounds it
+    // whatever the switch does: about 3,800 data cells (2.9 Mbit/s). The
+    // paper's 32 Mbit/s for that interval would need about 41,500.
+    let cell_bits = 424.0;
+    let bound = cells_before_feedback(140e6 / cell_bits, 32, 32, 1.0 / 16.0, 0.550);
+    let r =
+        report("fahmy-satellite-crm.json", &variant("crm-32", Some(825.0), &[(275.0, 825.0)], &[]));
+    let got = vc_stat(&r, 0, "vc1", "cells_received");
+    assert!((got - bound).abs() < 0.02 * bound, "received {got}, rule 6 allows {bound}");
+    let paper = 32e6 * 0.550 / cell_bits;
+    assert!(paper > 10.0 * bound, "{paper} vs {bound}");
+}
+
 #[test]
 fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
     for tbe in [128u32, 512, 1024] {
