@@ -153,9 +153,9 @@ fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
         let (on, off) = (q("on"), q("off"));
         // Queue length = (sources − 1) × min(TBE, burst) holds only at start-up;
         // in closed loop the queue grows well past TBE (Fahmy et al. §6.2.1, which
-        // reports about 2,500–3,000 cells). Since ERICA pairs its overload with
-        // the CCRs of the same interval the peaks are 4,000–9,000 cells (they
-        // were 13,000–23,300).
+        // reports about 2,500–3,000 cells). Here the peaks are 4,000–9,000
+        // cells: about 4,000 in every VBR cycle once start-up has passed, the
+        // 5 ms averaging interval adding to the SW1–source round trip.
         assert!(on.min(off) > 2.0 * tbe as f64, "TBE {tbe}: queue {on} / {off}");
         assert!(on.max(off) < 4.0 * 2500.0, "TBE {tbe}: queue {on} / {off}");
         assert!(on.max(off) / on.min(off) < 2.5, "TBE {tbe}: rule 6 on {on}, off {off}");
