@@ -88,6 +88,30 @@ fn without_queue_management_each_burst_of_cbr_adds_tens_of_thousands_of_cells() 
 }
 
 #[test]
+fn per_vc_queues_part_from_fifo_only_where_the_feedback_waits_in_the_queue() {
+    // §3.3: "The behavior with per-VC queueing is similar." Here it is not
+    // (claim per-vc-similar): the backlog in each VC's own queue holds back
+    // that VC's RM cells, the VCs lag unevenly when the CBR goes off, and the
+    // queue never drains between bursts.
+    let (fifo, rr) = (run("fifo-icr500-rif512"), run("per-vc-icr500-rif512"));
+    assert!(peak(&rr, 4) > 2.5 * peak(&fifo, 4), "per-VC {} FIFO {}", peak(&rr, 4), peak(&fifo, 4));
+    // With the long VCs' 8 ms links made short as well, the queue stays small,
+    // no RM cell waits long, and the two disciplines come out alike after the
+    // first burst.
+    let short = [("links.long1.delay_ms", "0.0008"), ("links.long3.delay_ms", "0.0008")];
+    let f = report(SCENARIO, &variant("fifo-icr500-rif512", None, &CYCLES, &short));
+    let p = report(SCENARIO, &variant("per-vc-icr500-rif512", None, &CYCLES, &short));
+    for w in [2, 4] {
+        let (a, b) = (peak(&p, w), peak(&f, w));
+        assert!(
+            b < 1_000.0 && (a - b).abs() < 0.1 * b,
+            "on at {}: per-VC {a} FIFO {b}",
+            CYCLES[w].0
+        );
+    }
+}
+
+#[test]
 fn queue_management_holds_each_burst_to_a_few_set_points_and_keeps_max_min_fifo() {
     with_and_without(&["fifo-icr500-rif512", "fifo-rif1", "fifo-rate", "fifo-rm"]);
 }
