@@ -34,6 +34,11 @@ export type LoadResult =
   | { ok: true; layoutJson: string; warnings: ScenarioError[] }
   | { ok: false; message: string; errors: ScenarioError[] }
 
+/** The engine's verdict on a scenario it was asked only to check. */
+export type CheckResult =
+  | { ok: true; warnings: ScenarioError[] }
+  | { ok: false; message: string; errors: ScenarioError[] }
+
 /** What became of a parameter change. */
 export type SetParamResult =
   | { ok: true; applied: 'live' | 'restart'; nowMs: number }
@@ -94,6 +99,24 @@ export class EngineClient {
     const reply = await this.call({ type: 'load', scenarioJson }, signal)
     if (reply.type === 'loaded') this.lastGoodScenario = scenarioJson
     return loadResult(reply)
+  }
+
+  /**
+   * Validates a scenario whole and, when valid, builds it in place of the current run; refused,
+   * the current run goes on as it was.
+   */
+  async swap(scenarioJson: string, signal?: AbortSignal): Promise<LoadResult> {
+    const reply = await this.call({ type: 'swap', scenarioJson }, signal)
+    if (reply.type === 'loaded') this.lastGoodScenario = scenarioJson
+    return loadResult(reply)
+  }
+
+  /** Validates a scenario whole; the run is not touched. */
+  async check(scenarioJson: string, signal?: AbortSignal): Promise<CheckResult> {
+    const reply = await this.call({ type: 'check', scenarioJson }, signal)
+    return reply.type === 'checked'
+      ? { ok: true, warnings: reply.warnings }
+      : { ok: false, message: reply.message, errors: reply.errors }
   }
 
   /** Plays on; with `pauseAtMs`, pauses exactly at that simulated time. */

@@ -197,6 +197,33 @@ describe('EngineHost with the real engine', () => {
     expect(await inbox.reply(2)).toEqual({ type: 'failed', id: 2, message: 'no scenario loaded' })
   })
 
+  it('swaps in a valid scenario, and keeps the run going when the engine refuses one', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+    await inbox.reply(1)
+    host.handle({ type: 'step', id: 2, ms: 10 })
+    await inbox.next((m) => m.type === 'status' && m.status === 'paused' && m.nowMs >= 10)
+    const bad = JSON.parse(scenarioText(DEFAULT)) as { vcs: { rif?: number }[] }
+    bad.vcs[0].rif = 0.3
+    host.handle({ type: 'swap', id: 3, scenarioJson: JSON.stringify(bad) })
+    const refused = await inbox.reply(3)
+    expect(refused.type).toBe('rejected')
+    if (refused.type === 'rejected') expect(refused.errors[0].path).toBe('vcs.vc1.rif')
+    // The run refused a swap for is the one still there, where it was.
+    host.handle({ type: 'step', id: 4, ms: 5 })
+    await inbox.next((m) => m.type === 'status' && m.status === 'paused' && m.nowMs >= 15)
+
+    host.handle({ type: 'check', id: 5, scenarioJson: JSON.stringify(bad) })
+    expect((await inbox.reply(5)).type).toBe('rejected')
+    host.handle({ type: 'check', id: 6, scenarioJson: scenarioText(DEFAULT) })
+    expect(await inbox.reply(6)).toMatchObject({ type: 'checked', id: 6 })
+
+    host.handle({ type: 'swap', id: 7, scenarioJson: scenarioText(DEFAULT) })
+    expect((await inbox.reply(7)).type).toBe('loaded')
+    expect(inbox.messages.at(-1)).toMatchObject({ type: 'status', status: 'paused', nowMs: 0 })
+  })
+
   it("refuses, before building, a run over the cost limits (the engine's own check)", async () => {
     const inbox = new Inbox()
     const host = new EngineHost(realEngine(), inbox.post)

@@ -19,14 +19,10 @@ import {
 } from './protocol'
 import type { EngineHandle, EngineModule } from './engineModule'
 import { defaultClock, type HostClock } from './hostClock'
+import { overMemory, WASM_MEMORY_LIMIT_BYTES } from './memoryLimit'
 import { SamplePoster } from './samplePosts'
 
-/**
- * The most wasm memory a run may reach. The engine's own limits refuse what they can
- * foresee before anything is built; this catches the rest: past it the run stops with a message
- * and the page starts a fresh worker, well before the tab itself runs short (wasm32 caps at 4 GB).
- */
-export const WASM_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024
+export { WASM_MEMORY_LIMIT_BYTES }
 
 export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
 
@@ -114,15 +110,16 @@ export class EngineHost {
     try {
       switch (req.type) {
         case 'load':
+        case 'swap':
           this.load(req, req.scenarioJson)
+          return
+        case 'check':
+          this.check(req)
           return
         case 'reset':
           this.refreshScenario()
-          if (this.scenarioJson === null) {
-            this.fail(req.id, 'no scenario loaded')
-          } else {
-            this.load(req, this.scenarioJson)
-          }
+          if (this.scenarioJson === null) this.fail(req.id, 'no scenario loaded')
+          else this.load(req, this.scenarioJson)
           return
         case 'play':
           this.play(req)
@@ -158,9 +155,12 @@ export class EngineHost {
     }
   }
 
-  private load(req: RequestOf<'load' | 'reset'>, scenarioJson: string): void {
-    this.stop()
-    this.dropEngine()
+  /**
+   * Builds a scenario in place of the current run. A `load` or `reset` drops the current run
+   * first; a `swap` validates first and, refused, leaves the run as it was.
+   */
+  private load(req: RequestOf<'load' | 'swap' | 'reset'>, scenarioJson: string): void {
+    if (req.type !== 'swap') this.dropRun()
     const verdictText = this.mod.validate_scenario(scenarioJson)
     const verdict = parseEngineErrors(verdictText)
     if (verdict.length > 0) {
@@ -171,6 +171,7 @@ export class EngineHost {
       })
       return
     }
+    this.dropRun()
     const warnings = parseEngineWarnings(verdictText)
     let engine: EngineHandle
     try {
@@ -189,6 +190,15 @@ export class EngineHost {
     this.untilMs = typeof layout.until_ms === 'number' ? layout.until_ms : 0
     this.reply(req, { type: 'loaded', layoutJson, warnings })
     this.postStatus('paused')
+  }
+
+  /** Validates a scenario whole; the run goes on untouched. */
+  private check(req: RequestOf<'check'>): void {
+    const text = this.mod.validate_scenario(req.scenarioJson)
+    const errors = parseEngineErrors(text)
+    if (errors.length > 0)
+      this.reply(req, { type: 'rejected', message: 'the engine refused this change', errors })
+    else this.reply(req, { type: 'checked', warnings: parseEngineWarnings(text) })
   }
 
   private play(req: RequestOf<'play'>): void {
@@ -284,7 +294,8 @@ export class EngineHost {
     this.pauseAtMs = null
   }
 
-  private dropEngine(): void {
+  private dropRun(): void {
+    this.stop()
     const engine = this.engine
     this.engine = null
     engine?.free()
@@ -333,19 +344,12 @@ export class EngineHost {
       this.poison(error)
       return
     }
-    const bytes = this.mod.memoryBytes?.() ?? 0
-    if (bytes > WASM_MEMORY_LIMIT_BYTES) {
+    const overrun = overMemory(this.mod.memoryBytes?.() ?? 0)
+    if (overrun !== null) {
       this.running = false
       this.engine = null
       this.poisoned = 'the engine ran over its memory limit'
-      const mb = (n: number) => Math.round(n / (1024 * 1024))
-      this.post(
-        {
-          type: 'fatal',
-          message: `the run stopped before the tab ran short of memory: the engine holds ${mb(bytes)} MB, over its limit of ${mb(WASM_MEMORY_LIMIT_BYTES)} MB (shorten the run, slow the sources or sample less often)`,
-        },
-        [],
-      )
+      this.post({ type: 'fatal', message: overrun }, [])
       return
     }
     if (engine.now_ms() >= this.untilMs) {

@@ -19,6 +19,17 @@ export type ClientRequest =
   /** Validate and build a scenario (JSON text), replacing any current one. Replies `loaded` or `rejected`. */
   | { type: 'load'; id: number; scenarioJson: string }
   /**
+   * Validate a scenario whole and, when it is valid, build it in place of the current run (a
+   * change of the network, a file opened). Replies `loaded`, or `rejected` with the current run
+   * untouched and still going.
+   */
+  | { type: 'swap'; id: number; scenarioJson: string }
+  /**
+   * Validate a scenario whole without touching the run (an edit of what the engine does not run,
+   * a lecture's stops). Replies `checked` or `rejected`.
+   */
+  | { type: 'check'; id: number; scenarioJson: string }
+  /**
    * Start or resume stepping the engine. Replies `ok`; then `samples` events stream in. With
    * `pauseAtMs`, the run pauses exactly at that simulated time (a lecture's stop), if not before.
    */
@@ -63,6 +74,8 @@ export type LoadedReply = {
   layoutJson: string
   warnings: ScenarioError[]
 }
+/** The scenario is valid; `warnings` are suspicious-but-legal settings the engine noticed. */
+export type CheckedReply = { type: 'checked'; id: number; warnings: ScenarioError[] }
 /** The request was carried out. */
 export type OkReply = { type: 'ok'; id: number }
 /**
@@ -87,6 +100,8 @@ export type FailedReply = { type: 'failed'; id: number; message: string }
 /** Each request's reply, by request type: what a call resolves with, known at compile time. */
 export interface ReplyOf {
   load: LoadedReply | RejectedReply
+  swap: LoadedReply | RejectedReply
+  check: CheckedReply | RejectedReply
   reset: LoadedReply | RejectedReply
   play: OkReply
   pause: OkReply
@@ -134,7 +149,14 @@ export type WorkerEvent =
 
 export type WorkerMessage = WorkerReply | WorkerEvent
 
-const replyTypes: ReadonlySet<string> = new Set(['loaded', 'ok', 'param', 'rejected', 'failed'])
+const replyTypes: ReadonlySet<string> = new Set([
+  'loaded',
+  'checked',
+  'ok',
+  'param',
+  'rejected',
+  'failed',
+])
 const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'fatal'])
 
 /** True for a reply to a numbered request. */
@@ -163,6 +185,8 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
   if (typeof m.id !== 'number') return false
   switch (m.type) {
     case 'load':
+    case 'swap':
+    case 'check':
       return typeof m.scenarioJson === 'string'
     case 'play':
       return (
