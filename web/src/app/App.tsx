@@ -83,12 +83,12 @@ function Page({ lab, embed }: { lab: Lab; embed: boolean }) {
           info={info}
           currentId={currentId}
           onClose={() => setLibraryOpen(false)}
-          onOpen={(next, origin) => {
+          onOpen={async (next, origin) => {
             const label =
               origin.kind === 'file'
                 ? `Load ${origin.name}`
                 : `Open “${typeof next.title === 'string' ? next.title : 'a scenario'}”`
-            const refused = lab.replace(next, label, {
+            const refused = await lab.replace(next, label, {
               origin,
               differs: origin.kind !== 'library' || origin.variant !== undefined,
             })

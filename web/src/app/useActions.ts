@@ -3,7 +3,6 @@
  * Lab, and their keyboard shortcuts while the page is open.
  */
 import { useEffect, useMemo } from 'react'
-import { removeSelected } from '../editor/ops'
 import { useLab, useLabStore, useRun } from '../lab/hooks'
 import { ENGINE_CRASHED } from '../lab/run'
 import { type Action, actionForKey } from './actions'
@@ -106,8 +105,12 @@ export function useActions(embed: boolean, keys: EventTarget = window): Action[]
           shortcut: 'Delete',
           enabled: selected,
           perform: () => {
-            const { scenario, selection } = lab.get()
-            if (selection && scenario) lab.apply(removeSelected(scenario, selection))
+            const { selection } = lab.get()
+            if (!selection) return
+            // The engine's answer comes later: a refusal is said on the status line.
+            void lab.apply({ op: 'remove', selection }).then((refused) => {
+              if (refused !== null) lab.announce(`Not removed: ${refused}`, 'error')
+            })
           },
         },
       )

@@ -26,7 +26,7 @@ interface ComparePanelProps {
   onPin(): void
   onUnpin(): void
   /** Loads a changed scenario as the page's run and plays it; returns null, or why it was refused. */
-  onRunChanged(scenarioJson: string, label: string): string | null
+  onRunChanged(scenarioJson: string, label: string): Promise<string | null>
 }
 
 export function ComparePanel({
@@ -65,7 +65,7 @@ export function ComparePanel({
   const [open, setOpen] = useState(false)
   const target = useMemo(() => targets.find((t) => t.path === change.path), [targets, change.path])
 
-  const runAgain = () => {
+  const runAgain = async () => {
     setProblem(null)
     let overrides: Override[] | null
     let label: string
@@ -92,7 +92,7 @@ export function ComparePanel({
       return
     }
     // Refused: the form stays open with what was typed and the engine's words beside it.
-    const refused = onRunChanged(applied.json, label)
+    const refused = await onRunChanged(applied.json, label)
     if (refused !== null) setProblem(`Not run: ${refused}`)
     else setOpen(false)
   }

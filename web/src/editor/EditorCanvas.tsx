@@ -20,6 +20,7 @@ import {
 } from 'react'
 import type { TimeCursor } from '../charts/cursor'
 import type { LiveFrame } from '../engine/frame'
+import type { ApplyOp, Operation } from '../lab/operation'
 import type { Layout } from '../engine/layout'
 import type { SampleStore } from '../engine/samples'
 import type { DocNode } from '../scenario/doc'
@@ -35,10 +36,7 @@ import { useTouchDrag } from './hooks'
 import { type Drag, useEditorPlacement, useTouchTargets } from './placement'
 import { CLICK_SLOP, clampX, clampY, NODE_R, NUDGE, svgPoint, unplace, W } from './layerGeometry'
 import { type Mode, modeHint, vcStep } from './mode'
-import { addLink, addNode, addVc, freeSpot, moveNode, removeSelected, type Edit } from './ops'
-
-/** Validates and applies an edit; null when applied, else why it was refused. */
-export type ApplyEdit = (edit: Edit, key?: string) => string | null
+import { freeSpot } from './ops'
 
 interface EditorCanvasProps {
   layout: Layout
@@ -52,7 +50,7 @@ interface EditorCanvasProps {
   started: ReadonlySet<string>
   selection: Selection | null
   onSelect(selection: Selection | null): void
-  onApply: ApplyEdit
+  onApply: ApplyOp
   /** Drawn over the topology and under the editing layer, in its placement (the cell animation). */
   overlay?(layout: Layout, fit: Fit): ReactNode
 }
@@ -82,7 +80,7 @@ export function EditorCanvas({
     null,
   )
 
-  const { nodes, base, positioned, fit, place, viewLayout, links } = useEditorPlacement(
+  const { nodes, base, adopted, positioned, fit, place, viewLayout, links } = useEditorPlacement(
     scenario,
     layout,
     drag,
@@ -98,8 +96,8 @@ export function EditorCanvas({
   )
 
   const applyAt = useCallback(
-    (edit: Edit, at: Point | undefined, key?: string): boolean => {
-      const refusal = onApply(edit, key)
+    async (op: Operation, at: Point | undefined, key?: string): Promise<boolean> => {
+      const refusal = await onApply(op, key)
       if (refusal) {
         say(at, refusal)
         return false
@@ -137,8 +135,8 @@ export function EditorCanvas({
           setCallout(null)
           return
         }
-        if (applyAt(addLink(scenario, mode.from, node.id, linkDefaults), at))
-          setMode({ kind: 'select' })
+        const link: Operation = { op: 'addLink', a: mode.from, b: node.id, defaults: linkDefaults }
+        void applyAt(link, at).then((done) => done && setMode({ kind: 'select' }))
         return
       }
       // Building a VC.
@@ -149,7 +147,9 @@ export function EditorCanvas({
         setCallout(null)
         return
       }
-      if (applyAt(addVc(scenario, step.done), at)) setMode({ kind: 'select' })
+      void applyAt({ op: 'addVc', path: step.done }, at).then(
+        (done) => done && setMode({ kind: 'select' }),
+      )
     },
     [mode, place, scenario, links, selection, onSelect, applyAt, say, linkDefaults],
   )
@@ -202,7 +202,8 @@ export function EditorCanvas({
     pressRef.current = null
     if (!press || press.pointerId !== event.pointerId) return
     if (drag?.moved) {
-      applyAt(moveNode(base(), drag.id, drag.x, drag.y), place.get(drag.id), `move-${drag.id}`)
+      const move: Operation = { op: 'moveNode', id: drag.id, x: drag.x, y: drag.y }
+      void applyAt({ ...move, positions: adopted() }, place.get(drag.id), `move-${drag.id}`)
       setDrag(null)
       return
     }
@@ -230,7 +231,8 @@ export function EditorCanvas({
         x: clampX(from.x + dir.x * step),
         y: clampY(from.y + dir.y * step, fit.height),
       })
-      applyAt(moveNode(base(), node.id, to.x, to.y), from, `move-${node.id}`)
+      const move: Operation = { op: 'moveNode', id: node.id, x: to.x, y: to.y }
+      void applyAt({ ...move, positions: adopted() }, from, `move-${node.id}`)
       return
     }
     if (event.key === 'Enter' || event.key === ' ') {
@@ -256,15 +258,14 @@ export function EditorCanvas({
 
   const addAt = (kind: 'host' | 'switch') => {
     cancelMode()
-    const doc = base()
-    const spot = freeSpot(doc)
-    applyAt(addNode(doc, kind, spot), fit.place(spot))
+    const spot = freeSpot(base())
+    void applyAt({ op: 'addNode', kind, at: spot, positions: adopted() }, fit.place(spot))
   }
 
   const remove = () => {
     if (!selection) return
     const at = selection.kind === 'node' ? place.get(selection.id) : undefined
-    applyAt(removeSelected(scenario, selection), at)
+    void applyAt({ op: 'remove', selection }, at)
   }
 
   const pending =

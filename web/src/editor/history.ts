@@ -1,11 +1,15 @@
 /**
- * Undo and redo over whole scenario documents. Documents are small (a few kB), so each step keeps
- * the document as it was rather than an inverse operation. A run of changes to the same thing in
- * quick succession (a slider being dragged, a node being nudged with the arrow keys) is one step.
+ * Undo and redo by inverse steps. A parameter change keeps the assignments that undo it (its old
+ * values, or the removal of what it created); a structural change (a node, link or VC added or
+ * removed, a stop, another scenario) keeps the document it replaced, which holds what it removed.
+ * Undoing a step records the step that redoes it. A run of changes to the same thing in quick
+ * succession (a slider being dragged, a node being nudged with the arrow keys) is one step.
  */
 import type { PinnedRun } from '../charts/models'
-import type { Origin } from '../scenario/restore'
+import type { Reach } from '../lab/operation'
+import { type Assignment, assign } from '../scenario/assign'
 import type { JsonObject } from '../scenario/paths'
+import type { Origin } from '../scenario/restore'
 
 /**
  * Besides the document, what a change that replaced the whole run (change & run again, a sweep
@@ -19,9 +23,14 @@ export interface RunState {
   pinned: PinnedRun | null
 }
 
+/** What takes the document to the other side of a change, and how far that reaches. */
+export type Step =
+  | { kind: 'assign'; sets: readonly Assignment[]; reach: Reach }
+  | { kind: 'document'; scenario: JsonObject; reach: Reach }
+
 export interface HistoryEntry {
-  /** The document before the change (in `past`) or after it (in `future`). */
-  scenario: JsonObject
+  /** Undoes the change (in `past`) or redoes it (in `future`). */
+  step: Step
   label: string
   /** Set on steps that replaced the run: the run to restore with the document. */
   run?: RunState
@@ -42,10 +51,10 @@ export const HISTORY_LIMIT = 200
 
 export const emptyHistory: History = { past: [], future: [], lastKey: null, lastAt: 0 }
 
-/** Records that `before` was replaced by a change called `label`. */
+/** Records a change called `label`, undone by `back`. */
 export function record(
   history: History,
-  before: JsonObject,
+  back: Step,
   label: string,
   key: string | null,
   now: number,
@@ -58,52 +67,76 @@ export function record(
     now - history.lastAt < MERGE_WINDOW_MS &&
     history.past.length > 0
   ) {
+    // The first step of the run already goes back to where it started.
     return { ...history, future: [], lastAt: now }
   }
-  const past = [...history.past, { scenario: before, label, run }].slice(-HISTORY_LIMIT)
+  const past = [...history.past, { step: back, label, run }].slice(-HISTORY_LIMIT)
   return { past, future: [], lastKey: key, lastAt: now }
 }
 
-/** Steps back: the document to show and the history after it, or null with nothing to undo. */
-export function undo(history: History, current: JsonObject, currentRun?: RunState): Travel | null {
-  const entry = history.past[history.past.length - 1]
-  if (!entry) return null
-  const back = { scenario: current, label: entry.label, run: entry.run ? currentRun : undefined }
+/** Where undo or redo leads: the document, the step taken, the run to restore (if any), the history after. */
+export interface Travel {
+  scenario: JsonObject
+  /** The step that led there (what the engine must take), and the one that comes back. */
+  step: Step
+  back: Step
+  label: string
+  run?: RunState
+  history: History
+}
+
+/** Takes `step` on `current`: the document it leads to, and the step that comes back. */
+function take(step: Step, current: JsonObject): { scenario: JsonObject; back: Step } {
+  if (step.kind === 'document')
+    return { scenario: step.scenario, back: { ...step, scenario: current } }
+  const { scenario, inverse } = assign(current, step.sets)
+  return { scenario, back: { ...step, sets: inverse } }
+}
+
+function travel(
+  entry: HistoryEntry,
+  current: JsonObject,
+  currentRun: RunState | undefined,
+  history: Pick<History, 'past' | 'future'>,
+  toFuture: boolean,
+): Travel {
+  const { scenario, back } = take(entry.step, current)
+  const other: HistoryEntry = {
+    step: back,
+    label: entry.label,
+    run: entry.run ? currentRun : undefined,
+  }
   return {
-    scenario: entry.scenario,
+    scenario,
+    step: entry.step,
+    back,
     label: entry.label,
     run: entry.run,
     history: {
-      past: history.past.slice(0, -1),
-      future: [...history.future, back],
+      past: toFuture ? history.past : [...history.past, other],
+      future: toFuture ? [...history.future, other] : history.future,
       lastKey: null,
       lastAt: 0,
     },
   }
 }
 
-/** Where undo or redo leads: the document, the run to restore with it (if any), the history after. */
-export interface Travel {
-  scenario: JsonObject
-  label: string
-  run?: RunState
-  history: History
+/** Steps back, or null with nothing to undo. */
+export function undo(history: History, current: JsonObject, currentRun?: RunState): Travel | null {
+  const entry = history.past[history.past.length - 1]
+  if (!entry) return null
+  return travel(entry, current, currentRun, { ...history, past: history.past.slice(0, -1) }, true)
 }
 
 /** Steps forward again after an undo. */
 export function redo(history: History, current: JsonObject, currentRun?: RunState): Travel | null {
   const entry = history.future[history.future.length - 1]
   if (!entry) return null
-  const back = { scenario: current, label: entry.label, run: entry.run ? currentRun : undefined }
-  return {
-    scenario: entry.scenario,
-    label: entry.label,
-    run: entry.run,
-    history: {
-      past: [...history.past, back],
-      future: history.future.slice(0, -1),
-      lastKey: null,
-      lastAt: 0,
-    },
-  }
+  return travel(
+    entry,
+    current,
+    currentRun,
+    { ...history, future: history.future.slice(0, -1) },
+    false,
+  )
 }

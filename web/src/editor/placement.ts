@@ -34,10 +34,15 @@ export function useEditorPlacement(scenario: JsonObject, layout: Layout, drag: D
     [stored, scenario, layout],
   )
   const auto = nodes.some((n, i) => n.x !== stored[i]?.x || n.y !== stored[i]?.y)
-  const base = useCallback(
-    () => (auto ? adoptPositions(scenario, new Map(nodes.map((n) => [n.id, n]))) : scenario),
-    [auto, scenario, nodes],
+  /** The automatic layout to write into the document with the first move or addition, if any. */
+  const adopted = useCallback(
+    () => (auto ? new Map(nodes.map((n) => [n.id, { x: n.x, y: n.y }])) : undefined),
+    [auto, nodes],
   )
+  const base = useCallback(() => {
+    const positions = adopted()
+    return positions ? adoptPositions(scenario, positions) : scenario
+  }, [adopted, scenario])
   const positioned = useMemo(
     () =>
       drag ? nodes.map((n) => (n.id === drag.id ? { ...n, x: drag.x, y: drag.y } : n)) : nodes,
@@ -63,7 +68,7 @@ export function useEditorPlacement(scenario: JsonObject, layout: Layout, drag: D
 
   const links = useMemo(() => docLinks(scenario), [scenario])
 
-  return { nodes, base, positioned, fit, place, viewLayout, links }
+  return { nodes, base, adopted, positioned, fit, place, viewLayout, links }
 }
 
 /** The editing layer's hit sizes and, on a phone, the wider drawing its pane scrolls. */

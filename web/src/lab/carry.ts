@@ -1,29 +1,103 @@
 /**
- * Carries each change of the Lab's document to the run (lab/lab.ts explains which way): one at a
- * time, the latest waiting while one is under way (a dragged slider sends many).
+ * Carries each change of the Lab's document to the engine worker, which validates it once and
+ * says whether it is accepted (lab/lab.ts explains what follows from each answer). Changes go one
+ * at a time, in the order they were made; a change still waiting is replaced by a later one with
+ * the same key (the steps of a dragged slider).
  */
+import type { PinnedRun } from '../charts/models'
+import type { RunState } from '../editor/history'
 import type { LoadResult } from '../engine/EngineClient'
-import { formatScenarioError } from '../engine/protocol'
-import { type JsonObject, type LeafChange, leafChanges } from '../scenario/paths'
-import { forEngine, sameForEngine } from './documents'
+import { formatScenarioError, type ScenarioError } from '../engine/protocol'
+import type { Assignment } from '../scenario/assign'
+import type { JsonObject } from '../scenario/paths'
 import type { Lab } from './lab'
-import type { Carry } from './types'
+import type { Reach } from './operation'
+
+/** A change on its way to the engine. */
+export interface Carried {
+  /** The document after it. */
+  scenario: JsonObject
+  /** What it did, for the status line and the undo step. */
+  label: string
+  reach: Reach
+  /** When the change is values at paths: each offered to the running simulation. */
+  sets?: readonly Assignment[]
+  /** What undoes `sets`, to put the run back when the engine refuses one after taking others. */
+  inverse?: readonly Assignment[]
+  /**
+   * Records the change, once the engine accepted it: the document, its undo step (keeping the
+   * run it replaced, `replaced`, if it replaced one).
+   */
+  commit(replaced?: RunState): void
+  /** For another scenario in place of this one: the run to pin (default: the run so far). */
+  pinned?: PinnedRun | null
+  /** Play the new run once built (default: as the run was going). */
+  play?: boolean
+  /**
+   * Another scenario in place of this one (a file, a library scenario, a sweep cell): the run so
+   * far always pinned and kept with the undo step, the status line saying so without a why.
+   */
+  replacing?: boolean
+}
+
+type Task = () => Promise<string | null>
+
+interface Queued {
+  task: Task
+  key: string | null
+  done: (refusal: string | null) => void
+}
+
+/** The engine's refusal in words, each problem named by its path. */
+export function refusal(errors: readonly ScenarioError[]): string {
+  return errors.map(formatScenarioError).join('; ')
+}
 
 export class Carrier {
-  /** The document the engine's run was built from, with the live changes made since. */
-  private engineDoc: JsonObject | null = null
-  private pending: Carry | null = null
-  private carrying = false
-  /** Bumped when the run is rebuilt: a carry still under way for the old one stops. */
+  private readonly queue: Queued[] = []
+  private busy = false
+  /** Bumped when the run is rebuilt: a change still under way for the old one stops. */
   private epoch = 0
 
   constructor(private readonly lab: Lab) {}
 
-  /** Builds a new run from `doc`; what was waiting to be carried to the old one is dropped. */
+  /**
+   * Runs `task` after those before it; resolves with its refusal, or null when it was accepted
+   * (or replaced, while waiting, by a later task with the same key).
+   */
+  enqueue(task: Task, key?: string): Promise<string | null> {
+    return new Promise((done) => {
+      const last = this.queue[this.queue.length - 1]
+      if (key !== undefined && last?.key === key) {
+        last.done(null)
+        this.queue[this.queue.length - 1] = { task, key, done }
+      } else {
+        this.queue.push({ task, key: key ?? null, done })
+      }
+      if (!this.busy) void this.drain()
+    })
+  }
+
+  private async drain(): Promise<void> {
+    this.busy = true
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        let answer: string | null
+        try {
+          answer = await next.task()
+        } catch (error) {
+          answer = error instanceof Error ? error.message : String(error)
+        }
+        next.done(answer)
+      }
+    } finally {
+      this.busy = false
+    }
+  }
+
+  /** Builds a new run from `doc` (already valid); a change under way for the old run stops. */
   rebuild(doc: JsonObject, play?: boolean): Promise<LoadResult | null> {
-    this.pending = null
     this.epoch += 1
-    this.engineDoc = doc
     // Playing at once pauses at the lecture's first stop, like the Play button.
     return this.lab.run.load(JSON.stringify(doc), {
       play,
@@ -31,85 +105,114 @@ export class Carrier {
     })
   }
 
-  /** Carries `carry` to the run once the one under way is done; only the latest waits. */
-  request(carry: Carry): void {
-    this.pending = carry
-    if (this.carrying) return
-    this.carrying = true
-    void (async () => {
-      try {
-        while (this.pending !== null) {
-          const job = this.pending
-          this.pending = null
-          await this.carry(job)
-        }
-      } finally {
-        this.carrying = false
-      }
-    })()
-  }
-
-  /** Brings the run in step with one document (see the file comment). */
-  private async carry(job: Carry): Promise<void> {
+  /** Has the engine validate one change and, accepted, brings the run in step with it. */
+  async carry(change: Carried): Promise<string | null> {
+    if (change.reach === 'layout') {
+      // Node positions: nothing the engine reads, nothing it can refuse.
+      change.commit()
+      return null
+    }
     const epoch = this.epoch
-    const { status, nowMs, store } = this.lab.run.get()
-    const engineDoc = this.engineDoc
-    // One value changed in the document the run was built from (a slider's step): that value
-    // is the whole difference, without comparing two 500-VC documents again.
-    const knownChanges = job.known && job.known.from === engineDoc ? [job.known.change] : null
-    if (knownChanges === null && engineDoc !== null && sameForEngine(engineDoc, job.scenario))
-      return
-    const hasRun = store !== null && store.rowCount > 0 && nowMs > 0
-    if (!hasRun) {
-      // Nothing run yet: the scenario is simply rebuilt.
-      await this.rebuild(job.scenario, status === 'running')
-      this.lab.announce(`${job.label}.`, 'info')
-      return
+    if (change.reach === 'lecture') {
+      const verdict = await this.lab.run.check(JSON.stringify(change.scenario))
+      if (!verdict.ok) return refusal(verdict.errors)
+      if (this.epoch === epoch) change.commit()
+      return null
     }
-    let why = ' (the network changed)'
-    if (status !== 'finished' && engineDoc !== null) {
-      // What the engine reads: a stop edited alongside is not offered to it.
-      const changes = knownChanges ?? leafChanges(forEngine(engineDoc), forEngine(job.scenario))
-      if (changes !== null && changes.length > 0 && changes.every((c) => c.after !== undefined)) {
-        const live = await this.setLive(changes, job.label, epoch)
-        if (live === null) return
-        if (live) {
-          this.engineDoc = job.scenario
-          return
-        }
-        why = ' (the model cannot change this mid-run)'
-      }
-    } else if (status === 'finished') {
-      why = ' (the run had ended)'
-    }
-    this.lab.replaceFor(job, why, status === 'running')
+    const { layout } = this.lab.run.get()
+    const sets = change.sets ?? []
+    if (layout && sets.length > 0 && sets.every((s) => s.value !== undefined))
+      return this.setEach(change, sets, epoch)
+    return this.swap(change)
   }
 
   /**
-   * Offers each changed value to the running simulation: true when it took them all live, false
-   * when the run must be rebuilt, null when the run was replaced meanwhile.
+   * Offers each value to the running simulation (`Engine.set_param` checks it as far as it
+   * reaches); accepted, the run takes them live, or is rebuilt when it cannot.
    */
-  private async setLive(
-    changes: LeafChange[],
-    label: string,
+  private async setEach(
+    change: Carried,
+    sets: readonly Assignment[],
     epoch: number,
-  ): Promise<boolean | null> {
-    let at = 0
-    for (const change of changes) {
-      const result = await this.lab.run.setParam(change.path, JSON.stringify(change.after))
+  ): Promise<string | null> {
+    const { status, nowMs, store } = this.lab.run.get()
+    const before = this.lab.runState()
+    let restart = false
+    let at = nowMs
+    for (const [i, one] of sets.entries()) {
+      const result = await this.lab.run.setParam(one.path, JSON.stringify(one.value))
       if (this.epoch !== epoch) return null
       if (!result.ok) {
-        this.lab.announce(
-          `${label}: the engine refused it — ${result.errors.map(formatScenarioError).join('; ')}`,
-          'error',
-        )
-        return false
+        if (i > 0) await this.putBack(change, sets.length - i)
+        return refusal(result.errors)
       }
-      if (result.applied === 'restart') return false
+      restart ||= result.applied === 'restart'
       at = result.nowMs
     }
-    this.lab.markLive(at, label)
-    this.lab.announce(`${label}: applied live at t = ${at.toFixed(1)} ms, the run goes on.`, 'live')
-    return true
+    const hasRun = store !== null && store.rowCount > 0 && nowMs > 0
+    if (!hasRun) {
+      // Nothing run yet: the scenario is simply rebuilt.
+      change.commit()
+      await this.rebuild(change.scenario, status === 'running')
+      this.lab.announce(`${change.label}.`, 'info')
+    } else if (status === 'finished' || restart) {
+      change.commit(before)
+      const why =
+        status === 'finished' ? ' (the run had ended)' : ' (the model cannot change this mid-run)'
+      this.lab.replaceRun(change.scenario, change.label, why, { play: status === 'running' })
+    } else {
+      change.commit()
+      this.lab.markLive(at, change.label)
+      this.lab.announce(
+        `${change.label}: applied live at t = ${at.toFixed(1)} ms, the run goes on.`,
+        'live',
+      )
+    }
+    return null
+  }
+
+  /**
+   * The engine refused a value after taking the ones before it: those are taken back (the
+   * inverse after its first `untaken` undoes them, last first), so the run stays with the document.
+   */
+  private async putBack(change: Carried, untaken: number): Promise<void> {
+    const inverse = change.inverse ?? []
+    for (const one of inverse.slice(untaken)) {
+      if (one.value !== undefined) await this.lab.run.setParam(one.path, JSON.stringify(one.value))
+    }
+  }
+
+  /**
+   * Another network or scenario: validated whole, then built in place of the run — the run so far
+   * pinned behind it, one undo bringing it back — or, refused, nothing changed.
+   */
+  private async swap(change: Carried): Promise<string | null> {
+    const { status, nowMs, store } = this.lab.run.get()
+    const before = this.lab.runState()
+    const replaces =
+      change.replacing === true || (store !== null && store.rowCount > 0 && nowMs > 0)
+    let said = ''
+    this.epoch += 1
+    const result = await this.lab.run.swap(
+      JSON.stringify(change.scenario),
+      { play: change.play ?? status === 'running', pauseAt: () => this.lab.lecture.nextPauseMs() },
+      () => {
+        change.commit(replaces ? before : undefined)
+        if (replaces)
+          said = this.lab.pinFor(change.pinned !== undefined ? change.pinned : this.lab.pinOfRun())
+      },
+    )
+    if (result === null) return null
+    if (!result.ok) return refusal(result.errors)
+    if (!replaces) this.lab.announce(`${change.label}.`, 'info')
+    else {
+      const why = change.replacing
+        ? ''
+        : status === 'finished'
+          ? ' (the run had ended)'
+          : ' (the network changed)'
+      this.lab.announce(`${change.label}: ${said}${why}. Undo brings it back.`, 'restart')
+    }
+    return null
   }
 }

@@ -1,12 +1,15 @@
 /**
  * The Lab store with the real engine behind an in-process worker: an edit after the end of a run
  * replaces it by the one path (the run pinned, the status line says so, one undo brings back the
- * scenario and that run); an edit mid-run that the model takes live leaves the run going.
+ * scenario and that run); an edit mid-run that the model takes live leaves the run going; every
+ * operation is validated by the worker's engine alone, and one undo restores the document exactly.
  */
 import { describe, expect, it } from 'vitest'
+import type { EngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import { openLab, until } from '../test/inProcess'
 import type { Lab } from './lab'
+import type { Operation } from './operation'
 
 async function labAtEnd(): Promise<Lab> {
   const lab = await openLab()
@@ -16,11 +19,12 @@ async function labAtEnd(): Promise<Lab> {
   return lab
 }
 
-function withRif(doc: JsonObject, rif: number): JsonObject {
-  const next = structuredClone(doc) as { vcs: { id: string; rif?: number }[] }
-  next.vcs[0].rif = rif
-  return next as unknown as JsonObject
-}
+const rif = (value: number): Operation => ({
+  op: 'set',
+  path: 'vcs.vc1.rif',
+  value,
+  label: `RIF of vc1 = ${value}`,
+})
 
 describe('the Lab', () => {
   it('pins a finished run an edit replaces, and one undo brings back the scenario and that run', async () => {
@@ -30,15 +34,15 @@ describe('the Lab', () => {
     const acr = Array.from(lab.run.get().store?.series('vc.vc1.acr') ?? [])
     expect(acr.length).toBeGreaterThan(100)
 
-    expect(lab.apply({ ok: true, scenario: withRif(doc, 1), label: 'RIF of vc1 = 1' })).toBeNull()
+    expect(await lab.apply(rif(1))).toBeNull()
     await until(() => lab.get().pinned !== null && lab.run.get().status === 'paused')
     expect(lab.get().announcement?.text).toContain('restarted — the previous run is pinned')
     expect(lab.get().pinned?.label).toBe('Two-source WAN transient (ERICA, Nrm 32, RIF 1/16)')
     expect(Array.from(lab.get().pinned?.store.series('vc.vc1.acr') ?? [])).toEqual(acr)
     expect(lab.run.get().nowMs).toBe(0)
 
-    lab.undo()
-    expect(lab.get().scenario).toBe(doc)
+    expect(await lab.undo()).toBeNull()
+    expect(JSON.stringify(lab.get().scenario)).toBe(JSON.stringify(doc))
     expect(lab.get().pinned).toBeNull()
     await until(() => lab.run.get().nowMs >= endMs)
     expect(Array.from(lab.run.get().store?.series('vc.vc1.acr') ?? [])).toEqual(acr)
@@ -47,17 +51,95 @@ describe('the Lab', () => {
 
   it('takes an edit the model can change mid-run live, without a pin', async () => {
     const lab = await openLab()
-    const doc = lab.get().scenario as JsonObject
     lab.run.step(20)
     await until(() => lab.run.get().nowMs >= 20)
 
-    expect(lab.apply({ ok: true, scenario: withRif(doc, 1), label: 'RIF of vc1 = 1' })).toBeNull()
-    await until(() => lab.get().announcement !== null)
+    expect(await lab.apply(rif(1))).toBeNull()
     expect(lab.get().announcement?.text).toContain('applied live at t = 20.0 ms')
     expect(lab.get().pinned).toBeNull()
     expect(lab.run.get().nowMs).toBe(20)
     expect(lab.get().history.past).toHaveLength(1)
     expect(lab.get().history.past[0].run).toBeUndefined()
+    lab.run.dispose()
+  })
+
+  it('restores the exact document with one undo of each kind of operation', async () => {
+    const lab = await openLab()
+    lab.run.step(20)
+    await until(() => lab.run.get().nowMs >= 20)
+    const ops: Operation[] = [
+      rif(0.25),
+      // A knob given to a port that inherited its algorithm: the algorithm object is created.
+      {
+        op: 'assign',
+        sets: [
+          { path: 'links.l3.a_to_b.algorithm.kind', value: 'erica' },
+          { path: 'links.l3.a_to_b.algorithm.target_utilization', value: 0.8 },
+        ],
+        label: 'Target utilisation of port SW1→SW2 = 0.8',
+      },
+      // A link's delay in place of its length: one setting removed, another made.
+      {
+        op: 'assign',
+        sets: [
+          { path: 'links.l1.length_km', value: undefined },
+          { path: 'links.l1.delay_ms', value: 5 },
+        ],
+        label: 'Delay of l1 = 5 ms',
+      },
+      { op: 'addNode', kind: 'switch', at: { x: 10, y: 10 } },
+      { op: 'remove', selection: { kind: 'vc', id: 'vc2' } },
+      { op: 'moveNode', id: 'SW1', x: 1, y: 2 },
+      { op: 'addStop', tMs: 60, title: 'Queue', text: 'The queue grows.' },
+    ]
+    for (const op of ops) {
+      const before = JSON.stringify(lab.get().scenario)
+      expect(await lab.apply(op), op.op).toBeNull()
+      expect(JSON.stringify(lab.get().scenario), op.op).not.toBe(before)
+      expect(await lab.undo()).toBeNull()
+      expect(JSON.stringify(lab.get().scenario), op.op).toBe(before)
+      expect(await lab.redo()).toBeNull()
+      expect(await lab.undo()).toBeNull()
+      expect(JSON.stringify(lab.get().scenario), op.op).toBe(before)
+    }
+    lab.run.dispose()
+  })
+
+  it('leaves document and history as they were when the engine refuses a set, and says why', async () => {
+    const lab = await openLab()
+    lab.run.step(20)
+    await until(() => lab.run.get().nowMs >= 20)
+    const { scenario, history } = lab.get()
+    const refused = await lab.apply(rif(0.3))
+    expect(refused).toMatch(/^vcs\.vc1\.rif: /)
+    expect(lab.get().scenario).toBe(scenario)
+    expect(lab.get().history).toBe(history)
+    expect(lab.run.get().nowMs).toBe(20)
+    expect(lab.get().pinned).toBeNull()
+    // The run goes on with the document: a valid value is still taken live.
+    expect(await lab.apply(rif(1))).toBeNull()
+    expect(lab.get().announcement?.text).toContain('applied live at t = 20.0 ms')
+    lab.run.dispose()
+  })
+
+  it('asks the page thread’s engine nothing about an edit: the worker validates it', async () => {
+    const lab = await openLab()
+    const info = lab.get().info as EngineInfo
+    const refuse = () => {
+      throw new Error('an edit was validated on the page thread')
+    }
+    lab.setInfo({ ...info, validate: refuse })
+    lab.run.step(20)
+    await until(() => lab.run.get().nowMs >= 20)
+    expect(await lab.apply(rif(1))).toBeNull()
+    expect(await lab.apply({ op: 'addStop', tMs: 60, title: 'Q', text: 'Q.' })).toBeNull()
+    expect(await lab.apply({ op: 'remove', selection: { kind: 'vc', id: 'vc2' } })).toBeNull()
+    expect(await lab.apply(rif(0.3))).toMatch(/vcs\.vc1\.rif/)
+    expect(await lab.undo()).toBeNull()
+    expect(lab.get().history.past.map((e) => e.label)).toEqual([
+      'RIF of vc1 = 1',
+      'Add stop “Q” at 60 ms',
+    ])
     lab.run.dispose()
   })
 })

@@ -4,19 +4,23 @@
  * drives the run (lab/run.ts). Components read it with `useLab(selector)` / `useRun(selector)`
  * (lab/hooks.ts) and change it only through its methods, so there is one copy of each thing.
  *
- * Every change to the document goes through `apply`: the engine validates the result first — the
- * whole of it, or for one changed value as far as that value reaches (a refused edit changes
- * nothing and says why) — then the change is recorded for undo and carried to the run:
+ * Every change to the document is an operation given to `apply` (lab/operation.ts): a parameter
+ * set by its path, or a structural edit. The operation goes to the engine worker as it is, and
+ * the worker's engine validates it once (lab/carry.ts); the page's own copy of the engine only
+ * answers questions about the registry. The document and its undo history change only when the
+ * engine has accepted the change; a refusal changes nothing and comes back, naming the path,
+ * to whoever dispatched it. Accepted, the change reaches the run:
  *   - node positions only (dragging): nothing to tell the engine, the run goes on untouched;
- *   - parameter values mid-run: `Engine.set_param` for each changed value — "live" when the model
- *     took it, and the run goes on;
+ *   - the lecture's stops: checked, the run goes on untouched;
+ *   - parameter values mid-run: `Engine.set_param` for each value — "live" when the model took
+ *     it, and the run goes on;
  *   - anything else (a parameter the model cannot take live, a change to the network, any edit
  *     once the run has ended) replaces the run.
  * Every change that replaces a run — that last case, Reset, a loaded file, a library scenario,
- * change & run again, a sweep cell, a thing to try — takes one path (`replaceRun`): the run so
- * far is pinned behind the new one, the status line says "restarted — the previous run is
- * pinned", and one undo brings back the scenario and that run (rebuilt to the same time; the
- * engine is deterministic).
+ * change & run again, a sweep cell, a thing to try — takes one path: the run so far is pinned
+ * behind the new one, the status line says "restarted — the previous run is pinned", and one
+ * undo brings back the scenario and that run (rebuilt to the same time; the engine is
+ * deterministic). Undo and redo are operations too, carried the same way.
  *
  * Adding to the page: a new panel reads what it shows with `useLab`/`useRun` and acts through the
  * Lab's methods; nothing is passed down through App. A panel that must act at a moment of the run
@@ -30,24 +34,24 @@ import {
   emptyHistory,
   record,
   redo as redoStep,
-  undo as undoStep,
   type RunState,
+  type Step,
+  undo as undoStep,
 } from '../editor/history'
-import type { Edit } from '../editor/ops'
-import { formatScenarioError } from '../engine/protocol'
 import { editedState } from '../scenario/edited'
 import type { EngineInfo } from '../scenario/engineInfo'
-import { leafChanges, type JsonObject } from '../scenario/paths'
+import type { JsonObject } from '../scenario/paths'
 import type { Notice, Origin } from '../scenario/restore'
 import type { Selection, ViewState } from '../scenario/shareLink'
 import { applyThing, type ThingToTry } from '../scenario/things'
 import { setPresentation } from '../app/presentation'
 import { Lecture } from '../lecture/lecture'
-import { capitalise, engineReads, lowerFirst, validSelection } from './documents'
+import { capitalise, lowerFirst, validSelection } from './documents'
 import { Emitter } from './emitter'
-import { Carrier } from './carry'
+import { type Carried, Carrier } from './carry'
+import { change, type Operation } from './operation'
 import { ENGINE_CRASHED, type Run } from './run'
-import type { Announcement, Carry, LabView, MainView, ReplaceOptions, SideTab } from './types'
+import type { Announcement, LabView, MainView, ReplaceOptions, SideTab } from './types'
 
 export type { Announcement, LabView, LiveMark, MainView, ReplaceOptions, SideTab } from './types'
 
@@ -137,81 +141,89 @@ export class Lab extends Emitter<LabView> {
   }
 
   /**
-   * Validates and applies an edit; returns null when applied, or the reason it was refused.
-   * `key` groups a quick run of the same change into one undo step.
+   * Applies an operation once the engine accepts it; resolves with null when applied, or the
+   * reason it was refused (each problem named by its path). `key` groups a quick run of the same
+   * change into one undo step, and a step still waiting is replaced by the next with its key.
    */
-  apply = (edit: Edit, key?: string): string | null => {
-    const { scenario: current, info } = this.view
-    if (!edit.ok) return capitalise(edit.message)
-    if (!current || !info) return 'the scenario is still loading'
-    const changes = leafChanges(current, edit.scenario)
-    // Setting what is already there (a slider let go where it was) changes nothing.
-    if (changes !== null && changes.length === 0) return null
-    const text = JSON.stringify(edit.scenario)
-    if (changes === null && text === JSON.stringify(current)) return null
-    // One value changed in a valid document (a slider's step): the engine checks it as far as
-    // it reaches; anything more is validated whole.
-    const verdict =
-      changes !== null && changes.length === 1 && changes[0].after !== undefined
-        ? info.validateEdit(text, changes[0].path)
-        : info.validate(text)
-    if (!verdict.ok) return verdict.errors.map(formatScenarioError).join('; ')
-    const before = this.runState()
-    const history = record(this.view.history, current, edit.label, key ?? null, performance.now())
-    this.update({
-      ...this.documentPatch(edit.scenario),
-      history,
-      differs: true,
-      selection:
-        edit.select !== undefined
-          ? edit.select
-          : validSelection(edit.scenario, this.view.selection),
-    })
-    const detail = edit.detail ? ` (${edit.detail})` : ''
-    const one = changes?.length === 1 ? changes[0] : null
-    this.carrier.request({
-      scenario: edit.scenario,
-      label: `${edit.label}${detail}`,
-      known:
-        one && one.after !== undefined && engineReads(one)
-          ? { from: current, change: one }
-          : undefined,
-      entry: history.past[history.past.length - 1],
-      before,
-    })
-    return null
-  }
+  apply = (op: Operation, key?: string): Promise<string | null> =>
+    this.carrier.enqueue(async () => {
+      const current = this.view.scenario
+      if (!current || !this.view.info) return 'the scenario is still loading'
+      const outcome = change(current, op)
+      // Setting what is already there (a slider let go where it was) changes nothing.
+      if (outcome === null) return null
+      if ('refused' in outcome) return capitalise(outcome.refused)
+      const detail = outcome.kind === 'document' && outcome.detail ? ` (${outcome.detail})` : ''
+      const back: Step =
+        outcome.kind === 'assign'
+          ? { kind: 'assign', sets: outcome.inverse, reach: outcome.reach }
+          : { kind: 'document', scenario: current, reach: outcome.reach }
+      const select = outcome.kind === 'document' ? outcome.select : undefined
+      return this.carrier.carry({
+        scenario: outcome.scenario,
+        label: `${outcome.label}${detail}`,
+        reach: outcome.reach,
+        ...(outcome.kind === 'assign' ? { sets: outcome.sets, inverse: outcome.inverse } : {}),
+        commit: (replaced) => {
+          const history = record(
+            this.view.history,
+            back,
+            outcome.label,
+            key ?? null,
+            performance.now(),
+            replaced,
+          )
+          this.update({
+            ...this.documentPatch(outcome.scenario),
+            history,
+            differs: true,
+            selection:
+              select !== undefined ? select : validSelection(outcome.scenario, this.view.selection),
+          })
+        },
+      })
+    }, key)
 
   /**
    * Replaces the run with another scenario (change & run again, a sweep cell, a library file, a
-   * loaded file, a thing to try): validated first — on refusal nothing changes and the engine's
-   * words come back — then the one path of every run-replacing change.
+   * loaded file, a thing to try): validated by the engine first — on refusal nothing changes and
+   * the engine's words come back — then the one path of every run-replacing change.
    */
-  replace = (next: JsonObject, label: string, options: ReplaceOptions = {}): string | null => {
-    const { scenario: current, info } = this.view
-    if (!current || !info) return 'the scenario is still loading'
-    const verdict = info.validate(JSON.stringify(next))
-    if (!verdict.ok) return verdict.errors.map(formatScenarioError).join('; ')
-    const history = record(this.view.history, current, label, null, performance.now(), {
-      ...this.runState(),
+  replace = (
+    next: JsonObject,
+    label: string,
+    options: ReplaceOptions = {},
+  ): Promise<string | null> =>
+    this.carrier.enqueue(async () => {
+      const current = this.view.scenario
+      if (!current || !this.view.info) return 'the scenario is still loading'
+      // The run so far, pinned under its own name (before the new run's name replaces it).
+      const pinned = options.pinned !== undefined ? options.pinned : this.pinOfRun()
+      return this.carrier.carry({
+        scenario: next,
+        label,
+        reach: 'engine',
+        replacing: true,
+        pinned,
+        play: options.play ?? false,
+        commit: (replaced) => {
+          const back: Step = { kind: 'document', scenario: current, reach: 'engine' }
+          const history = record(this.view.history, back, label, null, performance.now(), replaced)
+          this.update({
+            ...this.documentPatch(next),
+            history,
+            differs: options.differs ?? true,
+            selection: validSelection(next, this.view.selection),
+            runLabel: options.runLabel ?? null,
+            ...(options.origin ? { origin: options.origin } : {}),
+          })
+        },
+      })
     })
-    // The run so far, pinned under its own name (before the new run's name replaces it).
-    const pinned = options.pinned !== undefined ? options.pinned : this.pinOfRun()
-    this.update({
-      ...this.documentPatch(next),
-      history,
-      differs: options.differs ?? true,
-      selection: validSelection(next, this.view.selection),
-      runLabel: options.runLabel ?? null,
-      ...(options.origin ? { origin: options.origin } : {}),
-    })
-    this.replaceRun(next, label, '', { ...options, pinned })
-    return null
-  }
 
   /** Opens a run from the compare or sweep panel (scenario text the page made) and plays it. */
-  openRun = (json: string, label: string): string | null => {
-    const refused = this.replace(JSON.parse(json) as JsonObject, label, {
+  openRun = async (json: string, label: string): Promise<string | null> => {
+    const refused = await this.replace(JSON.parse(json) as JsonObject, label, {
       play: true,
       runLabel: label,
     })
@@ -220,7 +232,7 @@ export class Lab extends Emitter<LabView> {
   }
 
   /** A thing to try: the suggested change run beside the run so far, which is pinned. */
-  tryThing = (thing: ThingToTry): string | null => {
+  tryThing = async (thing: ThingToTry): Promise<string | null> => {
     const { scenario } = this.view
     if (!scenario || !this.run.get().store) return 'the scenario is still loading'
     let next: JsonObject
@@ -247,28 +259,32 @@ export class Lab extends Emitter<LabView> {
       this.run.reset()
       return
     }
-    const history = record(this.view.history, scenario, 'Restart', null, performance.now(), {
+    const back: Step = { kind: 'document', scenario, reach: 'engine' }
+    const history = record(this.view.history, back, 'Restart', null, performance.now(), {
       ...this.runState(),
     })
     this.update({ history })
     this.replaceRun(scenario, 'Restart', '', { play: false })
   }
 
-  undo = (): void => this.travel(undoStep, 'Undo:')
-  redo = (): void => this.travel(redoStep, 'Redo:')
+  /** Undoes the last step; resolves once the engine has taken it (null), or with its refusal. */
+  undo = (): Promise<string | null> => this.travel(undoStep, 'Undo:')
+  redo = (): Promise<string | null> => this.travel(redoStep, 'Redo:')
 
   /**
    * The one path of a change that replaces the run (the document is already the new one): the
    * run so far pinned (unless `options.pinned` says otherwise), the new run built.
    */
-  private replaceRun(next: JsonObject, label: string, why: string, options: ReplaceOptions): void {
-    const pin = options.pinned !== undefined ? options.pinned : this.pinOfRun()
-    this.update({ pinned: pin ?? this.view.pinned })
+  replaceRun(next: JsonObject, label: string, why: string, options: ReplaceOptions): void {
+    const said = this.pinFor(options.pinned !== undefined ? options.pinned : this.pinOfRun())
     void this.carrier.rebuild(next, options.play)
-    const said = pin
-      ? 'restarted — the previous run is pinned'
-      : 'a new run replaced the previous one'
     this.announce(`${label}: ${said}${why}. Undo brings it back.`, 'restart')
+  }
+
+  /** Pins `pin` (if any) behind the run that replaces it; says so, for the status line. */
+  pinFor(pin: PinnedRun | null): string {
+    this.update({ pinned: pin ?? this.view.pinned })
+    return pin ? 'restarted — the previous run is pinned' : 'a new run replaced the previous one'
   }
 
   /** A change the running simulation took: a marker on the timeline. */
@@ -279,22 +295,8 @@ export class Lab extends Emitter<LabView> {
     })
   }
 
-  /** A carried change that the run cannot take: its undo step brings the run back, and it replaces the run. */
-  replaceFor(job: Carry, why: string, play: boolean): void {
-    const entry = job.entry
-    const past = this.view.history.past
-    if (entry && past[past.length - 1] === entry) {
-      const history = {
-        ...this.view.history,
-        past: [...past.slice(0, -1), { ...entry, run: job.before }],
-      }
-      this.update({ history })
-    }
-    this.replaceRun(job.scenario, job.label, why, { play })
-  }
-
   /** The run so far as a pin, or null before it has any samples. */
-  private pinOfRun(): PinnedRun | null {
+  pinOfRun(): PinnedRun | null {
     const { layout, store, status, nowMs } = this.run.get()
     if (!layout || !store || store.rowCount === 0) return null
     const name = this.view.runLabel ?? layout.scenario.title
@@ -302,7 +304,8 @@ export class Lab extends Emitter<LabView> {
     return { label, layout, store: snapshotStore(store) }
   }
 
-  private runState(): RunState {
+  /** Where the document came from, how far its run has got and the pin beside it. */
+  runState(): RunState {
     return { origin: this.view.origin, nowMs: this.run.get().nowMs, pinned: this.view.pinned }
   }
 
@@ -311,38 +314,50 @@ export class Lab extends Emitter<LabView> {
     return { scenario, edited: editedState(scenario) }
   }
 
-  private travel(step: typeof undoStep, verb: string): void {
-    const current = this.view.scenario
-    if (!current) return
-    const result = step(this.view.history, current, this.runState())
-    if (!result) return
-    const text = `${verb} ${lowerFirst(result.label)}`
-    const run = result.run
-    this.update({
-      ...this.documentPatch(result.scenario),
-      history: result.history,
-      differs: true,
-      selection: validSelection(result.scenario, this.view.selection),
-      ...(run ? { origin: run.origin, pinned: run.pinned, runLabel: null } : {}),
-    })
-    if (!run) {
-      this.carrier.request({
+  /** Undo or redo, carried to the engine like any other change (after those still under way). */
+  private travel(go: typeof undoStep, verb: string): Promise<string | null> {
+    return this.carrier.enqueue(async () => {
+      const current = this.view.scenario
+      if (!current) return null
+      const result = go(this.view.history, current, this.runState())
+      if (!result) return null
+      const text = `${verb} ${lowerFirst(result.label)}`
+      const run = result.run
+      const commit = () =>
+        this.update({
+          ...this.documentPatch(result.scenario),
+          history: result.history,
+          differs: true,
+          selection: validSelection(result.scenario, this.view.selection),
+          ...(run ? { origin: run.origin, pinned: run.pinned, runLabel: null } : {}),
+        })
+      if (run) {
+        // The whole run was replaced: rebuild the one it replaced, to the time it had reached.
+        commit()
+        void this.carrier.rebuild(result.scenario).then((loaded) => {
+          if (loaded?.ok && run.nowMs > 0) this.run.step(run.nowMs)
+        })
+        this.announce(
+          run.nowMs > 0
+            ? `${text}: the previous run is back, rebuilt to t = ${run.nowMs.toFixed(1)} ms.`
+            : `${text}: the previous run is back.`,
+          'restart',
+        )
+        return null
+      }
+      const { step, back } = result
+      const carried: Carried = {
         scenario: result.scenario,
         label: text,
-        entry: undefined,
-        before: this.runState(),
-      })
-      return
-    }
-    // The whole run was replaced: rebuild the one it replaced, to the time it had reached.
-    void this.carrier.rebuild(result.scenario).then((loaded) => {
-      if (loaded?.ok && run.nowMs > 0) this.run.step(run.nowMs)
+        reach: step.reach,
+        commit,
+        ...(step.kind === 'assign' && back.kind === 'assign'
+          ? { sets: step.sets, inverse: back.sets }
+          : {}),
+      }
+      const refused = await this.carrier.carry(carried)
+      if (refused !== null) this.announce(`${text}: the engine refused it — ${refused}`, 'error')
+      return refused
     })
-    this.announce(
-      run.nowMs > 0
-        ? `${text}: the previous run is back, rebuilt to t = ${run.nowMs.toFixed(1)} ms.`
-        : `${text}: the previous run is back.`,
-      'restart',
-    )
   }
 }

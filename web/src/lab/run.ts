@@ -8,6 +8,7 @@
  * the display rate however fast the engine runs (excalidraw's throttleRAF).
  */
 import {
+  type CheckResult,
   EngineCallError,
   type EngineClient,
   NO_SCENARIO,
@@ -135,6 +136,33 @@ export class Run extends Emitter<RunView> {
       if (generation === this.generation) this.fail('Could not start the engine', cause)
       return null
     }
+  }
+
+  /**
+   * Builds a scenario in place of the current run only if the engine finds it valid: refused, the
+   * run goes on as it was. `accepted` is called just before the new run is adopted, with the old
+   * run's samples all in (to pin it). Resolves with the verdict, or null when a later load or
+   * swap superseded this one.
+   */
+  async swap(json: string, options: LoadOptions, accepted: () => void): Promise<LoadResult | null> {
+    const generation = ++this.generation
+    try {
+      const result = await this.client.swap(json)
+      if (generation !== this.generation) return null
+      if (!result.ok) return result
+      accepted()
+      this.adopt(result)
+      if (options.play) await this.client.play(undefined, options.pauseAt?.())
+      return result
+    } catch (cause) {
+      if (generation === this.generation) this.fail('Could not start the engine', cause)
+      return null
+    }
+  }
+
+  /** The engine's verdict on a scenario, the run untouched. */
+  check(json: string): Promise<CheckResult> {
+    return this.client.check(json)
   }
 
   /** Plays on; with `pauseAtMs`, the engine pauses exactly at that simulated time. */

@@ -1,9 +1,9 @@
 /** The shapes of the Lab store's state (lab/lab.ts). */
 import type { PinnedRun } from '../charts/models'
-import type { HistoryEntry, History, RunState } from '../editor/history'
+import type { History } from '../editor/history'
 import type { EditedState } from '../scenario/edited'
 import type { EngineInfo } from '../scenario/engineInfo'
-import type { JsonObject, LeafChange } from '../scenario/paths'
+import type { JsonObject } from '../scenario/paths'
 import type { Notice, Origin } from '../scenario/restore'
 import type { Selection } from '../scenario/shareLink'
 
@@ -61,15 +61,4 @@ export interface ReplaceOptions {
   pinned?: PinnedRun | null
   /** The new run's name (default: its scenario's title). */
   runLabel?: string
-}
-
-/** The change waiting to be carried to the run. */
-export interface Carry {
-  scenario: JsonObject
-  label: string
-  /** The one value changed in the document the run was built from, when that is all. */
-  known?: { from: JsonObject; change: LeafChange }
-  /** The undo step the change made, and the run as it was: both kept if the run is replaced. */
-  entry: HistoryEntry | undefined
-  before: RunState
 }

@@ -5,10 +5,10 @@
  * each change one undo step of the document, so they travel in share links, embeds and files.
  */
 import { useState } from 'react'
-import type { Edit } from '../editor/ops'
 import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
+import type { Operation } from '../lab/operation'
 import { closeness, paperAnswer, type StudentAnswer } from './questions'
-import { addStop, editStop, removeStop, type Question } from './stops'
+import type { Question } from './stops'
 import { useLecture, useStops } from './useLecture'
 import './lecture.css'
 
@@ -31,8 +31,9 @@ export function LecturePanel({ editable }: LecturePanelProps) {
     null,
   )
   const [problem, setProblem] = useState<string | null>(null)
-  const apply = (edit: Edit) => {
-    const refused = lab.apply(edit)
+  /** Dispatches a stop edit; resolves true once the engine accepted it (else shows why). */
+  const apply = async (op: Operation) => {
+    const refused = await lab.apply(op)
     setProblem(refused)
     return refused === null
   }
@@ -136,7 +137,7 @@ export function LecturePanel({ editable }: LecturePanelProps) {
               </button>
               <button
                 type="button"
-                onClick={() => apply(removeStop(scenario, current.index))}
+                onClick={() => void apply({ op: 'removeStop', index: current.index })}
                 data-testid="stop-delete"
               >
                 Delete this stop
@@ -148,11 +149,12 @@ export function LecturePanel({ editable }: LecturePanelProps) {
               className="stop-form"
               onSubmit={(e) => {
                 e.preventDefault()
-                const edit =
+                const { title, text } = form
+                void apply(
                   form.index === null
-                    ? addStop(scenario, nowMs, form.title, form.text)
-                    : editStop(scenario, form.index, form.title, form.text)
-                if (apply(edit)) setForm(null)
+                    ? { op: 'addStop', tMs: nowMs, title, text }
+                    : { op: 'editStop', index: form.index, title, text },
+                ).then((applied) => applied && setForm(null))
               }}
             >
               <label>

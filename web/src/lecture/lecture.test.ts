@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest'
 import type { Lab } from '../lab/lab'
 import type { JsonObject } from '../scenario/paths'
 import { openLab, until } from '../test/inProcess'
-import { addStop, removeStop } from './stops'
 
 /** Plays on to the next stop and waits until the run has paused past `fromMs`. */
 async function playToNextStop(lab: Lab, fromMs: number): Promise<number> {
@@ -34,7 +33,9 @@ describe('the lecture on the Lab', () => {
     const layout = lab.run.get().layout
 
     // A stop of the lecturer's own at 60 ms: one undo step, the run untouched.
-    expect(lab.apply(addStop(scenarioOf(lab), 60, 'Queue', 'The queue grows.'))).toBeNull()
+    expect(
+      await lab.apply({ op: 'addStop', tMs: 60, title: 'Queue', text: 'The queue grows.' }),
+    ).toBeNull()
     expect(lab.get().history.past.map((e) => e.label)).toEqual(['Add stop “Queue” at 60 ms'])
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(lab.run.get().layout).toBe(layout)
@@ -44,18 +45,17 @@ describe('the lecture on the Lab', () => {
     expect(lastTime(lab)).toBe(60)
 
     // A parameter changed now is taken live: the stop is no difference the engine is offered.
-    const doc = structuredClone(scenarioOf(lab)) as { vcs: { rif?: number }[] }
-    doc.vcs[0].rif = 1
-    const withRif = doc as unknown as JsonObject
-    expect(lab.apply({ ok: true, scenario: withRif, label: 'RIF of vc1 = 1' })).toBeNull()
+    expect(
+      await lab.apply({ op: 'set', path: 'vcs.vc1.rif', value: 1, label: 'RIF of vc1 = 1' }),
+    ).toBeNull()
     await until(() => lab.get().announcement !== null)
     expect(lab.get().announcement?.text).toContain('applied live at t = 60.0 ms')
 
     // Removing a stop, and undoing that, leave the run where it is too.
     const index = (scenarioOf(lab).stops as JsonObject[]).findIndex((s) => s.t_ms === 100)
-    expect(lab.apply(removeStop(scenarioOf(lab), index))).toBeNull()
+    expect(await lab.apply({ op: 'removeStop', index })).toBeNull()
     expect(lab.lecture.nextPauseMs()).toBe(200)
-    lab.undo()
+    expect(await lab.undo()).toBeNull()
     expect(lab.lecture.nextPauseMs()).toBe(100)
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(lab.run.get().layout).toBe(layout)
@@ -75,7 +75,9 @@ describe('the lecture on the Lab', () => {
     await until(() => lab.run.get().status === 'running' && lab.run.get().nowMs > 0.5)
     const at = Math.ceil(lab.run.get().nowMs) + 3
     lab.lecture.setPauseAtStops(true)
-    expect(lab.apply(addStop(scenarioOf(lab), at, 'Here', 'Right here.'))).toBeNull()
+    expect(
+      await lab.apply({ op: 'addStop', tMs: at, title: 'Here', text: 'Right here.' }),
+    ).toBeNull()
     await until(() => lab.run.get().status === 'paused')
     expect(lab.run.get().nowMs).toBe(at)
     expect(lastTime(lab)).toBeLessThanOrEqual(at)

@@ -19,7 +19,8 @@ interface LibraryDialogProps {
   currentId: string | null
   onClose(): void
   /** Opens a scenario; returns null, or why the engine refused it (the dialog stays open). */
-  onOpen(scenario: JsonObject, origin: Origin): string | null
+  /** Opens the scenario; resolves with null once the engine accepted it, else why not. */
+  onOpen(scenario: JsonObject, origin: Origin): Promise<string | null>
 }
 
 function Entry({
@@ -97,9 +98,9 @@ export function LibraryDialog({ open, info, currentId, onClose, onOpen }: Librar
     if (!open && dialog.open) dialog.close()
   }, [open])
 
-  const choose = (scenario: JsonObject, origin: Origin) => {
+  const choose = async (scenario: JsonObject, origin: Origin) => {
     setLoadErrors(null)
-    const refused = onOpen(scenario, origin)
+    const refused = await onOpen(scenario, origin)
     if (refused !== null) {
       const name =
         origin.kind === 'file'

@@ -4,21 +4,21 @@
  * edit: live when the run can take it, otherwise by restarting.
  */
 import { memo, useState, type ReactNode } from 'react'
-import type { Edit } from '../editor/ops'
 import { formatScenarioError, type ScenarioError } from '../engine/protocol'
 import type { EditedState } from '../scenario/edited'
-import { applyVariant, isObject, PathError, type JsonObject } from '../scenario/paths'
+import type { ApplyOp } from '../lab/operation'
+import { isObject, type JsonObject } from '../scenario/paths'
 import { hasChange, thingsToTry, type ThingToTry } from '../scenario/things'
 import { ericaTimings } from './ericaTiming'
 
 interface ScenarioAboutProps {
   scenario: JsonObject
   warnings: readonly ScenarioError[]
-  onApply(edit: Edit, key?: string): string | null
+  onApply: ApplyOp
   /** The document against its library file: listed when it differs. */
   edited?: EditedState | null
   /** Pins the current run and runs the one a thing to try suggests; null, or why it was refused. */
-  onTry?(thing: ThingToTry): string | null
+  onTry?(thing: ThingToTry): Promise<string | null>
   /** The paper-claims table of the run (ClaimsTable), shown below the explanation. */
   claims?: ReactNode
 }
@@ -49,15 +49,8 @@ export const ScenarioAbout = memo(function ScenarioAbout({
    */
   const long = explanation.length > 420 || paragraphs.length > 1
   const folded = long && !whole
-  const chooseVariant = (id: string, label: string) => {
-    let edit: Edit
-    try {
-      edit = { ok: true, scenario: applyVariant(scenario, id), label: `Variant “${label}”` }
-    } catch (error) {
-      edit = { ok: false, message: error instanceof PathError ? error.message : String(error) }
-    }
-    onApply(edit)
-  }
+  const chooseVariant = (id: string, label: string) =>
+    void onApply({ op: 'variant', id, label: `Variant “${label}”` })
   return (
     <section className="about" aria-label="About this scenario">
       {text('paper') && <p className="paper">{text('paper')}</p>}
@@ -143,8 +136,8 @@ export const ScenarioAbout = memo(function ScenarioAbout({
                       type="button"
                       className="try-it"
                       title="Pin the current run and run this change, to see both on the charts"
-                      onClick={() => {
-                        const refused = onTry(thing)
+                      onClick={async () => {
+                        const refused = await onTry(thing)
                         setTryProblem(refused === null ? null : { index: i, message: refused })
                       }}
                     >

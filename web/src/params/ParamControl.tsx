@@ -4,8 +4,8 @@
  * refused or how it was snapped.
  */
 import { startTransition, useEffect, useId, useMemo, useRef, useState } from 'react'
-import type { Edit } from '../editor/ops'
-import type { JsonObject } from '../scenario/paths'
+import { type ApplyOp, assigning } from '../lab/operation'
+import type { Assignment } from '../scenario/assign'
 import type { ChoiceField, NumberField } from './field'
 import { formatValue, scaleFor, valueFromText } from './scale'
 
@@ -31,9 +31,6 @@ function soon(fn: () => void): void {
   }
   setTimeout(fn, 0)
 }
-
-/** Validates and applies an edit; returns null when applied, else the reason it was refused. */
-export type ApplyEdit = (edit: Edit, key?: string) => string | null
 
 interface Message {
   text: string
@@ -70,15 +67,13 @@ function withUnit(text: string, unit: string): string {
 
 export function NumberControl({
   field,
-  scenario,
   subject,
   onApply,
 }: {
   field: NumberField
-  scenario: JsonObject
   /** What the field belongs to, for the undo label: "vc1", "port SW1→SW2". */
   subject: string
-  onApply: ApplyEdit
+  onApply: ApplyOp
 }) {
   const { spec } = field
   const scale = useMemo(() => scaleFor(spec, field.softMax), [spec, field.softMax])
@@ -106,27 +101,26 @@ export function NumberControl({
     if (!editing) setText(shown)
   }, [shown, editing])
 
-  const apply = (edit: Edit, value: number, note?: string, all = false) => {
-    const refusal = onApply(edit, all ? undefined : field.id)
+  /** Dispatches the change; resolves true once the engine accepted it (else says why, here). */
+  const apply = async (sets: readonly Assignment[], label: string, note?: string, all = false) => {
+    const refusal = await onApply(assigning(sets, label), all ? undefined : field.id)
     if (refusal) {
       setMessage({ text: withoutPaths(refusal), tone: 'error' })
       return false
     }
     setMessage(note ? { text: note, tone: 'note' } : null)
-    void value
     return true
   }
 
   const label = (value: number, all = false) =>
     `${spec.label} ${all ? 'of every VC' : `of ${subject}`} = ${withUnit(formatValue(value, spec.kind), spec.unit)}`
 
-  const set = (value: number, note?: string) => {
-    const edit: Edit = { ok: true, scenario: field.write(scenario, value), label: label(value) }
-    return apply(edit, value, note)
-  }
-  // The latest render's `set` (its scenario), for an edit applied in a later task.
+  const set = (value: number, note?: string) => apply(field.assign(value), label(value), note)
+  // The latest render's `set` (its field), for an edit applied in a later task.
   const setLatest = useRef(set)
   setLatest.current = set
+  const clear = () =>
+    field.clear && apply(field.clear, `${spec.label} of ${subject}: back to the default`)
 
   const move = (value: number) => {
     setDraft(value)
@@ -137,12 +131,11 @@ export function NumberControl({
       const to = movedTo.current
       movedTo.current = null
       lastEdit.current = performance.now()
-      // The edit reaches the engine in this task; the page's re-render for it is a transition,
-      // done in slices, so that with 500 VCs the engine's answer is not kept waiting behind it
-      // (for speed). The slider keeps showing its draft until then.
-      startTransition(() => {
-        if (to !== null) setLatest.current(to)
-        setDraft(null)
+      if (to === null) return
+      // The edit reaches the engine from this task; the slider shows its draft until the engine
+      // has answered (and the document holds the value, or the refusal is shown beside it).
+      void setLatest.current(to).then(() => {
+        if (movedTo.current === null) startTransition(() => setDraft(null))
       })
     }
     // A step on its own goes out from the input's own task: a task of its own still waited
@@ -156,14 +149,7 @@ export function NumberControl({
     setEditing(false)
     if (text.trim() === shown) return
     if (text.trim() === '' && field.clear) {
-      apply(
-        {
-          ok: true,
-          scenario: field.clear(scenario),
-          label: `${spec.label} of ${subject}: back to the default`,
-        },
-        0,
-      )
+      void clear()
       return
     }
     const parsed = valueFromText(text, spec)
@@ -173,11 +159,15 @@ export function NumberControl({
       setMessage({ text: parsed.error, tone: 'error' })
       return
     }
-    if (!set(parsed.value, parsed.note)) setText(text)
+    void set(parsed.value, parsed.note).then((applied) => {
+      // A refused value stays in the field beside the engine's reason.
+      if (!applied) setText(text)
+    })
   }
 
   if (spec.kind === 'bool') {
-    const on = (field.value ?? 0) !== 0
+    // Shown as switched at once; back where it was if the engine refuses.
+    const on = (draft ?? field.value ?? 0) !== 0
     return (
       <div className="param param-bool" data-param={spec.key}>
         <label className="param-toggle">
@@ -187,7 +177,11 @@ export function NumberControl({
             checked={on}
             aria-checked={on}
             aria-describedby={`${docId} ${messageId}`}
-            onChange={(e) => set(e.target.checked ? 1 : 0)}
+            onChange={(e) => {
+              const value = e.target.checked ? 1 : 0
+              setDraft(value)
+              void set(value).then(() => setDraft(null))
+            }}
           />
           <span className="param-label">{spec.label}</span>
           <LiveTag live={spec.live} />
@@ -262,17 +256,7 @@ export function NumberControl({
           <button
             type="button"
             className="param-clear"
-            onClick={() =>
-              field.clear &&
-              apply(
-                {
-                  ok: true,
-                  scenario: field.clear(scenario),
-                  label: `${spec.label} of ${subject}: back to the default`,
-                },
-                0,
-              )
-            }
+            onClick={() => void clear()}
             title="Remove this setting and use the inherited or default value"
           >
             {field.unsetText ? `Reset to ${field.unsetText}` : 'Use default'}
@@ -285,16 +269,7 @@ export function NumberControl({
             onClick={() => {
               const value = field.value ?? 0
               if (field.applyAll)
-                apply(
-                  {
-                    ok: true,
-                    scenario: field.applyAll(scenario, value),
-                    label: label(value, true),
-                  },
-                  value,
-                  undefined,
-                  true,
-                )
+                void apply(field.applyAll(value), label(value, true), undefined, true)
             }}
             title={`Give every VC this ${spec.label}`}
           >
@@ -312,17 +287,17 @@ export function NumberControl({
 
 export function ChoiceControl({
   field,
-  scenario,
   subject,
   onApply,
 }: {
   field: ChoiceField
-  scenario: JsonObject
   subject: string
-  onApply: ApplyEdit
+  onApply: ApplyOp
 }) {
   const id = useId()
   const [message, setMessage] = useState<Message | null>(null)
+  /** The choice made, shown until the engine has answered. */
+  const [draft, setDraft] = useState<string | null>(null)
   const options = field.options.includes(field.value)
     ? field.options
     : [field.value, ...field.options]
@@ -349,16 +324,17 @@ export function ChoiceControl({
       </div>
       <select
         id={`${id}-select`}
-        value={field.value}
+        value={draft ?? field.value}
         aria-describedby={`${id}-doc ${id}-message`}
         onChange={(e) => {
           const value = e.target.value
-          const refusal = onApply({
-            ok: true,
-            scenario: field.write(scenario, value),
-            label: `${field.label} of ${subject} = ${value}`,
+          setDraft(value)
+          void onApply(
+            assigning(field.assign(value), `${field.label} of ${subject} = ${value}`),
+          ).then((refusal) => {
+            setDraft(null)
+            setMessage(refusal ? { text: withoutPaths(refusal), tone: 'error' } : null)
           })
-          setMessage(refusal ? { text: withoutPaths(refusal), tone: 'error' } : null)
         }}
       >
         {options.map((option) => (

@@ -11,7 +11,8 @@ import type { JsonObject } from '../scenario/paths'
 import type { Selection } from '../scenario/shareLink'
 import type { Section } from './field'
 import { sectionsFor } from './fields'
-import { ChoiceControl, NumberControl, type ApplyEdit } from './ParamControl'
+import type { ApplyOp } from '../lab/operation'
+import { ChoiceControl, NumberControl } from './ParamControl'
 import { VcPicker } from './VcPicker'
 
 interface ParamsPanelProps {
@@ -21,7 +22,7 @@ interface ParamsPanelProps {
   selection: Selection | null
   colors: ReadonlyMap<string, string>
   onSelect(selection: Selection | null): void
-  onApply: ApplyEdit
+  onApply: ApplyOp
 }
 
 function subjectOf(section: Section, selection: Selection | null): string {
@@ -81,7 +82,6 @@ export const ParamsPanel = memo(function ParamsPanel({
               <NumberControl
                 key={field.id}
                 field={field}
-                scenario={scenario}
                 subject={subjectOf(section, selection)}
                 onApply={onApply}
               />
@@ -89,7 +89,6 @@ export const ParamsPanel = memo(function ParamsPanel({
               <ChoiceControl
                 key={field.id}
                 field={field}
-                scenario={scenario}
                 subject={subjectOf(section, selection)}
                 onApply={onApply}
               />

@@ -2,8 +2,9 @@
  * What the parameter panel shows: a field (a number with its origin, or a choice) and the section
  * that groups fields, with the helpers every section builder reads values through.
  */
+import type { Assignment } from '../scenario/assign'
 import type { ParamSpec } from '../scenario/engineInfo'
-import type { Json, JsonObject } from '../scenario/paths'
+import { addedLeaves, type Json, type JsonObject } from '../scenario/paths'
 
 /** Where a field's value comes from. */
 export type ValueOrigin = 'set' | 'inherited' | 'default'
@@ -24,12 +25,12 @@ export interface NumberField {
   noEffect?: string
   /** Top of the slider, below the registry's maximum where that is far beyond any use. */
   softMax?: number
-  /** The scenario with this field set to `value`. */
-  write(scenario: JsonObject, value: number): JsonObject
-  /** The scenario with this field's own setting removed, back to what it inherits. */
-  clear?: (scenario: JsonObject) => JsonObject
-  /** The scenario with this value on every VC ("apply to all VCs"). */
-  applyAll?: (scenario: JsonObject, value: number) => JsonObject
+  /** The assignments that set this field to `value`: its own path first. */
+  assign(value: number): Assignment[]
+  /** The assignments that remove this field's own setting, back to what it inherits. */
+  clear?: readonly Assignment[]
+  /** The assignments that give every VC this value ("apply to all VCs"). */
+  applyAll?: (value: number) => Assignment[]
 }
 
 export interface ChoiceField {
@@ -41,7 +42,8 @@ export interface ChoiceField {
   value: string
   /** Whether a change can be taken by a running simulation (choices never can, today). */
   live: boolean
-  write(scenario: JsonObject, value: string): JsonObject
+  /** The assignments that make this choice. */
+  assign(value: string): Assignment[]
 }
 
 export type Field = NumberField | ChoiceField
@@ -76,4 +78,13 @@ export const UNSET_TEXT: Record<string, string> = {
   stop_ms: 'never',
   crm: '⌈TBE/Nrm⌉',
   on_ms: 'always on',
+}
+
+/**
+ * The assignments that give `path` the object `value` where there was none, leaf by leaf, `kind`
+ * first — as the engine's path grammar builds one, so that each may be taken live.
+ */
+export function objectAssignments(path: string, value: JsonObject): Assignment[] {
+  const leaves = addedLeaves(value, path)
+  return leaves ? leaves.map((l) => ({ path: l.path, value: l.after })) : [{ path, value }]
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEngineInfo } from '../scenario/engineInfo'
-import { getPath, leafChanges, type JsonObject } from '../scenario/paths'
+import { type Assignment, assign } from '../scenario/assign'
+import { getPath, type JsonObject } from '../scenario/paths'
 import { realEngine, scenarioText } from '../test/realEngine'
 import type { ChoiceField, NumberField, Section } from './field'
 import { sectionsFor } from './fields'
@@ -26,7 +27,9 @@ function choice(sections: Section[], id: string): ChoiceField {
   return found
 }
 
-function valid(scenario: JsonObject): JsonObject {
+/** The document with the assignments made, checked whole by the engine. */
+function valid(doc: JsonObject, sets: readonly Assignment[]): JsonObject {
+  const { scenario } = assign(doc, sets)
   const verdict = info.validate(JSON.stringify(scenario))
   if (!verdict.ok) throw new Error(JSON.stringify(verdict.errors))
   return scenario
@@ -54,18 +57,16 @@ describe('parameter panel fields', () => {
     expect(field(sections, 'vc-vc1-traffic-start_ms').softMax).toBe(300)
   })
 
-  it('writes one VC, or every VC, as set_param-able leaf changes', () => {
+  it('sets one VC, or every VC, by the paths the field knows (each for set_param)', () => {
     const doc = wan()
     const rif = field(sectionsFor(doc, info, { kind: 'vc', id: 'vc2' }), 'vc-vc2-rif')
-    const one = valid(rif.write(doc, 0.25))
+    expect(rif.assign(0.25)).toEqual([{ path: 'vcs.vc2.rif', value: 0.25 }])
+    const one = valid(doc, rif.assign(0.25))
     expect(getPath(one, 'vcs.vc2.rif')).toBe(0.25)
-    expect(leafChanges(doc, one)).toEqual([{ path: 'vcs.vc2.rif', before: undefined, after: 0.25 }])
-    const all = valid(rif.applyAll?.(doc, 1) ?? doc)
-    expect(leafChanges(doc, all)?.map((c) => c.path)).toEqual(['vcs.vc1.rif', 'vcs.vc2.rif'])
-    const cleared = field(sectionsFor(one, info, { kind: 'vc', id: 'vc2' }), 'vc-vc2-rif').clear?.(
-      one,
-    )
-    expect(getPath(cleared ?? {}, 'vcs.vc2.rif')).toBeUndefined()
+    expect(rif.applyAll?.(1).map((s) => s.path)).toEqual(['vcs.vc1.rif', 'vcs.vc2.rif'])
+    const own = field(sectionsFor(one, info, { kind: 'vc', id: 'vc2' }), 'vc-vc2-rif')
+    expect(own.clear).toEqual([{ path: 'vcs.vc2.rif', value: undefined }])
+    expect(getPath(valid(one, own.clear ?? []), 'vcs.vc2.rif')).toBeUndefined()
   })
 
   it('gives a port without its own algorithm a copy of the inherited one when a knob changes', () => {
@@ -78,7 +79,8 @@ describe('parameter panel fields', () => {
     ])
     const target = field(sections, 'port-l3-a_to_b-erica-target_utilization')
     expect(target).toMatchObject({ value: 0.9, origin: 'inherited' })
-    const after = valid(target.write(doc, 0.8))
+    const sets = target.assign(0.8)
+    const after = valid(doc, sets)
     expect(getPath(after, 'links.l3.a_to_b.algorithm')).toEqual({
       kind: 'erica',
       target_utilization: 0.8,
@@ -86,7 +88,11 @@ describe('parameter panel fields', () => {
     })
     expect(getPath(after, 'defaults.switch_port.algorithm.target_utilization')).toBe(0.9)
     // Spelled out for set_param: kind first, then each knob.
-    expect(leafChanges(doc, after)?.[0].path).toBe('links.l3.a_to_b.algorithm.kind')
+    expect(sets.map((s) => s.path)).toEqual([
+      'links.l3.a_to_b.algorithm.kind',
+      'links.l3.a_to_b.algorithm.target_utilization',
+      'links.l3.a_to_b.algorithm.interval_ms',
+    ])
     expect(choice(sections, 'port-l3-a_to_b-algorithm').options).toEqual(info.choices.algorithms)
     expect(field(sections, 'port-l3-a_to_b-buffer_cells').value).toBe(100000)
   })
@@ -99,7 +105,7 @@ describe('parameter panel fields', () => {
       value: 5,
       originText: 'from the length (5 µs per km)',
     })
-    const after = valid(field(sections, 'link-l1-delay_ms').write(doc, 2))
+    const after = valid(doc, field(sections, 'link-l1-delay_ms').assign(2))
     expect(getPath(after, 'links.l1.delay_ms')).toBe(2)
     expect(getPath(after, 'links.l1.length_km')).toBeUndefined()
   })
@@ -129,7 +135,8 @@ describe('parameter panel fields', () => {
       undefined,
     )
     const managed = valid(
-      field(sections, 'port-trunk-a_to_b-explicit_maxmin-queue_management').write(ma, 1),
+      ma,
+      field(sections, 'port-trunk-a_to_b-explicit_maxmin-queue_management').assign(1),
     )
     const after = sectionsFor(managed, info, { kind: 'node', id: 'SW1' })
     expect(field(after, 'port-trunk-a_to_b-explicit_maxmin-set_point_cells').noEffect).toBe(

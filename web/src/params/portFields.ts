@@ -4,16 +4,17 @@
  */
 import { findById } from '../scenario/doc'
 import { isAlgorithmScope, type EngineInfo } from '../scenario/engineInfo'
-import {
-  cloneJson,
-  editedPart,
-  getPath,
-  isObject,
-  type JsonObject,
-  type Part,
-} from '../scenario/paths'
+import { getPath, isObject, type JsonObject } from '../scenario/paths'
 import { noEffectReason } from './effect'
-import { type Field, jsonValue, type NumberField, numberOf, type Section, safeId } from './field'
+import {
+  type Field,
+  jsonValue,
+  type NumberField,
+  numberOf,
+  objectAssignments,
+  type Section,
+  safeId,
+} from './field'
 import { type Direction, portName } from './ports'
 
 function nodeKind(scenario: JsonObject, id: string): 'host' | 'switch' {
@@ -48,7 +49,6 @@ export function portSection(
   const to = String(dir === 'a_to_b' ? link.b : link.a)
   const fromKind = nodeKind(scenario, from)
   const portPath = `links.${linkId}.${dir}`
-  const linkPart: Part = { key: 'links', id: linkId }
   const port = getPath(scenario, portPath)
   const defaultsPath = `defaults.${fromKind}_port`
   const defaults = getPath(scenario, defaultsPath)
@@ -71,12 +71,9 @@ export function portSection(
           : inherited !== undefined
             ? `from ${defaultsPath}`
             : `default for ${fromKind} ports`,
-      write: (s, v) =>
-        editedPart(s, linkPart, (e) => e.set(`${dir}.${spec.key}`, jsonValue(spec, v))),
+      assign: (v) => [{ path: `${portPath}.${spec.key}`, value: jsonValue(spec, v) }],
       clear:
-        own !== undefined
-          ? (s) => editedPart(s, linkPart, (e) => e.delete(`${dir}.${spec.key}`))
-          : undefined,
+        own !== undefined ? [{ path: `${portPath}.${spec.key}`, value: undefined }] : undefined,
     }
   })
 
@@ -91,7 +88,7 @@ export function portSection(
     options: info.choices.queues,
     value: queueOwn ?? queueInherited ?? info.choices.queues[0],
     live: false,
-    write: (s, v) => editedPart(s, linkPart, (e) => e.set(`${dir}.queue`, v)),
+    assign: (v) => [{ path: `${portPath}.queue`, value: v }],
   })
 
   const algorithm = portAlgorithm(scenario, linkId, dir, fromKind)
@@ -104,7 +101,7 @@ export function portSection(
     options: info.choices.algorithms,
     value: kind,
     live: false,
-    write: (s, v) => editedPart(s, linkPart, (e) => e.set(`${dir}.algorithm`, { kind: v })),
+    assign: (v) => [{ path: `${portPath}.algorithm`, value: { kind: v } }],
   })
 
   for (const spec of info.params(kind)) {
@@ -130,12 +127,14 @@ export function portSection(
         : own !== undefined
           ? `from ${defaultsPath}`
           : 'default',
-      write: (s, v) =>
-        editedPart(s, linkPart, (e) => {
-          // A port without its own algorithm gets a copy of the inherited one with this knob changed.
-          if (!algorithm.own) e.set(`${dir}.algorithm`, cloneJson(algorithm.value))
-          e.set(`${dir}.algorithm.${spec.key}`, jsonValue(spec, v))
-        }),
+      assign: (v) =>
+        algorithm.own
+          ? [{ path: `${portPath}.algorithm.${spec.key}`, value: jsonValue(spec, v) }]
+          : // A port without its own algorithm gets a copy of the inherited one with this knob changed.
+            objectAssignments(`${portPath}.algorithm`, {
+              ...algorithm.value,
+              [spec.key]: jsonValue(spec, v),
+            }),
     })
   }
 
@@ -178,11 +177,12 @@ export function linkSection(
       value: value ?? spec.default,
       origin: numberOf(link[spec.key]) !== undefined ? 'set' : 'inherited',
       originText,
-      write: (s, v) =>
-        editedPart(s, { key: 'links', id: linkId }, (e) => {
-          if (other) e.delete(other)
-          e.set(spec.key, v)
-        }),
+      assign: (v) => [
+        ...(other && link[other] !== undefined
+          ? [{ path: `links.${linkId}.${other}`, value: undefined }]
+          : []),
+        { path: `links.${linkId}.${spec.key}`, value: v },
+      ],
     }
   })
   return { id: stem, title: `Link ${linkId}: ${String(link.a)}–${String(link.b)}`, fields }

@@ -1,6 +1,6 @@
 /** The parameter panel's sections when nothing is selected: the run, and each background source. */
 import type { EngineInfo } from '../scenario/engineInfo'
-import { editedPart, getPath, isObject, type JsonObject, type Part } from '../scenario/paths'
+import { getPath, isObject, type JsonObject } from '../scenario/paths'
 import { type NumberField, numberOf, type Section, safeId, UNSET_TEXT } from './field'
 
 /** The run's own settings (stop time, seed, …). */
@@ -16,7 +16,7 @@ export function runSection(scenario: JsonObject, info: EngineInfo): Section {
       origin: own !== undefined ? 'set' : 'default',
       originText: own !== undefined ? 'set in this scenario' : 'default',
       softMax: spec.key === 'seed' ? 1000 : spec.key === 'until_ms' ? 10_000 : undefined,
-      write: (s, v) => editedPart(s, { key: 'run' }, (e) => e.set(spec.key, v)),
+      assign: (v) => [{ path: `run.${spec.key}`, value: v }],
     }
   })
   return {
@@ -34,7 +34,6 @@ export function backgroundSections(scenario: JsonObject, info: EngineInfo): Sect
     const id = String(bg.id)
     const fields = info.params('background').map((spec): NumberField => {
       const own = numberOf(bg[spec.key])
-      const part: Part = { key: 'background', id }
       return {
         type: 'number',
         id: `bg-${safeId(id)}-${spec.key}`,
@@ -43,10 +42,10 @@ export function backgroundSections(scenario: JsonObject, info: EngineInfo): Sect
         origin: own !== undefined ? 'set' : 'default',
         originText: own !== undefined ? `set on ${id}` : 'default',
         unsetText: UNSET_TEXT[spec.key],
-        write: (s, v) => editedPart(s, part, (e) => e.set(spec.key, v)),
+        assign: (v) => [{ path: `background.${id}.${spec.key}`, value: v }],
         clear:
           own !== undefined && spec.default === null
-            ? (s) => editedPart(s, part, (e) => e.delete(spec.key))
+            ? [{ path: `background.${id}.${spec.key}`, value: undefined }]
             : undefined,
       }
     })

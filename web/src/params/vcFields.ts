@@ -1,7 +1,7 @@
 /** The parameter panel's sections for a VC: its ABR parameters and start-up, then its traffic. */
 import { findById } from '../scenario/doc'
 import type { EngineInfo } from '../scenario/engineInfo'
-import { editedPart, getPath, isObject, type JsonObject, type Part } from '../scenario/paths'
+import { getPath, isObject, type JsonObject } from '../scenario/paths'
 import {
   type ChoiceField,
   jsonValue,
@@ -25,7 +25,7 @@ export function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): 
     info.param('run', 'until_ms')?.default ??
     undefined
 
-  const vcPart: Part = { key: 'vcs', id: vcId }
+  const at = `vcs.${vcId}`
   const abr: NumberField[] = info.params('vc').map((spec) => {
     const own = numberOf(vc[spec.key])
     const inherited = isObject(defaults) ? numberOf(defaults[spec.key]) : undefined
@@ -53,17 +53,11 @@ export function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): 
       origin: own !== undefined ? 'set' : inherited !== undefined ? 'inherited' : 'default',
       originText,
       unsetText: UNSET_TEXT[spec.key],
-      write: (s, v) => editedPart(s, vcPart, (e) => e.set(spec.key, jsonValue(spec, v))),
-      clear:
-        own !== undefined ? (s) => editedPart(s, vcPart, (e) => e.delete(spec.key)) : undefined,
+      assign: (v) => [{ path: `${at}.${spec.key}`, value: jsonValue(spec, v) }],
+      clear: own !== undefined ? [{ path: `${at}.${spec.key}`, value: undefined }] : undefined,
       applyAll:
         vcIds.length > 1
-          ? (s, v) =>
-              vcIds.reduce(
-                (doc, id) =>
-                  editedPart(doc, { key: 'vcs', id }, (e) => e.set(spec.key, jsonValue(spec, v))),
-                s,
-              )
+          ? (v) => vcIds.map((id) => ({ path: `vcs.${id}.${spec.key}`, value: jsonValue(spec, v) }))
           : undefined,
     }
   })
@@ -82,7 +76,7 @@ export function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): 
           ? 'atm_forum'
           : startupOptions[0],
     live: false,
-    write: (s, v) => editedPart(s, vcPart, (e) => e.set('startup', v)),
+    assign: (v) => [{ path: `${at}.startup`, value: v }],
   }
 
   const traffic = isObject(vc.traffic) ? vc.traffic : {}
@@ -95,14 +89,13 @@ export function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): 
     options: info.choices.traffic,
     value: kind,
     live: false,
-    write: (s, v) =>
-      editedPart(s, vcPart, (e) => {
-        // A new model keeps the source's start and stop times; its own knobs start at their defaults.
-        const next: JsonObject = { kind: v }
-        if (traffic.start_ms !== undefined) next.start_ms = traffic.start_ms
-        if (traffic.stop_ms !== undefined) next.stop_ms = traffic.stop_ms
-        e.set('traffic', next)
-      }),
+    assign: (v) => {
+      // A new model keeps the source's start and stop times; its own knobs start at their defaults.
+      const next: JsonObject = { kind: v }
+      if (traffic.start_ms !== undefined) next.start_ms = traffic.start_ms
+      if (traffic.stop_ms !== undefined) next.stop_ms = traffic.stop_ms
+      return [{ path: `${at}.traffic`, value: next }]
+    },
   }
   const trafficKeys = info.choices.trafficKeys[kind] ?? []
   const trafficFields: NumberField[] = info
@@ -120,10 +113,10 @@ export function vcFields(scenario: JsonObject, info: EngineInfo, vcId: string): 
         originText: own !== undefined ? `set on ${vcId}` : 'default',
         unsetText: UNSET_TEXT[spec.key],
         softMax: spec.unit === 'ms' && untilMs !== undefined ? untilMs : undefined,
-        write: (s, v) => editedPart(s, vcPart, (e) => e.set(path, v)),
+        assign: (v) => [{ path: `${at}.${path}`, value: v }],
         clear:
           own !== undefined && (spec.default === null || spec.key === 'stop_ms')
-            ? (s) => editedPart(s, vcPart, (e) => e.delete(path))
+            ? [{ path: `${at}.${path}`, value: undefined }]
             : undefined,
       }
     })

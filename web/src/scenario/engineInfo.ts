@@ -1,12 +1,13 @@
 /**
- * What the engine knows about scenarios, on the page's own thread: its parameter registry (every
- * knob's label, unit, range, step kind and whether it can change mid-run), its validation, and the
- * choices it accepts for algorithms, queue disciplines, traffic models and start-up options. The
- * editor, the parameter panel and the scenario loader all ask here, so no range or choice is
- * written twice.
+ * What the engine knows about scenarios: its parameter registry (every knob's label, unit, range,
+ * step kind and whether it can change mid-run), its validation, and the choices it accepts for
+ * algorithms, queue disciplines, traffic models and start-up options. The editor, the parameter
+ * panel and the scenario loader all ask here, so no range or choice is written twice.
  *
- * The worker runs the simulation; this is a second, idle instance of the same wasm module used
- * only for these quick synchronous questions.
+ * The worker runs the simulation and validates every edit of the open scenario (lab/carry.ts); on
+ * the page's thread this is a second, idle instance of the same wasm module that answers registry
+ * questions only (help, ranges, defaults, choices). Its `validate` serves the scenario check
+ * worker, which reads a file or a link before it opens (scenario/check.ts).
  */
 import { parseEngineErrors, parseEngineWarnings, type ScenarioError } from '../engine/protocol'
 
@@ -34,8 +35,6 @@ export interface EngineInfoModule {
   param_registry(): string
   scenario_choices(): string
   validate_scenario(json: string): string
-  /** A one-path change of a valid scenario checked as far as it reaches. */
-  validate_edit(json: string, path: string): string
   /** The engine's limits as JSON. */
   scenario_limits(): string
 }
@@ -47,14 +46,11 @@ export interface EngineInfo {
   params(scope: string): ParamSpec[]
   /** One entry, or undefined. */
   param(scope: string, key: string): ParamSpec | undefined
-  validate(json: string): Validation
   /**
-   * The verdict of `validate` on a scenario that differs from a valid one only at `path` (a
-   * dotted path, `vcs.L001.rif`): the engine checks a live VC parameter as far as the change
-   * reaches, as a running simulation's `set_param` does, instead of the whole scenario and each
-   * of its variants (`validate_edit`; about 200 ms with 500 VCs).
+   * The engine's verdict on scenario text, for reading a file or a link before it opens. An edit
+   * of the open scenario is never validated here: the engine worker does that, once (lab/carry.ts).
    */
-  validateEdit(json: string, path: string): Validation
+  validate(json: string): Validation
   /** The engine's `limits.max_input_bytes`: longer scenario text is refused before it is parsed. */
   maxInputBytes: number
 }
@@ -135,7 +131,6 @@ export function createEngineInfo(mod: EngineInfoModule): EngineInfo {
     params: (scope) => registry.filter((p) => p.scope === scope),
     param: (scope, key) => registry.find((p) => p.scope === scope && p.key === key),
     validate: (json) => verdict(mod.validate_scenario(json)),
-    validateEdit: (json, path) => verdict(mod.validate_edit(json, path)),
   }
 }
 

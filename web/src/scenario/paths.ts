@@ -242,8 +242,8 @@ export function leafChanges(before: Json, after: Json, prefix = ''): LeafChange[
   return before === after ? [] : [{ path: prefix, before, after }]
 }
 
-/** The leaves of a new object as settings, `kind` first; null if it holds an array. */
-function addedLeaves(value: JsonObject, prefix: string): LeafChange[] | null {
+/** The leaves of a new object as changes, `kind` first; null if it holds an array. */
+export function addedLeaves(value: JsonObject, prefix: string): LeafChange[] | null {
   const keys = Object.keys(value).sort((x, y) => Number(y === 'kind') - Number(x === 'kind'))
   const changes: LeafChange[] = []
   for (const key of keys) {

@@ -31,7 +31,7 @@ interface SweepPanelProps {
   layout: Layout
   scenarioJson: string
   /** Opens a sweep point as the page's run; returns null, or why it was refused. */
-  onOpenRun(scenarioJson: string, label: string): string | null
+  onOpenRun(scenarioJson: string, label: string): Promise<string | null>
 }
 
 /** Memoised: the page re-renders every frame while a run plays, the sweep form need not. */
@@ -66,14 +66,14 @@ export const SweepPanel = memo(function SweepPanel({
   const [fraction, setFraction] = useState(0)
   // Stable while the outcomes stay the same: the heatmaps are drawn again only when they change.
   const openPoint = useCallback(
-    (i: number) => {
+    async (i: number) => {
       if (!run?.outcomes[i]?.ok) return
       const point = run.points[i]
       const applied = applyOverrides(run.scenarioJson, point.overrides)
       const refused =
         'error' in applied
           ? formatScenarioError(applied.error)
-          : onOpenRun(applied.json, point.label)
+          : await onOpenRun(applied.json, point.label)
       setOpenProblem(refused === null ? null : `${point.label} was not opened: ${refused}`)
     },
     [run, onOpenRun],

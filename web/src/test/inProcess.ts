@@ -17,16 +17,20 @@ globalThis.requestAnimationFrame ??= (fn: FrameRequestCallback) =>
   setTimeout(() => fn(performance.now()), 0) as unknown as number
 globalThis.cancelAnimationFrame ??= (id: number) => clearTimeout(id)
 
-/** A worker transport that hands each request to an EngineHost in the same thread. */
+/**
+ * A worker transport that hands each request to an EngineHost in the same thread. Each message
+ * is delivered in a task of its own, in order, as between a page and its worker.
+ */
 export function inProcessWorker(): WorkerLike {
+  const later = (deliver: () => void) => setTimeout(deliver, 0)
   const worker: WorkerLike = {
     onmessage: null,
     onerror: null,
-    postMessage: (message) => host.handle(message as ClientRequest),
+    postMessage: (message) => later(() => host.handle(message as ClientRequest)),
     terminate: () => undefined,
   }
   const host = new EngineHost(realEngine(), (msg) =>
-    worker.onmessage?.({ data: msg } as MessageEvent<unknown>),
+    later(() => worker.onmessage?.({ data: msg } as MessageEvent<unknown>)),
   )
   return worker
 }

@@ -49,12 +49,15 @@ describe('the widget model', () => {
     await until(() => lab.run.get().nowMs >= 20)
 
     model.fromPython('msg:custom', { type: 'set', path: 'vcs.*.rif', raw: '1/4' })
+    // The engine's answer comes back from the worker: the document changes once it accepted.
+    await until(() => vcRifs(lab.get().scenario)[0] === 0.25)
     expect(vcRifs(lab.get().scenario)).toEqual([0.25, 0.25])
     expect(vcRifs(model.get('scenario'))).toEqual([0.25, 0.25])
     await until(() => String(model.get('status')).includes('applied live'))
     expect(lab.run.get().nowMs).toBe(20)
 
     model.fromPython('msg:custom', { type: 'set', path: 'vcs.nope.rif', raw: '1' })
+    await until(() => String(model.get('status')).startsWith('Refused'))
     expect(String(model.get('status'))).toMatch(/^Refused: vcs\.nope/)
     expect(vcRifs(lab.get().scenario)).toEqual([0.25, 0.25])
 
@@ -69,6 +72,7 @@ describe('the widget model', () => {
     const kept = lab.get().scenario
     model.set('scenario', { ...kept, vcs: 'none' })
     model.fromPython('change:scenario')
+    await until(() => String(model.get('status')).includes('refused'))
     expect(String(model.get('status'))).toMatch(/^The scenario from Python was refused: .*vcs/)
     expect(model.get('scenario')).toBe(kept)
     expect(lab.get().scenario).toBe(kept)

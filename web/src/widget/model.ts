@@ -6,8 +6,9 @@
  * (a kernel busy running a cell cannot wait for the browser's answer, so Python never asks: it
  * reads what was last pushed).
  */
-import { applyOverridesText } from '../engine/grammar'
+import { expandPath, parseSetValue } from '../engine/grammar'
 import type { Lab } from '../lab/lab'
+import { assigning } from '../lab/operation'
 import type { JsonObject } from '../scenario/paths'
 
 /** The slice of anywidget's model this module uses (`AnyModel` in anywidget's types). */
@@ -68,23 +69,23 @@ export function samplesPayload(store: {
 }
 
 /**
- * Applies one `Lab.set` from Python to the Lab: the override as `abrsim --set` reads it, then the
- * Lab's own validation and carrying (live when the run can take it, else a new run). Returns
- * null when applied, else the reason, naming the path.
+ * Applies one `Lab.set` from Python to the Lab: the path (maybe with `*`) and the value as
+ * `abrsim --set` reads them, given to the Lab as one operation, which the engine validates (live
+ * when the run can take it, else a new run). Resolves with null when applied, else the reason,
+ * naming the path.
  */
-export function applySet(lab: Lab, message: SetMessage): string | null {
+export async function applySet(lab: Lab, message: SetMessage): Promise<string | null> {
   const scenario = lab.get().scenario
   if (!scenario) return 'the scenario is still loading'
-  const answer = applyOverridesText(JSON.stringify(scenario), [
-    { path: message.path, raw: message.raw },
-  ])
-  if ('error' in answer) {
-    const { path, message: text } = answer.error
+  const expanded = expandPath(JSON.stringify(scenario), message.path)
+  if ('error' in expanded) {
+    const { path, message: text } = expanded.error
     return path ? `${path}: ${text}` : text
   }
-  const next = JSON.parse(answer.json) as JsonObject
-  const refused = lab.apply(
-    { ok: true, scenario: next, label: `Set ${message.path} = ${message.raw}` },
+  const value = parseSetValue(message.raw)
+  const sets = expanded.paths.map((path) => ({ path, value }))
+  const refused = await lab.apply(
+    assigning(sets, `Set ${message.path} = ${message.raw}`),
     `python:${message.path}`,
   )
   return refused === null ? null : `${message.path}: ${refused}`
@@ -162,12 +163,12 @@ export function connectModel(lab: Lab, model: WidgetModel): () => void {
   }
 
   // A scenario assigned in Python replaces the run (one undo step, as a loaded file does).
-  const onScenario = () => {
+  const onScenario = async () => {
     const next = model.get('scenario') as JsonObject | null
     const text = JSON.stringify(next)
     if (!next || text === sentScenario) return
     sentScenario = text
-    const refused = lab.replace(next, 'Scenario from Python', { play: true })
+    const refused = await lab.replace(next, 'Scenario from Python', { play: true })
     if (refused === null) return
     say(`The scenario from Python was refused: ${refused}`)
     // Python reads back the document the lab still has.
@@ -186,8 +187,9 @@ export function connectModel(lab: Lab, model: WidgetModel): () => void {
 
   const onMessage = (msg: unknown) => {
     if (!isSetMessage(msg)) return
-    const refused = applySet(lab, msg)
-    if (refused !== null) say(`Refused: ${refused}`)
+    void applySet(lab, msg).then((refused) => {
+      if (refused !== null) say(`Refused: ${refused}`)
+    })
   }
 
   const offLab = lab.subscribe(onLab)
