@@ -2,8 +2,9 @@
  * The topology editor: the network drawing (TopologyView) with an interaction layer over it, in the
  * same coordinates. Nodes can be dragged (with the mouse, or moved with the arrow keys once
  * focused); nodes and links are selected by click or Enter; the toolbar adds hosts, switches and
- * links, builds a VC by picking its nodes, and removes the selection. Every edit goes through
- * `onApply`, which validates it; a refusal is shown beside the element concerned.
+ * links, builds a VC by picking its nodes, and removes the selection. Every edit is an operation
+ * given to `onApply` (lab/operation.ts); the engine's refusal, when it comes, is shown beside the
+ * element concerned.
  *
  * Dragging only moves positions: the run is not touched (the Lab, lab/lab.ts). While a drag is under way the
  * drawing's scale is held, so the node stays under the pointer; it is refitted on release.

@@ -2,8 +2,9 @@
  * The topology editor's edits as pure functions: each takes a scenario document and returns a new
  * one, or refuses with a sentence saying why (shown beside the element concerned). They check what
  * they can see locally (a VC must start and end at hosts and follow links; a link joins two
- * different nodes once); the engine then validates the whole result before it is accepted
- * (the Lab's `apply`), so nothing invalid ever reaches the run.
+ * different nodes once); the Lab applies them for the structural operations (lab/operation.ts)
+ * and the engine worker validates the whole result before it is accepted (lab/carry.ts), so
+ * nothing invalid ever reaches the run.
  */
 import {
   docBackground,

@@ -4,7 +4,7 @@
  */
 import type { Assignment } from '../scenario/assign'
 import type { ParamSpec } from '../scenario/engineInfo'
-import { addedLeaves, type Json, type JsonObject } from '../scenario/paths'
+import { isObject, type Json, type JsonObject } from '../scenario/paths'
 
 /** Where a field's value comes from. */
 export type ValueOrigin = 'set' | 'inherited' | 'default'
@@ -85,6 +85,10 @@ export const UNSET_TEXT: Record<string, string> = {
  * first — as the engine's path grammar builds one, so that each may be taken live.
  */
 export function objectAssignments(path: string, value: JsonObject): Assignment[] {
-  const leaves = addedLeaves(value, path)
-  return leaves ? leaves.map((l) => ({ path: l.path, value: l.after })) : [{ path, value }]
+  const keys = Object.keys(value).sort((x, y) => Number(y === 'kind') - Number(x === 'kind'))
+  return keys.flatMap((key): Assignment[] => {
+    const v = value[key]
+    const at = `${path}.${key}`
+    return isObject(v) ? objectAssignments(at, v) : [{ path: at, value: v }]
+  })
 }

@@ -4,7 +4,6 @@ import {
   deletePath,
   editedPart,
   getPath,
-  leafChanges,
   PathError,
   setPath,
   type JsonObject,
@@ -60,43 +59,6 @@ describe('dotted paths (the engine’s --set grammar)', () => {
   })
 })
 
-describe('leafChanges', () => {
-  it('lists changed values by path, array elements by id', () => {
-    const a = doc()
-    const b = doc()
-    setPath(b, 'vcs.vc1.rif', 0.5)
-    setPath(b, 'vcs.vc2.nrm', 8)
-    expect(leafChanges(a, b)).toEqual([
-      { path: 'vcs.vc1.rif', before: 1, after: 0.5 },
-      { path: 'vcs.vc2.nrm', before: undefined, after: 8 },
-    ])
-    expect(leafChanges(a, doc())).toEqual([])
-  })
-
-  it('spells out a new object leaf by leaf, kind first', () => {
-    const a = doc()
-    const b = doc()
-    setPath(b, 'links.l1.a_to_b', { algorithm: { target_utilization: 0.8, kind: 'erica' } })
-    expect(leafChanges(a, b)?.map((c) => c.path)).toEqual([
-      'links.l1.a_to_b.algorithm.kind',
-      'links.l1.a_to_b.algorithm.target_utilization',
-    ])
-  })
-
-  it('is null when the structure changed', () => {
-    const a = doc()
-    const more = doc()
-    ;(more.vcs as JsonObject[]).push({ id: 'vc3' })
-    expect(leafChanges(a, more)).toBeNull()
-    const renamed = doc()
-    ;(renamed.vcs as JsonObject[])[1] = { id: 'vcX' }
-    expect(leafChanges(a, renamed)).toBeNull()
-    const gone = doc()
-    delete gone.defaults
-    expect(leafChanges(a, gone)).toBeNull()
-  })
-})
-
 describe('an edit of one part (editedPart)', () => {
   it('gives the document setPath gives, sharing what it did not change', () => {
     const before = doc()
@@ -112,10 +74,6 @@ describe('an edit of one part (editedPart)', () => {
     const vcs = after.vcs as JsonObject[]
     expect(vcs[0]).toBe((before.vcs as JsonObject[])[0])
     expect(after.links).toBe(before.links)
-    expect(leafChanges(before, after)).toEqual([
-      { path: 'vcs.vc2.traffic.kind', before: undefined, after: 'onoff' },
-      { path: 'vcs.vc2.rif', before: undefined, after: 0.5 },
-    ])
     const cleared = editedPart(before, { key: 'vcs', id: 'vc1' }, (e) => e.delete('rif'))
     expect(cleared.vcs).toEqual([{ id: 'vc1' }, { id: 'vc2' }])
   })
