@@ -105,6 +105,20 @@ describe('the Lab', () => {
     lab.run.dispose()
   })
 
+  it('makes a dragged slider one undo step, sending only the latest of the steps waiting', async () => {
+    const lab = await openLab()
+    lab.run.step(20)
+    await until(() => lab.run.get().nowMs >= 20)
+    const before = JSON.stringify(lab.get().scenario)
+    const steps = [0.125, 0.25, 0.5, 1].map((v) => lab.apply(rif(v), 'vc-vc1-rif'))
+    expect(await Promise.all(steps)).toEqual([null, null, null, null])
+    expect(lab.get().history.past).toHaveLength(1)
+    expect(lab.get().liveMarks.length).toBeLessThan(4)
+    expect(await lab.undo()).toBeNull()
+    expect(JSON.stringify(lab.get().scenario)).toBe(before)
+    lab.run.dispose()
+  })
+
   it('leaves document and history as they were when the engine refuses a set, and says why', async () => {
     const lab = await openLab()
     lab.run.step(20)
