@@ -42,6 +42,9 @@ export interface Carried {
 
 type Task = () => Promise<string | null>
 
+/** Why a change was dropped: another run was built while the engine looked at it. */
+const REPLACED = 'another run was built meanwhile; nothing changed'
+
 interface Queued {
   task: Task
   key: string | null
@@ -116,7 +119,8 @@ export class Carrier {
     if (change.reach === 'lecture') {
       const verdict = await this.lab.run.check(JSON.stringify(change.scenario))
       if (!verdict.ok) return refusal(verdict.errors)
-      if (this.epoch === epoch) change.commit()
+      if (this.epoch !== epoch) return REPLACED
+      change.commit()
       return null
     }
     const { layout } = this.lab.run.get()
@@ -141,7 +145,7 @@ export class Carrier {
     let at = nowMs
     for (const [i, one] of sets.entries()) {
       const result = await this.lab.run.setParam(one.path, JSON.stringify(one.value))
-      if (this.epoch !== epoch) return null
+      if (this.epoch !== epoch) return REPLACED
       if (!result.ok) {
         if (i > 0) await this.putBack(change, sets.length - i)
         return refusal(result.errors)
