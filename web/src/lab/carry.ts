@@ -116,33 +116,36 @@ export class Carrier {
       return null
     }
     const epoch = this.epoch
+    const { layout } = this.lab.run.get()
+    const sets = change.sets ?? []
+    const settable = layout !== null && sets.length > 0 && sets.every((s) => s.value !== undefined)
     if (change.reach === 'lecture') {
-      const verdict = await this.lab.run.check(JSON.stringify(change.scenario))
-      if (!verdict.ok) return refusal(verdict.errors)
+      // What the engine checks but does not run (the lecture): offered to the engine's copy of
+      // the scenario, so that later changes are checked with it, and the run goes on untouched.
+      const answer = settable
+        ? await this.offer(change, sets, epoch)
+        : await this.lab.run.check(JSON.stringify(change.scenario))
+      if (typeof answer === 'string') return answer
+      if (!answer.ok) return refusal(answer.errors)
       if (this.epoch !== epoch) return REPLACED
       change.commit()
       return null
     }
-    const { layout } = this.lab.run.get()
-    const sets = change.sets ?? []
-    if (layout && sets.length > 0 && sets.every((s) => s.value !== undefined))
-      return this.setEach(change, sets, epoch)
-    return this.swap(change)
+    return settable ? this.setEach(change, sets, epoch) : this.swap(change)
   }
 
   /**
-   * Offers each value to the running simulation (`Engine.set_param` checks it as far as it
-   * reaches); accepted, the run takes them live, or is rebuilt when it cannot.
+   * Offers each value to the engine (`Engine.set_param` checks it as far as it reaches, and the
+   * running simulation takes it live when the model can): whether any needs a rebuild, and the
+   * time of the last, or a refusal (the values taken before it taken back).
    */
-  private async setEach(
+  private async offer(
     change: Carried,
     sets: readonly Assignment[],
     epoch: number,
-  ): Promise<string | null> {
-    const { status, nowMs, store } = this.lab.run.get()
-    const before = this.lab.runState()
+  ): Promise<string | { ok: true; restart: boolean; at: number }> {
     let restart = false
-    let at = nowMs
+    let at = this.lab.run.get().nowMs
     for (const [i, one] of sets.entries()) {
       const result = await this.lab.run.setParam(one.path, JSON.stringify(one.value))
       if (this.epoch !== epoch) return REPLACED
@@ -153,6 +156,20 @@ export class Carrier {
       restart ||= result.applied === 'restart'
       at = result.nowMs
     }
+    return { ok: true, restart, at }
+  }
+
+  /** Values offered to the running simulation: taken live, or the run rebuilt when it cannot. */
+  private async setEach(
+    change: Carried,
+    sets: readonly Assignment[],
+    epoch: number,
+  ): Promise<string | null> {
+    const { status, nowMs, store } = this.lab.run.get()
+    const before = this.lab.runState()
+    const answer = await this.offer(change, sets, epoch)
+    if (typeof answer === 'string') return answer
+    const { restart, at } = answer
     const hasRun = store !== null && store.rowCount > 0 && nowMs > 0
     if (!hasRun) {
       // Nothing run yet: the scenario is simply rebuilt.

@@ -119,6 +119,18 @@ describe('the Lab', () => {
     lab.run.dispose()
   })
 
+  it('keeps the engine’s copy of the scenario in step with a stop edit, without a new run', async () => {
+    const lab = await openLab()
+    const layout = lab.run.get().layout
+    expect(await lab.apply({ op: 'addStop', tMs: 60, title: 'Q', text: 'Q.' })).toBeNull()
+    expect(lab.run.get().layout).toBe(layout)
+    // Reset before anything ran rebuilds from the engine's own copy: the stop is in it.
+    lab.restart()
+    await until(() => lab.run.get().layout !== layout && lab.run.get().layout !== null)
+    expect(lab.run.get().layout?.scenario.stops.map((s) => s.t_ms)).toContain(60)
+    lab.run.dispose()
+  })
+
   it('leaves document and history as they were when the engine refuses a set, and says why', async () => {
     const lab = await openLab()
     lab.run.step(20)

@@ -49,7 +49,7 @@ import { Lecture } from '../lecture/lecture'
 import { capitalise, lowerFirst, validSelection } from './documents'
 import { Emitter } from './emitter'
 import { type Carried, Carrier } from './carry'
-import { change, type Operation } from './operation'
+import { change, lectureChange, type Operation } from './operation'
 import { ENGINE_CRASHED, type Run } from './run'
 import type { Announcement, LabView, MainView, ReplaceOptions, SideTab } from './types'
 
@@ -163,7 +163,11 @@ export class Lab extends Emitter<LabView> {
         scenario: outcome.scenario,
         label: `${outcome.label}${detail}`,
         reach: outcome.reach,
-        ...(outcome.kind === 'assign' ? { sets: outcome.sets, inverse: outcome.inverse } : {}),
+        ...(outcome.kind === 'assign'
+          ? { sets: outcome.sets, inverse: outcome.inverse }
+          : outcome.reach === 'lecture'
+            ? lectureChange(outcome.scenario, current)
+            : {}),
         commit: (replaced) => {
           const history = record(
             this.view.history,
@@ -353,7 +357,9 @@ export class Lab extends Emitter<LabView> {
         commit,
         ...(step.kind === 'assign' && back.kind === 'assign'
           ? { sets: step.sets, inverse: back.sets }
-          : {}),
+          : step.reach === 'lecture'
+            ? lectureChange(result.scenario, current)
+            : {}),
       }
       const refused = await this.carrier.carry(carried)
       if (refused !== null) this.announce(`${text}: the engine refused it — ${refused}`, 'error')

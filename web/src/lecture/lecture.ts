@@ -2,7 +2,7 @@
  * The lecture's part of the Lab store: whether playing pauses at the narrated stops (the reader's
  * preference, kept on this browser), student mode, and the student's answers to this run's
  * questions. The stops themselves are the document's (`lab.get().scenario.stops`: edited with undo
- * like any other part of it, never sent to the engine); the questions are the run's, as the engine
+ * like any other part of it; the engine checks them but they never change the run); the questions are the run's, as the engine
  * read them (`layout.scenario.questions`, with their asking and due times).
  *
  * Playing goes through `playOn`, which asks the engine to pause exactly at the next stop (the
