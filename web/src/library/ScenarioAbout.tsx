@@ -49,8 +49,11 @@ export const ScenarioAbout = memo(function ScenarioAbout({
    */
   const long = explanation.length > 420 || paragraphs.length > 1
   const folded = long && !whole
-  const chooseVariant = (id: string, label: string) =>
-    void onApply({ op: 'variant', id, label: `Variant “${label}”` })
+  const [variantProblem, setVariantProblem] = useState<string | null>(null)
+  const chooseVariant = async (id: string, label: string) => {
+    setVariantProblem(null)
+    setVariantProblem(await onApply({ op: 'variant', id, label: `Variant “${label}”` }))
+  }
   return (
     <section className="about" aria-label="About this scenario">
       {text('paper') && <p className="paper">{text('paper')}</p>}
@@ -104,12 +107,17 @@ export const ScenarioAbout = memo(function ScenarioAbout({
               const id = String(v.id)
               const label = typeof v.label === 'string' ? v.label : id
               return (
-                <button key={id} type="button" onClick={() => chooseVariant(id, label)}>
+                <button key={id} type="button" onClick={() => void chooseVariant(id, label)}>
                   {label}
                 </button>
               )
             })}
           </div>
+          {variantProblem && (
+            <p className="sweep-problem" role="alert" data-testid="variant-problem">
+              {variantProblem}
+            </p>
+          )}
         </section>
       )}
       {warnings.length > 0 && (
