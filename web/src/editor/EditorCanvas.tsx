@@ -204,8 +204,11 @@ export function EditorCanvas({
     if (!press || press.pointerId !== event.pointerId) return
     if (drag?.moved) {
       const move: Operation = { op: 'moveNode', id: drag.id, x: drag.x, y: drag.y }
-      void applyAt({ ...move, positions: adopted() }, place.get(drag.id), `move-${drag.id}`)
-      setDrag(null)
+      // The node stays where it was dropped until the worker has the move (or refused it).
+      const dropped = drag
+      void applyAt({ ...move, positions: adopted() }, place.get(drag.id), `move-${drag.id}`).then(
+        () => setDrag((now) => (now === dropped ? null : now)),
+      )
       return
     }
     setDrag(null)

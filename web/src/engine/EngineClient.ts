@@ -10,6 +10,7 @@
  */
 import {
   type CallType,
+  documentDigest,
   type LoadedReply,
   type RejectedReply,
   type ReplyOf,
@@ -21,6 +22,7 @@ import {
   isWorkerEvent,
   isWorkerReply,
 } from './protocol'
+import type { Operation } from '../lab/operation'
 
 /** What the client needs from a Worker; tests pass a stand-in transport. */
 export interface WorkerLike {
@@ -34,10 +36,22 @@ export type LoadResult =
   | { ok: true; layoutJson: string; warnings: ScenarioError[] }
   | { ok: false; message: string; errors: ScenarioError[] }
 
-/** The engine's verdict on a scenario it was asked only to check. */
-export type CheckResult =
+/** The engine's verdict on a document given to the worker to keep, the run untouched. */
+export type KeepResult =
   | { ok: true; warnings: ScenarioError[] }
   | { ok: false; message: string; errors: ScenarioError[] }
+
+/**
+ * What became of an operation: the run built in place of the old one (`layoutJson`), or the run
+ * untouched (null); refused; or `diverged`, the worker's document not the page's after it.
+ */
+export type EditResult =
+  | { ok: true; layoutJson: string | null; warnings: ScenarioError[] }
+  | { ok: false; message: string; errors: ScenarioError[]; diverged?: true }
+
+/** Why an operation's result is refused when the worker's document differs from the page's. */
+export const DIVERGED =
+  "the engine's copy of the scenario differs from the page's after this change"
 
 /** What became of a parameter change. */
 export type SetParamResult =
@@ -111,12 +125,35 @@ export class EngineClient {
     return loadResult(reply)
   }
 
-  /** Validates a scenario whole; the run is not touched. */
-  async check(scenarioJson: string, signal?: AbortSignal): Promise<CheckResult> {
-    const reply = await this.call({ type: 'check', scenarioJson }, signal)
-    return reply.type === 'checked'
+  /**
+   * Has the worker keep a document that differs from its own only in what the engine does not
+   * run (node positions, the lecture), validated whole; the run is not touched.
+   */
+  async keep(scenarioJson: string, signal?: AbortSignal): Promise<KeepResult> {
+    const reply = await this.call({ type: 'keep', scenarioJson }, signal)
+    return reply.type === 'kept'
       ? { ok: true, warnings: reply.warnings }
       : { ok: false, message: reply.message, errors: reply.errors }
+  }
+
+  /**
+   * Sends an operation as it is, for the worker to make on the document it runs and the engine
+   * to validate. `expected` is the page's document after it (JSON text, not sent): the worker's
+   * must be the same, or the result is refused as `diverged`.
+   */
+  async edit(op: Operation, expected: string, signal?: AbortSignal): Promise<EditResult> {
+    const reply = await this.call({ type: 'edit', op }, signal)
+    if (reply.type === 'rejected')
+      return { ok: false, message: reply.message, errors: reply.errors }
+    if (reply.digest !== documentDigest(expected))
+      return {
+        ok: false,
+        message: DIVERGED,
+        errors: [{ path: '', message: DIVERGED }],
+        diverged: true,
+      }
+    this.lastGoodScenario = expected
+    return { ok: true, layoutJson: reply.layoutJson, warnings: reply.warnings }
   }
 
   /** Plays on; with `pauseAtMs`, pauses exactly at that simulated time. */

@@ -7,8 +7,10 @@ import { realEngine, scenarioText } from '../test/realEngine'
 import { EngineHost, WASM_MEMORY_LIMIT_BYTES } from './engineHost'
 import type { EngineModule } from './engineModule'
 import { column, parseLayout, type Layout } from './layout'
-import type { WorkerEvent, WorkerMessage, WorkerReply } from './protocol'
+import { documentDigest, type WorkerEvent, type WorkerMessage, type WorkerReply } from './protocol'
 import { SampleStore } from './samples'
+import { change, type Operation } from '../lab/operation'
+import type { JsonObject } from '../scenario/paths'
 
 const DEFAULT = 'two-source-wan'
 
@@ -214,10 +216,10 @@ describe('EngineHost with the real engine', () => {
     host.handle({ type: 'step', id: 4, ms: 5 })
     await inbox.next((m) => m.type === 'status' && m.status === 'paused' && m.nowMs >= 15)
 
-    host.handle({ type: 'check', id: 5, scenarioJson: JSON.stringify(bad) })
+    host.handle({ type: 'keep', id: 5, scenarioJson: JSON.stringify(bad) })
     expect((await inbox.reply(5)).type).toBe('rejected')
-    host.handle({ type: 'check', id: 6, scenarioJson: scenarioText(DEFAULT) })
-    expect(await inbox.reply(6)).toMatchObject({ type: 'checked', id: 6 })
+    host.handle({ type: 'keep', id: 6, scenarioJson: scenarioText(DEFAULT) })
+    expect(await inbox.reply(6)).toMatchObject({ type: 'kept', id: 6 })
 
     host.handle({ type: 'swap', id: 7, scenarioJson: scenarioText(DEFAULT) })
     expect((await inbox.reply(7)).type).toBe('loaded')
@@ -316,6 +318,52 @@ describe('EngineHost with the real engine', () => {
     // Reset rebuilds the scenario as edited, live changes included.
     host.handle({ type: 'reset', id: 6 })
     expect((await inbox.reply(6)).type).toBe('loaded')
+  })
+
+  it('makes an operation on the document it runs: built when the engine runs it, else kept', async () => {
+    const inbox = new Inbox()
+    const host = new EngineHost(realEngine(), inbox.post)
+    const doc = JSON.parse(scenarioText(DEFAULT)) as JsonObject
+    host.handle({ type: 'load', id: 1, scenarioJson: JSON.stringify(doc) })
+    await inbox.reply(1)
+    host.handle({ type: 'step', id: 2, ms: 10 })
+    await inbox.reply(2)
+    const page = (from: JsonObject, op: Operation): JsonObject => {
+      const outcome = change(from, op)
+      if (outcome === null || 'refused' in outcome) throw new Error('the page refuses it')
+      return outcome.scenario
+    }
+    const digest = (of: JsonObject) => documentDigest(JSON.stringify(of))
+
+    // A stop: validated and kept, the run untouched.
+    const stop: Operation = { op: 'addStop', tMs: 60, title: 'Q', text: 'Q.' }
+    const withStop = page(doc, stop)
+    host.handle({ type: 'edit', id: 3, op: stop })
+    const kept = { type: 'edited', layoutJson: null, digest: digest(withStop) }
+    expect(await inbox.reply(3)).toMatchObject(kept)
+    host.handle({ type: 'step', id: 4, ms: 5 })
+    await inbox.next((m) => m.type === 'status' && m.status === 'paused' && m.nowMs >= 15)
+
+    // A VC removed: built in place of the run.
+    const remove: Operation = { op: 'remove', selection: { kind: 'vc', id: 'vc2' } }
+    host.handle({ type: 'edit', id: 5, op: remove })
+    const built = await inbox.reply(5)
+    expect(built).toMatchObject({ type: 'edited', digest: digest(page(withStop, remove)) })
+    if (built.type !== 'edited' || built.layoutJson === null) throw new Error('not built')
+    expect(parseLayout(built.layoutJson).vcs.map((v) => v.id)).not.toContain('vc2')
+    expect(inbox.messages.at(-1)).toMatchObject({ type: 'status', status: 'paused', nowMs: 0 })
+
+    // Refused, by the same function the page uses: nothing changed.
+    host.handle({ type: 'edit', id: 6, op: remove })
+    expect(await inbox.reply(6)).toMatchObject({ type: 'rejected' })
+
+    // Reset rebuilds the document as edited: the stop kept, vc2 gone, a live value in it.
+    host.handle({ type: 'set', id: 7, path: 'vcs.vc1.rif', valueJson: '1' })
+    expect((await inbox.reply(7)).type).toBe('param')
+    host.handle({ type: 'reset', id: 8 })
+    const layout = loadedLayout(await inbox.reply(8))
+    expect(layout.vcs.map((v) => v.id)).not.toContain('vc2')
+    expect(layout.scenario.stops.map((s) => s.t_ms)).toContain(60)
   })
 
   it('posts rows in the buffers the page gives back, the same rows as in new ones', async () => {

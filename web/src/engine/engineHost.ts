@@ -11,14 +11,23 @@ import {
   type ReplyOf,
   type RequestOf,
   type RunStatus,
+  type ScenarioError,
   type Speed,
   type WorkerMessage,
   parseEngineErrors,
-  parseEngineWarnings,
-  parseSetParamResult,
 } from './protocol'
-import type { EngineHandle, EngineModule } from './engineModule'
-import { defaultClock, type HostClock } from './hostClock'
+import type { JsonObject } from '../scenario/paths'
+import { WorkerDocument } from './document'
+import { type EngineHandle, type EngineModule, isTrap, messageOf } from './engineModule'
+import {
+  defaultClock,
+  FLUSH_MS,
+  type HostClock,
+  MAX_EVENTS_PER_CALL,
+  MIN_EVENTS_PER_CALL,
+  PACED_IDLE_MS,
+  SLICE_MS,
+} from './hostClock'
 import { overMemory, WASM_MEMORY_LIMIT_BYTES } from './memoryLimit'
 import { SamplePoster } from './samplePosts'
 
@@ -29,37 +38,10 @@ export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
 /** A reply before it is numbered with its request's id. */
 type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never
 
-/** Wall-clock budget of one slice of engine work before yielding to the message loop. */
-export const SLICE_MS = 8
-/** Bounds on the events per `run_until` call; the budget adapts to the measured event rate. */
-export const MIN_EVENTS_PER_CALL = 1_000
-export const MAX_EVENTS_PER_CALL = 100_000
-/**
- * Least wall time between two posts of samples while the engine runs ahead: two display frames.
- * Slices stay short so that requests are answered promptly, but posting after each of them made
- * the page handle more messages than it can draw: playing 500 VCs flat out, posting every slice
- * gave 48 frames/s, every 16 ms 52–54, every 32 ms 56 (the benchmark). Paced play posts
- * after every slice that catches up, so the charts follow the clock as before.
- */
-export const FLUSH_MS = 32
-/** How long to wait when paced play has caught up with the wall clock (about one display frame). */
-const PACED_IDLE_MS = 16
-
-/** A wasm trap (a Rust panic compiles to `unreachable`) leaves the instance unusable. */
-function isTrap(error: unknown): boolean {
-  return typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message
-  return String(error)
-}
-
 export class EngineHost {
   private engine: EngineHandle | null = null
-  private scenarioJson: string | null = null
-  /** A change was taken since `scenarioJson` was written out. */
-  private scenarioStale = false
+  /** The document the worker runs, every accepted change made to it. */
+  readonly document: WorkerDocument
   private untilMs = 0
   private running = false
   /** Where the current play pauses (a lecture's stop), or null: the run's end. */
@@ -82,6 +64,7 @@ export class EngineHost {
     private readonly clock: HostClock = defaultClock,
   ) {
     this.samples = new SamplePoster(post)
+    this.document = new WorkerDocument(mod)
   }
 
   /** Posts the answer to request `req`: of the type its kind of request is answered with. */
@@ -113,13 +96,15 @@ export class EngineHost {
         case 'swap':
           this.load(req, req.scenarioJson)
           return
-        case 'check':
-          this.check(req)
+        case 'edit':
+          this.edit(req)
+          return
+        case 'keep':
+          this.keep(req)
           return
         case 'reset':
-          this.refreshScenario()
-          if (this.scenarioJson === null) this.fail(req.id, 'no scenario loaded')
-          else this.load(req, this.scenarioJson)
+          if (this.document.current === null) this.fail(req.id, 'no scenario loaded')
+          else this.load(req, JSON.stringify(this.document.current))
           return
         case 'play':
           this.play(req)
@@ -161,52 +146,76 @@ export class EngineHost {
    */
   private load(req: RequestOf<'load' | 'swap' | 'reset'>, scenarioJson: string): void {
     if (req.type !== 'swap') this.dropRun()
-    const verdictText = this.mod.validate_scenario(scenarioJson)
-    const verdict = parseEngineErrors(verdictText)
-    if (verdict.length > 0) {
-      this.reply(req, {
-        type: 'rejected',
-        message: 'the engine rejected this scenario',
-        errors: verdict,
-      })
-      return
+    const built = this.build(req, scenarioJson)
+    if (built === null) return
+    this.reply(req, { type: 'loaded', ...built })
+    this.postStatus('paused')
+  }
+
+  /**
+   * Builds scenario text in place of the run and keeps it (or `doc`, the same as an object) as the
+   * worker's document; refused (the reply sent), returns null with the run as it was.
+   */
+  private build(
+    req: RequestOf<'load' | 'swap' | 'reset' | 'edit'>,
+    text: string,
+    doc?: JsonObject,
+  ): { layoutJson: string; warnings: ScenarioError[] } | null {
+    const verdict = this.document.verdict(text)
+    let errors = 'errors' in verdict ? verdict.errors : []
+    let engine: EngineHandle | null = null
+    if (errors.length === 0) {
+      this.dropRun()
+      try {
+        engine = new this.mod.Engine(text)
+      } catch (error) {
+        if (isTrap(error)) throw error
+        errors = parseEngineErrors(messageOf(error))
+      }
     }
-    this.dropRun()
-    const warnings = parseEngineWarnings(verdictText)
-    let engine: EngineHandle
-    try {
-      engine = new this.mod.Engine(scenarioJson)
-    } catch (error) {
-      if (isTrap(error)) throw error
-      const errors = parseEngineErrors(messageOf(error))
+    if (engine === null || 'errors' in verdict) {
       this.reply(req, { type: 'rejected', message: 'the engine rejected this scenario', errors })
-      return
+      return null
     }
     const layoutJson = engine.layout()
     const layout = JSON.parse(layoutJson) as { until_ms?: unknown }
     this.engine = engine
-    this.scenarioJson = scenarioJson
-    this.scenarioStale = false
+    this.document.built(doc ?? (JSON.parse(text) as JsonObject))
     this.untilMs = typeof layout.until_ms === 'number' ? layout.until_ms : 0
-    this.reply(req, { type: 'loaded', layoutJson, warnings })
-    this.postStatus('paused')
+    return { layoutJson, warnings: verdict.warnings }
   }
 
-  /** Validates a scenario whole; the run goes on untouched. */
-  private check(req: RequestOf<'check'>): void {
-    const text = this.mod.validate_scenario(req.scenarioJson)
-    const errors = parseEngineErrors(text)
-    if (errors.length > 0)
-      this.reply(req, { type: 'rejected', message: 'the engine refused this change', errors })
-    else this.reply(req, { type: 'checked', warnings: parseEngineWarnings(text) })
+  /**
+   * Makes an operation on the worker's document as the page makes it, validated whole: built in
+   * place of the run when it changes what the engine runs, else kept with the run untouched.
+   */
+  private edit(req: RequestOf<'edit'>): void {
+    if (this.engineFor(req.id) === null) return
+    const result = this.document.edit(req.op)
+    if ('errors' in result) {
+      this.reply(req, { type: 'rejected', message: 'the engine refused this change', ...result })
+    } else if ('kept' in result) {
+      const { warnings, digest } = result
+      this.reply(req, { type: 'edited', layoutJson: null, warnings, digest })
+    } else {
+      const built = this.build(req, result.text, result.build)
+      if (built === null) return
+      this.reply(req, { type: 'edited', ...built, digest: result.digest })
+      this.postStatus('paused')
+    }
+  }
+
+  /** Keeps a document that differs only in what the engine does not run; the run goes on. */
+  private keep(req: RequestOf<'keep'>): void {
+    const verdict = this.document.keep(req.scenarioJson)
+    if ('errors' in verdict)
+      this.reply(req, { type: 'rejected', message: 'the engine refused this change', ...verdict })
+    else this.reply(req, { type: 'kept', ...verdict })
   }
 
   private play(req: RequestOf<'play'>): void {
-    const engine = this.engine
-    if (engine === null) {
-      this.fail(req.id, 'no scenario loaded')
-      return
-    }
+    const engine = this.engineFor(req.id)
+    if (engine === null) return
     this.reply(req, { type: 'ok' })
     if (engine.now_ms() >= this.untilMs) {
       this.postStatus('finished')
@@ -227,11 +236,8 @@ export class EngineHost {
 
   /** Runs `ms` more of simulated time at once, whatever the pacing, and stops there. */
   private step(req: RequestOf<'step'>, ms: number): void {
-    const engine = this.engine
-    if (engine === null) {
-      this.fail(req.id, 'no scenario loaded')
-      return
-    }
+    const engine = this.engineFor(req.id)
+    if (engine === null) return
     this.reply(req, { type: 'ok' })
     this.stop()
     const target = Math.min(this.untilMs, engine.now_ms() + ms)
@@ -243,33 +249,24 @@ export class EngineHost {
     this.postStatus(engine.now_ms() >= this.untilMs ? 'finished' : 'paused')
   }
 
-  /** Changes one parameter of the running simulation (`Engine.set_param`). */
+  /**
+   * Changes one parameter of the running simulation (`Engine.set_param`) and, taken, of the
+   * worker's document, which Reset rebuilds, so a live change survives it.
+   */
   private set(req: RequestOf<'set'>, path: string, valueJson: string): void {
-    const engine = this.engine
-    if (engine === null) {
-      this.fail(req.id, 'no scenario loaded')
-      return
-    }
-    const result = parseSetParamResult(engine.set_param(path, valueJson))
+    const engine = this.engineFor(req.id)
+    if (engine === null) return
+    const result = this.document.set(engine, path, valueJson)
     if ('error' in result) {
-      this.reply(req, {
-        type: 'rejected',
-        message: 'the engine refused this change',
-        errors: [result.error],
-      })
-      return
-    }
-    this.reply(req, { type: 'param', applied: result.applied, nowMs: engine.now_ms() })
-    // Reset rebuilds the scenario as edited, so a live change survives it; written out then.
-    this.scenarioStale = true
+      const errors = [result.error]
+      this.reply(req, { type: 'rejected', message: 'the engine refused this change', errors })
+    } else this.reply(req, { type: 'param', applied: result.applied, nowMs: engine.now_ms() })
   }
 
-  /** Writes out the engine's scenario as edited, if a change made it stale. */
-  private refreshScenario(): void {
-    const engine = this.engine
-    if (!this.scenarioStale || engine === null) return
-    this.scenarioStale = false
-    this.scenarioJson = engine.scenario_json()
+  /** The engine, or null when there is none (request `id` failed then). */
+  private engineFor(id: number): EngineHandle | null {
+    if (this.engine === null) this.fail(id, 'no scenario loaded')
+    return this.engine
   }
 
   private pause(): void {
@@ -298,6 +295,7 @@ export class EngineHost {
     this.stop()
     const engine = this.engine
     this.engine = null
+    this.document.built(null)
     engine?.free()
   }
 

@@ -23,7 +23,6 @@ export interface EngineHandle {
   /** One port's cells on its wire and in its queue. */
   port_cells(port: number, max: number): Float64Array
   set_param(path: string, value_json: string): string
-  scenario_json(): string
   free(): void
 }
 
@@ -31,6 +30,19 @@ export interface EngineHandle {
 export interface EngineModule {
   Engine: new (scenarioJson: string) => EngineHandle
   validate_scenario(scenarioJson: string): string
+  /** Validates a scenario that differs from a valid one only at `path`, as `set_param` checks it. */
+  validate_edit(scenarioJson: string, path: string): string
   /** Bytes of the engine's wasm memory (it only grows), for the memory watch; absent in tests. */
   memoryBytes?(): number
+}
+
+/** A wasm trap (a Rust panic compiles to `unreachable`) leaves the instance unusable. */
+export function isTrap(error: unknown): boolean {
+  return typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError
+}
+
+/** What an error thrown by the engine (or anything else) says. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return String(error)
 }

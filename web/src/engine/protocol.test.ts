@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  documentDigest,
   formatScenarioError,
   isClientRequest,
   isWorkerEvent,
@@ -20,6 +21,12 @@ describe('message guards', () => {
     [{ type: 'speed', id: 5, speed: 0 }, false],
     [{ type: 'speed', id: 5, speed: '50' }, false],
     [{ type: 'play' }, false],
+    [{ type: 'edit', id: 6, op: { op: 'remove', selection: { kind: 'vc', id: 'vc2' } } }, true],
+    [{ type: 'keep', id: 6, scenarioJson: '{}' }, true],
+    // Another scenario travels whole (`swap`), never as an edit.
+    [{ type: 'edit', id: 6, op: { op: 'replace', scenario: {}, label: 'x' } }, false],
+    [{ type: 'edit', id: 6, op: 'remove' }, false],
+    [{ type: 'edit', id: 6 }, false],
     [{ type: 'explode', id: 6 }, false],
     [null, false],
     ['play', false],
@@ -42,6 +49,18 @@ describe('message guards', () => {
     expect(isWorkerReply(event)).toBe(false)
     expect(isWorkerReply({ type: 'ok' })).toBe(false)
     expect(isWorkerEvent({ type: 'fatal', message: 'x' })).toBe(true)
+  })
+})
+
+describe('documentDigest', () => {
+  it('tells documents apart by length and content, and is the same for the same text', () => {
+    const doc = JSON.stringify({ vcs: [{ id: 'vc1', rif: 0.0625 }] })
+    expect(documentDigest(doc)).toBe(documentDigest(`${doc}`))
+    expect(documentDigest(doc)).toMatch(/^\d+:[0-9a-f]+$/)
+    expect(documentDigest(doc)).not.toBe(documentDigest(doc.replace('0.0625', '0.0626')))
+    expect(documentDigest(doc)).not.toBe(documentDigest(`${doc} `))
+    // FNV-1a of the empty text is its offset basis.
+    expect(documentDigest('')).toBe('0:811c9dc5')
   })
 })
 

@@ -8,6 +8,7 @@
 /** One validation problem, as the engine reports it: "vcs.vc2.rif: 0.3 is not a power of two ...". */
 export type { ScenarioError } from './generated/engine-types'
 
+import type { Operation } from '../lab/operation'
 import type { ScenarioError } from './generated/engine-types'
 
 /** Simulated milliseconds per wall-clock second; `null` runs as fast as the engine goes. */
@@ -25,10 +26,19 @@ export type ClientRequest =
    */
   | { type: 'swap'; id: number; scenarioJson: string }
   /**
-   * Validate a scenario whole without touching the run (an edit of what the engine does not run,
-   * a lecture's stops). Replies `checked` or `rejected`.
+   * An edit as the page dispatched it (lab/operation.ts; any but `replace`): the worker makes it
+   * on the document it runs with the function the page uses, validates the result whole and,
+   * valid, keeps it — built in place of the run when it changes what the engine runs, the run
+   * untouched when it does not (node positions, the lecture). Replies `edited`, or `rejected` with
+   * nothing changed.
    */
-  | { type: 'check'; id: number; scenarioJson: string }
+  | { type: 'edit'; id: number; op: Operation }
+  /**
+   * A document that differs from the worker's only in what the engine does not run (the undo of
+   * a node move or of a lecture edit): validated whole and, valid, kept as the worker's document,
+   * the run untouched. Replies `kept` or `rejected`.
+   */
+  | { type: 'keep'; id: number; scenarioJson: string }
   /**
    * Start or resume stepping the engine. Replies `ok`; then `samples` events stream in. With
    * `pauseAtMs`, the run pauses exactly at that simulated time (a lecture's stop), if not before.
@@ -74,8 +84,20 @@ export type LoadedReply = {
   layoutJson: string
   warnings: ScenarioError[]
 }
-/** The scenario is valid; `warnings` are suspicious-but-legal settings the engine noticed. */
-export type CheckedReply = { type: 'checked'; id: number; warnings: ScenarioError[] }
+/** The document was kept; `warnings` are suspicious-but-legal settings the engine noticed. */
+export type KeptReply = { type: 'kept'; id: number; warnings: ScenarioError[] }
+/**
+ * An `edit` was accepted: `layoutJson` is the run built in place of the old one, or null when the
+ * run goes on; `digest` is `documentDigest` of the worker's document after it, for the page to
+ * check that its own document is the same.
+ */
+export type EditedReply = {
+  type: 'edited'
+  id: number
+  layoutJson: string | null
+  warnings: ScenarioError[]
+  digest: string
+}
 /** The request was carried out. */
 export type OkReply = { type: 'ok'; id: number }
 /**
@@ -101,7 +123,8 @@ export type FailedReply = { type: 'failed'; id: number; message: string }
 export interface ReplyOf {
   load: LoadedReply | RejectedReply
   swap: LoadedReply | RejectedReply
-  check: CheckedReply | RejectedReply
+  edit: EditedReply | RejectedReply
+  keep: KeptReply | RejectedReply
   reset: LoadedReply | RejectedReply
   play: OkReply
   pause: OkReply
@@ -151,13 +174,29 @@ export type WorkerMessage = WorkerReply | WorkerEvent
 
 const replyTypes: ReadonlySet<string> = new Set([
   'loaded',
-  'checked',
+  'kept',
+  'edited',
   'ok',
   'param',
   'rejected',
   'failed',
 ])
 const eventTypes: ReadonlySet<string> = new Set(['samples', 'status', 'fatal'])
+
+/** The operations an `edit` carries: every one but another scenario, which goes whole (`swap`). */
+const EDIT_OPS: ReadonlySet<string> = new Set([
+  'set',
+  'assign',
+  'moveNode',
+  'addNode',
+  'addLink',
+  'addVc',
+  'remove',
+  'addStop',
+  'editStop',
+  'removeStop',
+  'variant',
+] satisfies Exclude<Operation['op'], 'replace'>[])
 
 /** True for a reply to a numbered request. */
 export function isWorkerReply(msg: unknown): msg is WorkerReply {
@@ -186,8 +225,14 @@ export function isClientRequest(msg: unknown): msg is ClientRequest {
   switch (m.type) {
     case 'load':
     case 'swap':
-    case 'check':
+    case 'keep':
       return typeof m.scenarioJson === 'string'
+    case 'edit':
+      return (
+        typeof m.op === 'object' &&
+        m.op !== null &&
+        EDIT_OPS.has((m.op as { op?: unknown }).op as string)
+      )
     case 'play':
       return (
         m.pauseAtMs === undefined ||
@@ -293,4 +338,17 @@ export function parseSetParamResult(
 /** "vcs.vc2.rif: 0.3 is not a power of two" — one line per error, path first when there is one. */
 export function formatScenarioError(error: ScenarioError): string {
   return error.path ? `${error.path}: ${error.message}` : error.message
+}
+
+/**
+ * A short fingerprint of a document's JSON text (its length and a 32-bit FNV-1a hash of its UTF-16
+ * code units): what the worker says its document is after an edit, for the page to compare.
+ */
+export function documentDigest(text: string): string {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return `${text.length}:${(hash >>> 0).toString(16)}`
 }

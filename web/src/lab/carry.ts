@@ -6,17 +6,23 @@
  */
 import type { PinnedRun } from '../charts/models'
 import type { RunState } from '../editor/history'
-import type { LoadResult } from '../engine/EngineClient'
+import type { EditResult, LoadResult } from '../engine/EngineClient'
 import { formatScenarioError, type ScenarioError } from '../engine/protocol'
 import type { Assignment } from '../scenario/assign'
 import type { JsonObject } from '../scenario/paths'
 import type { Lab } from './lab'
-import type { Reach } from './operation'
+import { capitalise } from './documents'
+import type { Operation, Reach } from './operation'
 
 /** A change on its way to the engine. */
 export interface Carried {
   /** The document after it. */
   scenario: JsonObject
+  /**
+   * The operation that made it, sent as it is when the worker has a run whose document it can be
+   * made on; without one (another scenario, the undo of a structural step), `scenario` goes whole.
+   */
+  op?: Operation
   /** What it did, for the status line and the undo step. */
   label: string
   reach: Reach
@@ -110,28 +116,46 @@ export class Carrier {
 
   /** Has the engine validate one change and, accepted, brings the run in step with it. */
   async carry(change: Carried): Promise<string | null> {
-    if (change.reach === 'layout') {
-      // Node positions: nothing the engine reads, nothing it can refuse.
-      change.commit()
-      return null
-    }
     const epoch = this.epoch
     const { layout } = this.lab.run.get()
     const sets = change.sets ?? []
     const settable = layout !== null && sets.length > 0 && sets.every((s) => s.value !== undefined)
-    if (change.reach === 'lecture') {
-      // What the engine checks but does not run (the lecture): offered to the engine's copy of
-      // the scenario, so that later changes are checked with it, and the run goes on untouched.
-      const answer = settable
-        ? await this.offer(change, sets, epoch)
-        : await this.lab.run.check(JSON.stringify(change.scenario))
-      if (typeof answer === 'string') return answer
-      if (!answer.ok) return refusal(answer.errors)
-      if (this.epoch !== epoch) return REPLACED
+    // Without a run the worker holds no document to make an operation on.
+    const op = layout !== null ? change.op : undefined
+    if (change.reach === 'engine')
+      return settable ? this.setEach(change, sets, epoch) : this.swap(change, op)
+    if (change.reach === 'layout' && layout === null) {
+      // Node positions, and no run: nothing the engine reads, nothing it can refuse.
       change.commit()
       return null
     }
-    return settable ? this.setEach(change, sets, epoch) : this.swap(change)
+    // What the engine does not run (node positions, the lecture): made on the worker's document,
+    // the lecture checked by the engine, and the run goes on untouched.
+    const expected = JSON.stringify(change.scenario)
+    const answer = settable
+      ? await this.offer(change, sets, epoch)
+      : op
+        ? await this.lab.run.edit(op, expected)
+        : await this.lab.run.keep(expected)
+    if (typeof answer === 'string') return answer
+    if (!answer.ok) return this.refused(answer)
+    if (this.epoch !== epoch) return REPLACED
+    change.commit()
+    return null
+  }
+
+  /**
+   * The engine's refusal in words. When the worker's document came out different from the
+   * page's (`diverged`), the run is rebuilt from the page's document, and the status line says so.
+   */
+  private refused(result: Extract<EditResult, { ok: false }>): string {
+    const text = refusal(result.errors)
+    if (!result.diverged) return text
+    const doc = this.lab.get().scenario
+    if (doc) void this.rebuild(doc)
+    const said = `${capitalise(text)}: nothing changed, and the run was rebuilt from the page's copy.`
+    this.lab.announce(said, 'error')
+    return said
   }
 
   /**
@@ -207,15 +231,16 @@ export class Carrier {
    * Another network or scenario: validated whole, then built in place of the run — the run so far
    * pinned behind it, one undo bringing it back — or, refused, nothing changed.
    */
-  private async swap(change: Carried): Promise<string | null> {
+  private async swap(change: Carried, op?: Operation): Promise<string | null> {
     const { status, nowMs, store } = this.lab.run.get()
     const before = this.lab.runState()
     const replaces =
       change.replacing === true || (store !== null && store.rowCount > 0 && nowMs > 0)
     let said = ''
     this.epoch += 1
+    const json = JSON.stringify(change.scenario)
     const result = await this.lab.run.swap(
-      JSON.stringify(change.scenario),
+      op ? { op, expected: json } : json,
       { play: change.play ?? status === 'running', pauseAt: () => this.lab.lecture.nextPauseMs() },
       () => {
         change.commit(replaces ? before : undefined)
@@ -224,7 +249,7 @@ export class Carrier {
       },
     )
     if (result === null) return null
-    if (!result.ok) return refusal(result.errors)
+    if (!result.ok) return this.refused(result)
     if (!replaces) this.lab.announce(`${change.label}.`, 'info')
     else {
       const why = change.replacing

@@ -5,6 +5,7 @@
  * operation is validated by the worker's engine alone, and one undo restores the document exactly.
  */
 import { describe, expect, it } from 'vitest'
+import type { EngineHost } from '../engine/engineHost'
 import type { EngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import { openLab, until } from '../test/inProcess'
@@ -25,6 +26,26 @@ const rif = (value: number): Operation => ({
   value,
   label: `RIF of vc1 = ${value}`,
 })
+
+/** A knob given to a port that inherited its algorithm: the algorithm object is created. */
+const portKnob: Operation = {
+  op: 'assign',
+  sets: [
+    { path: 'links.l3.a_to_b.algorithm.kind', value: 'erica' },
+    { path: 'links.l3.a_to_b.algorithm.target_utilization', value: 0.8 },
+  ],
+  label: 'Target utilisation of port SW1→SW2 = 0.8',
+}
+
+/** A link's delay in place of its length: one setting removed, another made. */
+const delayForLength: Operation = {
+  op: 'assign',
+  sets: [
+    { path: 'links.l1.length_km', value: undefined },
+    { path: 'links.l1.delay_ms', value: 5 },
+  ],
+  label: 'Delay of l1 = 5 ms',
+}
 
 describe('the Lab', () => {
   it('pins a finished run an edit replaces, and one undo brings back the scenario and that run', async () => {
@@ -69,24 +90,8 @@ describe('the Lab', () => {
     await until(() => lab.run.get().nowMs >= 20)
     const ops: Operation[] = [
       rif(0.25),
-      // A knob given to a port that inherited its algorithm: the algorithm object is created.
-      {
-        op: 'assign',
-        sets: [
-          { path: 'links.l3.a_to_b.algorithm.kind', value: 'erica' },
-          { path: 'links.l3.a_to_b.algorithm.target_utilization', value: 0.8 },
-        ],
-        label: 'Target utilisation of port SW1→SW2 = 0.8',
-      },
-      // A link's delay in place of its length: one setting removed, another made.
-      {
-        op: 'assign',
-        sets: [
-          { path: 'links.l1.length_km', value: undefined },
-          { path: 'links.l1.delay_ms', value: 5 },
-        ],
-        label: 'Delay of l1 = 5 ms',
-      },
+      portKnob,
+      delayForLength,
       { op: 'addNode', kind: 'switch', at: { x: 10, y: 10 } },
       { op: 'remove', selection: { kind: 'vc', id: 'vc2' } },
       { op: 'moveNode', id: 'SW1', x: 1, y: 2 },
@@ -119,7 +124,7 @@ describe('the Lab', () => {
     lab.run.dispose()
   })
 
-  it('keeps the engine’s copy of the scenario in step with a stop edit, without a new run', async () => {
+  it('keeps the worker’s copy of the scenario in step with a stop edit, without a new run', async () => {
     const lab = await openLab()
     const layout = lab.run.get().layout
     expect(await lab.apply({ op: 'addStop', tMs: 60, title: 'Q', text: 'Q.' })).toBeNull()
@@ -166,6 +171,84 @@ describe('the Lab', () => {
       'RIF of vc1 = 1',
       'Add stop “Q” at 60 ms',
     ])
+    lab.run.dispose()
+  })
+
+  it('keeps the worker’s document the same as the page’s through sets, stops and structural edits', async () => {
+    let host: EngineHost | null = null
+    const sent: string[] = []
+    const lab = await openLab('two-source-wan', (h) => {
+      host = h
+      const handle = h.handle.bind(h)
+      h.handle = (request) => {
+        sent.push(request.type)
+        handle(request)
+      }
+    })
+    // A step that replaced the run is rebuilt after it resolves: the worker has its document then.
+    const same = async (what: string) => {
+      const worker = () => JSON.stringify(host?.document.current)
+      const page = JSON.stringify(lab.get().scenario)
+      await until(() => worker() === page, 5_000).catch(() => undefined)
+      expect(worker(), what).toBe(page)
+    }
+    lab.run.step(20)
+    await until(() => lab.run.get().nowMs >= 20)
+    await same('loaded')
+    const positions = new Map([
+      ['S1', { x: 10, y: 20 }],
+      ['SW1', { x: 40, y: 20 }],
+    ])
+    const ops: Operation[] = [
+      rif(0.25),
+      portKnob,
+      delayForLength,
+      { op: 'addStop', tMs: 60, title: 'Queue', text: 'The queue grows.' },
+      { op: 'editStop', index: 0, title: 'First', text: 'Look here.' },
+      { op: 'moveNode', id: 'SW1', x: 50, y: 30, positions },
+      { op: 'addNode', kind: 'switch', at: { x: 70, y: 70 } },
+      { op: 'addLink', a: 'SW2', b: 'SW3', defaults: { rate_mbps: 155, length_km: 1 } },
+      { op: 'addVc', path: ['S1', 'SW1', 'SW2', 'D2'] },
+      { op: 'remove', selection: { kind: 'vc', id: 'vc2' } },
+      { op: 'removeStop', index: 0 },
+      rif(1),
+    ]
+    sent.length = 0
+    for (const op of ops) {
+      const before = JSON.stringify(lab.get().scenario)
+      expect(await lab.apply(op), op.op).toBeNull()
+      expect(JSON.stringify(lab.get().scenario), op.op).not.toBe(before)
+      await same(op.op)
+    }
+    // Values go as sets, every other operation as it is: no document was sent for them.
+    expect(sent.filter((type) => type === 'edit')).toHaveLength(9)
+    expect(sent).not.toContain('swap')
+    expect(sent).not.toContain('keep')
+    for (const op of [...ops].reverse()) {
+      expect(await lab.undo(), `undo ${op.op}`).toBeNull()
+      await same(`undo ${op.op}`)
+    }
+    for (const op of ops.slice(0, 6)) {
+      expect(await lab.redo(), `redo ${op.op}`).toBeNull()
+      await same(`redo ${op.op}`)
+    }
+    lab.run.dispose()
+  })
+
+  it('refuses an edit whose result differs in the worker, says so and rebuilds from the page’s', async () => {
+    let host: EngineHost | null = null
+    const lab = await openLab('two-source-wan', (h) => {
+      host = h
+    })
+    const doc = lab.get().scenario as JsonObject
+    const worker = host as EngineHost | null
+    worker?.document.keep(JSON.stringify({ ...doc, title: 'Another title' }))
+    const refused = await lab.apply({ op: 'remove', selection: { kind: 'vc', id: 'vc2' } })
+    expect(refused).toMatch(/differs from the page’s|differs from the page's/)
+    expect(lab.get().scenario).toBe(doc)
+    expect(lab.get().announcement?.tone).toBe('error')
+    await until(() => worker?.document.current?.title === doc.title)
+    expect(JSON.stringify(worker?.document.current)).toBe(JSON.stringify(doc))
     lab.run.dispose()
   })
 })

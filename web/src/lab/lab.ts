@@ -10,8 +10,8 @@
  * answers questions about the registry. The document and its undo history change only when the
  * engine has accepted the change; a refusal changes nothing and comes back, naming the path,
  * to whoever dispatched it. Accepted, the change reaches the run:
- *   - node positions only (dragging): nothing to tell the engine, the run goes on untouched;
- *   - the lecture's stops: checked, the run goes on untouched;
+ *   - node positions and the lecture's stops: made on the worker's document (the stops
+ *     validated), the run goes on untouched;
  *   - parameter values mid-run: `Engine.set_param` for each value — "live" when the model took
  *     it, and the run goes on;
  *   - anything else (a parameter the model cannot take live, a change to the network, any edit
@@ -49,7 +49,7 @@ import { Lecture } from '../lecture/lecture'
 import { capitalise, lowerFirst, validSelection } from './documents'
 import { Emitter } from './emitter'
 import { type Carried, Carrier } from './carry'
-import { change, lectureChange, type Operation } from './operation'
+import { assigning, change, type Operation } from './operation'
 import { ENGINE_CRASHED, type Run } from './run'
 import type { Announcement, LabView, MainView, ReplaceOptions, SideTab } from './types'
 
@@ -163,11 +163,9 @@ export class Lab extends Emitter<LabView> {
         scenario: outcome.scenario,
         label: `${outcome.label}${detail}`,
         reach: outcome.reach,
-        ...(outcome.kind === 'assign'
-          ? { sets: outcome.sets, inverse: outcome.inverse }
-          : outcome.reach === 'lecture'
-            ? lectureChange(outcome.scenario, current)
-            : {}),
+        // Another scenario travels as the document it is.
+        ...(op.op === 'replace' ? {} : { op }),
+        ...(outcome.kind === 'assign' ? { sets: outcome.sets, inverse: outcome.inverse } : {}),
         commit: (replaced) => {
           const history = record(
             this.view.history,
@@ -355,11 +353,10 @@ export class Lab extends Emitter<LabView> {
         label: text,
         reach: step.reach,
         commit,
+        // A structural step's undo is the document it kept, sent whole.
         ...(step.kind === 'assign' && back.kind === 'assign'
-          ? { sets: step.sets, inverse: back.sets }
-          : step.reach === 'lecture'
-            ? lectureChange(result.scenario, current)
-            : {}),
+          ? { sets: step.sets, inverse: back.sets, op: assigning(step.sets, text) }
+          : {}),
       }
       const refused = await this.carrier.carry(carried)
       if (refused !== null) this.announce(`${text}: the engine refused it — ${refused}`, 'error')

@@ -156,37 +156,3 @@ export function assigning(sets: readonly Assignment[], label: string): Operation
  * reason it was refused. `key` makes a quick run of the same change one undo step.
  */
 export type ApplyOp = (op: Operation, key?: string) => Promise<string | null>
-
-/** The ids of a document's stops. */
-function stopIds(doc: JsonObject): Set<Json> {
-  return new Set((Array.isArray(doc.stops) ? doc.stops : []).filter(isObject).map((s) => s.id))
-}
-
-/**
- * The lecture of `doc` as values for the engine's copy of the scenario, which holds `from`'s: what
- * a stop edit, or its undo, offers the engine. A question may name a stop, so the questions go
- * first unless they name a stop `from` lacks.
- */
-export function lectureSets(doc: JsonObject, from: JsonObject): Assignment[] {
-  const stops: Assignment = { path: 'stops', value: doc.stops ?? [] }
-  if (doc.questions === undefined) return [stops]
-  const questions: Assignment = { path: 'questions', value: doc.questions }
-  const known = stopIds(from)
-  const named = (Array.isArray(doc.questions) ? doc.questions : [])
-    .filter(isObject)
-    .map((q) => q.before)
-    .filter((before) => before !== undefined)
-  return named.every((before) => known.has(before)) ? [questions, stops] : [stops, questions]
-}
-
-/** `lectureSets` from `from` to `doc`, with what takes each back (last first), as a change carries them. */
-export function lectureChange(
-  doc: JsonObject,
-  from: JsonObject,
-): { sets: Assignment[]; inverse: Assignment[] } {
-  const sets = lectureSets(doc, from)
-  const inverse = sets
-    .map(({ path }) => ({ path, value: from[path] ?? (path === 'stops' ? [] : undefined) }))
-    .reverse()
-  return { sets, inverse }
-}

@@ -8,9 +8,10 @@
  * the display rate however fast the engine runs (excalidraw's throttleRAF).
  */
 import {
-  type CheckResult,
+  type EditResult,
   EngineCallError,
   type EngineClient,
+  type KeepResult,
   NO_SCENARIO,
   type LoadResult,
   type SetParamResult,
@@ -20,6 +21,7 @@ import { parseLayout, type Layout } from '../engine/layout'
 import type { RunStatus, ScenarioError, Speed, WorkerEvent } from '../engine/protocol'
 import { rowsOfRun, SampleStore } from '../engine/samples'
 import { Emitter } from './emitter'
+import type { Operation } from './operation'
 
 /** The engine's latest snapshot of cells on the links, for the animation. */
 export interface LiveCells {
@@ -140,18 +142,31 @@ export class Run extends Emitter<RunView> {
 
   /**
    * Builds a scenario in place of the current run only if the engine finds it valid: refused, the
-   * run goes on as it was. `accepted` is called just before the new run is adopted, with the old
-   * run's samples all in (to pin it). Resolves with the verdict, or null when a later load or
-   * swap superseded this one.
+   * run goes on as it was. The scenario is JSON text, or an operation the worker makes on the
+   * document it runs (`expected`: the page's document after it, see `EngineClient.edit`).
+   * `accepted` is called just before the new run is adopted, with the old run's samples all in
+   * (to pin it). Resolves with the verdict, or null when a later load or swap superseded this one.
    */
-  async swap(json: string, options: LoadOptions, accepted: () => void): Promise<LoadResult | null> {
+  async swap(
+    scenario: string | { op: Operation; expected: string },
+    options: LoadOptions,
+    accepted: () => void,
+  ): Promise<EditResult | null> {
     const generation = ++this.generation
     try {
-      const result = await this.client.swap(json)
+      const result: EditResult =
+        typeof scenario === 'string'
+          ? await this.client.swap(scenario)
+          : await this.client.edit(scenario.op, scenario.expected)
       if (generation !== this.generation) return null
-      if (!result.ok) return result
+      if (!result.ok) {
+        // The worker built a run of a document the page does not have: not adopted.
+        if (result.diverged) this.accepting = false
+        return result
+      }
       accepted()
-      this.adopt(result)
+      const { layoutJson } = result
+      if (layoutJson !== null) this.adopt({ ...result, layoutJson })
       if (options.play) await this.client.play(undefined, options.pauseAt?.())
       return result
     } catch (cause) {
@@ -160,9 +175,17 @@ export class Run extends Emitter<RunView> {
     }
   }
 
-  /** The engine's verdict on a scenario, the run untouched. */
-  check(json: string): Promise<CheckResult> {
-    return this.client.check(json)
+  /**
+   * An operation that changes only what the engine does not run (node positions, the lecture),
+   * made on the worker's document; the run untouched.
+   */
+  edit(op: Operation, expected: string): Promise<EditResult> {
+    return this.client.edit(op, expected)
+  }
+
+  /** A document that differs only in what the engine does not run, kept by the worker. */
+  keep(json: string): Promise<KeepResult> {
+    return this.client.keep(json)
   }
 
   /** Plays on; with `pauseAtMs`, the engine pauses exactly at that simulated time. */

@@ -18,10 +18,11 @@ globalThis.requestAnimationFrame ??= (fn: FrameRequestCallback) =>
 globalThis.cancelAnimationFrame ??= (id: number) => clearTimeout(id)
 
 /**
- * A worker transport that hands each request to an EngineHost in the same thread. Each message
- * is delivered in a task of its own, in order, as between a page and its worker.
+ * A worker transport that hands each request to an EngineHost in the same thread (given to
+ * `onHost`). Each message is delivered in a task of its own, in order, as between a page and its
+ * worker.
  */
-export function inProcessWorker(): WorkerLike {
+export function inProcessWorker(onHost?: (host: EngineHost) => void): WorkerLike {
   const later = (deliver: () => void) => setTimeout(deliver, 0)
   const worker: WorkerLike = {
     onmessage: null,
@@ -32,6 +33,7 @@ export function inProcessWorker(): WorkerLike {
   const host = new EngineHost(realEngine(), (msg) =>
     later(() => worker.onmessage?.({ data: msg } as MessageEvent<unknown>)),
   )
+  onHost?.(host)
   return worker
 }
 
@@ -48,9 +50,15 @@ export function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   })
 }
 
-/** A Lab on the real engine with the library scenario `id` open, its run built and paused at 0. */
-export async function openLab(id = 'two-source-wan'): Promise<Lab> {
-  const lab = new Lab(new Run(new EngineClient(inProcessWorker)))
+/**
+ * A Lab on the real engine with the library scenario `id` open, its run built and paused at 0;
+ * `onHost` is given the worker's side.
+ */
+export async function openLab(
+  id = 'two-source-wan',
+  onHost?: (host: EngineHost) => void,
+): Promise<Lab> {
+  const lab = new Lab(new Run(new EngineClient(() => inProcessWorker(onHost))))
   lab.setInfo(createEngineInfo(realEngine()))
   lab.open(JSON.parse(scenarioText(id)) as JsonObject, { kind: 'library', id })
   await until(() => lab.run.get().status === 'paused')
