@@ -222,9 +222,14 @@ export class Carrier {
    */
   private async putBack(change: Carried, untaken: number): Promise<void> {
     const inverse = change.inverse ?? []
+    let removed = false
     for (const one of inverse.slice(untaken)) {
       if (one.value !== undefined) await this.lab.run.setParam(one.path, JSON.stringify(one.value))
+      else removed = true
     }
+    // A value cannot take a setting away: the worker keeps the page's document instead.
+    const doc = this.lab.get().scenario
+    if (removed && doc) await this.lab.run.keep(JSON.stringify(doc))
   }
 
   /**

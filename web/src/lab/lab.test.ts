@@ -137,7 +137,8 @@ describe('the Lab', () => {
   })
 
   it('leaves document and history as they were when the engine refuses a set, and says why', async () => {
-    const lab = await openLab()
+    const hosts: EngineHost[] = []
+    const lab = await openLab('two-source-wan', (host) => hosts.push(host))
     lab.run.step(20)
     await until(() => lab.run.get().nowMs >= 20)
     const { scenario, history } = lab.get()
@@ -147,6 +148,14 @@ describe('the Lab', () => {
     expect(lab.get().history).toBe(history)
     expect(lab.run.get().nowMs).toBe(20)
     expect(lab.get().pinned).toBeNull()
+    // Refused after a value that made a setting: the worker's document is the page's again.
+    const badKnob: Operation = {
+      ...portKnob,
+      sets: [portKnob.sets[0], { path: portKnob.sets[1].path, value: 5 }],
+    }
+    expect(await lab.apply(badKnob)).toMatch(/target_utilization/)
+    expect(lab.get().scenario).toBe(scenario)
+    expect(JSON.stringify(hosts[0].document.current)).toBe(JSON.stringify(scenario))
     // The run goes on with the document: a valid value is still taken live.
     expect(await lab.apply(rif(1))).toBeNull()
     expect(lab.get().announcement?.text).toContain('applied live at t = 20.0 ms')
@@ -175,10 +184,10 @@ describe('the Lab', () => {
   })
 
   it('keeps the worker’s document the same as the page’s through sets, stops and structural edits', async () => {
-    let host: EngineHost | null = null
+    const hosts: EngineHost[] = []
     const sent: string[] = []
     const lab = await openLab('two-source-wan', (h) => {
-      host = h
+      hosts.push(h)
       const handle = h.handle.bind(h)
       h.handle = (request) => {
         sent.push(request.type)
@@ -187,7 +196,7 @@ describe('the Lab', () => {
     })
     // A step that replaced the run is rebuilt after it resolves: the worker has its document then.
     const same = async (what: string) => {
-      const worker = () => JSON.stringify(host?.document.current)
+      const worker = () => JSON.stringify(hosts[0].document.current)
       const page = JSON.stringify(lab.get().scenario)
       await until(() => worker() === page, 5_000).catch(() => undefined)
       expect(worker(), what).toBe(page)
@@ -236,19 +245,17 @@ describe('the Lab', () => {
   })
 
   it('refuses an edit whose result differs in the worker, says so and rebuilds from the page’s', async () => {
-    let host: EngineHost | null = null
-    const lab = await openLab('two-source-wan', (h) => {
-      host = h
-    })
+    const hosts: EngineHost[] = []
+    const lab = await openLab('two-source-wan', (host) => hosts.push(host))
     const doc = lab.get().scenario as JsonObject
-    const worker = host as EngineHost | null
-    worker?.document.keep(JSON.stringify({ ...doc, title: 'Another title' }))
+    const [worker] = hosts
+    worker.document.keep(JSON.stringify({ ...doc, title: 'Another title' }))
     const refused = await lab.apply({ op: 'remove', selection: { kind: 'vc', id: 'vc2' } })
     expect(refused).toMatch(/differs from the page’s|differs from the page's/)
     expect(lab.get().scenario).toBe(doc)
     expect(lab.get().announcement?.tone).toBe('error')
-    await until(() => worker?.document.current?.title === doc.title)
-    expect(JSON.stringify(worker?.document.current)).toBe(JSON.stringify(doc))
+    await until(() => worker.document.current?.title === doc.title)
+    expect(JSON.stringify(worker.document.current)).toBe(JSON.stringify(doc))
     lab.run.dispose()
   })
 })
