@@ -117,11 +117,11 @@ export class Carrier {
   /** Has the engine validate one change and, accepted, brings the run in step with it. */
   async carry(change: Carried): Promise<string | null> {
     const epoch = this.epoch
-    const { layout } = this.lab.run.get()
+    const { layout, error } = this.lab.run.get()
     const sets = change.sets ?? []
     const settable = layout !== null && sets.length > 0 && sets.every((s) => s.value !== undefined)
-    // Without a run the worker holds no document to make an operation on.
-    const op = layout !== null ? change.op : undefined
+    // Without a run (or after a crash, in a fresh worker) there is no document to make it on.
+    const op = layout !== null && error === null ? change.op : undefined
     if (change.reach === 'engine')
       return settable ? this.setEach(change, sets, epoch) : this.swap(change, op)
     if (change.reach === 'layout' && layout === null) {
