@@ -3,7 +3,9 @@
  * set by the path its field knows, the structural edits of the drawing and the lecture, a variant,
  * a whole scenario. `change` turns one into what it does to the current document — assignments
  * with their exact inverse for a parameter, the new document for a structural edit — without
- * validating anything: the engine worker does that once (lab/carry.ts).
+ * validating anything: the engine worker does that once (lab/carry.ts). The worker makes the same
+ * operations on its own copy of the document with `change` (engine/document.ts), so this module
+ * and what it imports stay free of React and the DOM.
  */
 import {
   addLink,
