@@ -142,6 +142,7 @@ fn satellite_crm_32_sends_only_what_rule_6_allows_before_the_first_feedback() {
 
 #[test]
 fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
+    let mut without_rule_6 = Vec::new();
     for tbe in [128u32, 512, 1024] {
         let q = |rule6: &str| {
             let r = report(
@@ -152,12 +153,18 @@ fn tbe_does_not_bound_the_queue_and_rule_6_changes_little() {
         };
         let (on, off) = (q("on"), q("off"));
         // Queue length = (sources − 1) × min(TBE, burst) holds only at start-up;
-        // in closed loop the queue grows well past TBE (Fahmy et al. §6.2.1, which
-        // reports about 2,500–3,000 cells). Here the peaks are 4,000–9,000
-        // cells: about 4,000 in every VBR cycle once start-up has passed, the
-        // 5 ms averaging interval adding to the SW1–source round trip.
+        // in closed loop the queue grows well past TBE (Fahmy et al. §6.2.1,
+        // which reports about 2,500–3,000 cells). Here the peaks are
+        // 2,300–3,500 cells: the queue grows 257 cells/ms for the 10 ms
+        // SW1–source round trip plus ERICA's min{100 cells, 1 ms} interval.
         assert!(on.min(off) > 2.0 * tbe as f64, "TBE {tbe}: queue {on} / {off}");
-        assert!(on.max(off) < 4.0 * 2500.0, "TBE {tbe}: queue {on} / {off}");
-        assert!(on.max(off) / on.min(off) < 2.5, "TBE {tbe}: rule 6 on {on}, off {off}");
+        assert!(on.max(off) < 1.4 * 2500.0, "TBE {tbe}: queue {on} / {off}");
+        assert!(on.max(off) / on.min(off) < 1.5, "TBE {tbe}: rule 6 on {on}, off {off}");
+        without_rule_6.push(off);
     }
+    // "TBE does not significantly affect the maximum queue length" (§6.2.1):
+    // TBE 128, 512 and 1024 (8 times as much) peak within 10 % of each other.
+    let (lo, hi) =
+        without_rule_6.iter().fold((f64::MAX, 0.0f64), |(l, h), &q| (l.min(q), h.max(q)));
+    assert!(hi / lo < 1.1, "rule 6 off, TBE 128 / 512 / 1024: {without_rule_6:?}");
 }
