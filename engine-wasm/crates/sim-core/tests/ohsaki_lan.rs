@@ -110,3 +110,70 @@ fn relative_rate_marking_also_keeps_the_lan_lossless_and_full() {
     assert_eq!(total_lost(&r), 0);
     assert!(port_stat(&r, 0, BOTTLENECK, "utilization") > 0.99);
 }
+
+#[test]
+fn moderate_decrease_keeps_sw4_busy_whichever_switch_marks() {
+    // Fig. 6's idle SW4 is not reached with RIF 1/32, RDF 1/16, and not for
+    // want of upstream marks or because upstream queues refill SW4.
+    let steady = [(500.0, 1000.0)];
+    let all = run("ohsaki-lan-moderate-decrease.json", None, &steady);
+    // Only SW4 marks: the same run to the cell — whenever SW2 or SW3 is
+    // congested, SW4 is too and marks the same cells.
+    let unmarked = r#"{"algorithm": {"kind": "none"}}"#;
+    let sw4_only = report(
+        "ohsaki-lan-moderate-decrease.json",
+        &opts(
+            None,
+            &steady,
+            &[
+                ("links.x12.a_to_b", unmarked),
+                ("links.x23.a_to_b", unmarked),
+                ("links.x34.a_to_b", unmarked),
+            ],
+        ),
+    );
+    assert_eq!(all["windows"], sw4_only["windows"]);
+    // No queue upstream (the links from SW1 to SW4 four times as fast): the start-up
+    // overshoot nearly fills SW4's buffer, where the paper's analysis puts
+    // this pair (the Q_max = BL line), and from then on the single loop
+    // keeps the queue close to Q_H and the link busy.
+    let fast = "600";
+    let one_loop = report(
+        "ohsaki-lan-moderate-decrease.json",
+        &opts(
+            None,
+            &steady,
+            &[
+                ("links.x12.rate_mbps", fast),
+                ("links.x23.rate_mbps", fast),
+                ("links.x34.rate_mbps", fast),
+            ],
+        ),
+    );
+    assert!(one_loop["totals"]["ports"][BOTTLENECK]["queue_max"].as_f64().unwrap() > 5000.0);
+    assert_eq!(total_lost(&one_loop), 0);
+    assert!(port_stat(&one_loop, 0, BOTTLENECK, "utilization") > 0.999);
+    assert!(port_stat(&one_loop, 0, BOTTLENECK, "queue_max") < 3500.0);
+}
+
+#[test]
+fn marking_on_arrival_idles_sw4_only_by_overflowing_the_buffers() {
+    // A switch that marks a cell as it joins the queue lags the feedback by
+    // the queueing delay (8 ms at Q_H). SW4 then idles with RIF 1/32, as in
+    // Fig. 6, but every pair of Table 1 loses cells where the paper loses
+    // none, and Fig. 7's pair leaves half the bottleneck idle.
+    let arrival = [("defaults.switch_port.algorithm.mark_on_arrival", "true")];
+    let steady = [(500.0, 1000.0)];
+    let moderate = report("ohsaki-lan-moderate-decrease.json", &opts(None, &steady, &arrival));
+    assert!(port_stat(&moderate, 0, BOTTLENECK, "utilization") < 0.95);
+    assert!(total_lost(&moderate) > 1000);
+    let fig_7 = report(
+        "ohsaki-lan-moderate-decrease.json",
+        &opts(None, &steady, &[arrival[0], ("defaults.vc.rif", "1/2048")]),
+    );
+    assert!(port_stat(&fig_7, 0, BOTTLENECK, "utilization") < 0.6);
+    for file in ["ohsaki-lan-fast-decrease.json", "ohsaki-lan-slow-decrease.json"] {
+        let r = report(file, &opts(None, &steady, &arrival));
+        assert!(total_lost(&r) > 1000, "{file}: {}", total_lost(&r));
+    }
+}

@@ -88,3 +88,41 @@ fn slow_decrease_has_no_rif_that_both_fills_sw4_and_avoids_loss() {
     assert!(port_stat(&full, 0, BOTTLENECK, "utilization") > 0.99);
     assert!(total_lost(&full) > 0);
 }
+
+#[test]
+fn slow_decrease_idles_sw4_on_one_wan_hop_too() {
+    // What the idle SW4 is not: the parking lot's unequal round trips, the
+    // point where the switch reads its queue. With every VC behind the one
+    // 1 ms hop (the 2 ms round trip Scheme 1 sizes for), the same RDF 1/64
+    // loop still runs its queue dry each cycle at every loss-free RIF, and
+    // fills SW4 only from RIF 1/256, which loses cells.
+    let one_hop = |rif: &str| {
+        let sets = [
+            ("links.x12.delay_ms", "0.001"),
+            ("links.x23.delay_ms", "0.001"),
+            ("links.x34.delay_ms", "0.001"),
+            ("defaults.vc.rif", rif),
+        ];
+        run_with("ohsaki-wan-slow-decrease.json", &sets)
+    };
+    for rif in ["1/1024", "1/512"] {
+        let r = one_hop(rif);
+        assert_eq!(total_lost(&r), 0, "{rif}");
+        let util = port_stat(&r, 0, BOTTLENECK, "utilization");
+        assert!(util < 0.98, "{rif}: {util}");
+    }
+    let r = one_hop("1/256");
+    assert!(port_stat(&r, 0, BOTTLENECK, "utilization") > 0.99);
+    assert!(total_lost(&r) > 0);
+    // Marking cells as they join the queue lags the feedback by the queueing
+    // delay: the swing deepens, SW4 idles more and its buffer overflows.
+    let arrival = run_with("ohsaki-wan-slow-decrease.json", &[MARK_ON_ARRIVAL]);
+    assert!(total_lost(&arrival) > 0);
+    assert!(port_stat(&arrival, 0, BOTTLENECK, "utilization") < 0.8);
+}
+
+const MARK_ON_ARRIVAL: (&str, &str) = ("defaults.switch_port.algorithm.mark_on_arrival", "true");
+
+fn run_with(file: &str, sets: &[(&str, &str)]) -> Value {
+    report(file, &opts(None, &[STEADY], sets))
+}
