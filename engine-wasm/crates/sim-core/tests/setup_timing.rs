@@ -12,6 +12,8 @@ use sim_core::Simulation;
 /// S1 and S2 → SW1 → SW2 → D, every link 155.52 Mbit/s; access links 3 ms
 /// (S1) and 1 ms (S2), trunk 2 ms, SW2→D 0.5 ms; each switch port processes
 /// a set-up or connect in `setup_ms`. vc1 from 0 ms, vc2 from 50 ms.
+/// Signalling out of band, so that the times are propagation and processing
+/// alone (in band, ma_two_switch.rs shows the set-up's wait behind a queue).
 fn scenario(setup_ms: f64, startup: &str) -> Simulation {
     let link = |id: &str, a: &str, b: &str, delay: f64| {
         format!(
@@ -24,7 +26,7 @@ fn scenario(setup_ms: f64, startup: &str) -> Simulation {
   "run": {{"until_ms": 200, "sample_interval_ms": 1}},
   "defaults": {{
     "vc": {{"pcr_mbps": 155.52, "icr_mbps": 1, "startup": "{startup}", "switched": true}},
-    "switch_port": {{"setup_ms": {setup_ms},
+    "switch_port": {{"setup_ms": {setup_ms}, "setup_in_band": false,
       "algorithm": {{"kind": "explicit_maxmin", "queue_management": false}}}}
   }},
   "nodes": [

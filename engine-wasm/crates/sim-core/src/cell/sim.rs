@@ -97,10 +97,13 @@ pub struct Vc {
 
 /// A connection set-up message on its way to the destination, or the
 /// connect coming back (Ma & Ramakrishnan §3). At each node it is
-/// first processed (the port's `setup_delay`; zero at hosts unless told),
-/// then crosses the link by propagation alone: signalling travels on its own
-/// channel and is not queued behind ABR cells (Ma & Ramakrishnan §5.3 note
-/// that the round trip seen at set-up is shorter than with data flowing).
+/// first processed (the port's `setup_delay`, zero unless told), then, where
+/// the port carries signalling in band (`setup_in_band`, the default), waits
+/// behind the cells queued there as a cell of its VC would — the whole queue
+/// of a FIFO, one round of the round-robin with per-VC queues, which is why
+/// Ma & Ramakrishnan §5.3 find the round trip seen at set-up "especially for
+/// per-VC queues significantly smaller than when data is actually flowing" —
+/// and then crosses the link.
 #[derive(Clone, Copy, Debug)]
 pub struct Signal {
     /// False: the set-up, along the loop's forward ports; true: the connect,
@@ -121,6 +124,8 @@ pub struct Signal {
     /// Propagation accumulated both ways: the FRTT of Fahmy et al. Table 1 (call
     /// processing is not a fixed delay of the data path, so not counted).
     pub frtt: SimTime,
+    /// Waiting behind the cells queued at the port (in-band signalling).
+    pub queued: bool,
 }
 
 impl Vc {

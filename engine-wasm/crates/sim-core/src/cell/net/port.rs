@@ -159,6 +159,9 @@ pub struct Port {
     /// How long the transmitting switch processes a set-up or connect
     /// message before sending it on through this port.
     pub setup_delay: SimTime,
+    /// Whether set-up and connect messages wait behind the cells queued here
+    /// (in-band signalling) before they cross the link.
+    pub setup_in_band: bool,
     /// CBR/VBR cells: served before any ABR cell (strict priority).
     background: CellFifo,
     /// RM cells (either direction) when the algorithm has them skip the
@@ -212,6 +215,7 @@ impl Port {
             cell_time: crate::time::cell_interval(rate_cps),
             delay,
             setup_delay: SimTime::ZERO,
+            setup_in_band: true,
             buffer_cells,
             discipline,
             background: CellFifo::default(),
@@ -403,6 +407,22 @@ impl Port {
             None
         };
         (first_due, next)
+    }
+
+    /// How long a signalling cell of `vc` joining the ABR queue now waits
+    /// before it starts: the cell being sent, the background and RM cells
+    /// ahead, and the ABR cells served before it — the whole queue with a
+    /// FIFO; with per-VC queues one turn of every VC with cells waiting
+    /// (see [`super::queue::RoundRobin::turns_before_new`]). Background cells
+    /// that arrive meanwhile, which would pass it, are not counted.
+    pub fn queue_wait(&self, now: SimTime, vc: u32) -> SimTime {
+        let busy = self.busy_until.0.saturating_sub(now.0);
+        let abr = match &self.queue {
+            PortQueue::Fifo(q) => q.len(),
+            PortQueue::PerVc(q) => q.turns_before_new(vc),
+        };
+        let ahead = (self.background.len() + self.rm_queue.len() + abr) as u64;
+        SimTime(busy + ahead * self.cell_time.0)
     }
 
     /// When the transmitter is free.

@@ -176,6 +176,14 @@ impl RoundRobin {
         true
     }
 
+    /// Cells served before a cell of `vc` joining its queue now: one of
+    /// every VC in the round when `vc` has none waiting; else at most a
+    /// whole round for each of its own cells ahead (VCs whose queues empty
+    /// meanwhile drop out of the round).
+    pub fn turns_before_new(&self, vc: u32) -> usize {
+        self.ring.len() * self.vc_len(vc).max(1)
+    }
+
     /// Cells of `vc` waiting.
     pub fn vc_len(&self, vc: u32) -> usize {
         self.per_vc.get(vc as usize).map_or(0, CellFifo::len)
@@ -279,6 +287,21 @@ mod tests {
         assert_eq!(q.len(), 7);
         assert_eq!(drain(&mut q), vec![0, 1, 2, 0, 1, 0, 0]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_cell_of_a_vc_with_nothing_waiting_goes_after_one_round() {
+        let mut q = RoundRobin::default();
+        for vc in [0, 0, 0, 0, 1, 2, 1] {
+            q.push(Cell::data(vc));
+        }
+        // VC 3 joins the end of the round: one cell of 0, 1 and 2 go first,
+        // however long their queues; a cell of VC 1 waits a round per cell.
+        assert_eq!(q.turns_before_new(3), 3);
+        assert_eq!(q.turns_before_new(1), 6);
+        let mut pq = PortQueue::PerVc(q);
+        pq.push(Cell::data(3));
+        assert_eq!(drain(&mut pq).iter().position(|&vc| vc == 3), Some(3));
     }
 
     #[test]

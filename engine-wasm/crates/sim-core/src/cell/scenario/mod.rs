@@ -42,6 +42,8 @@ pub struct PortSpec {
     pub buffer_cells: u32,
     /// Set-up / connect processing before a message leaves by this port, ms.
     pub setup_ms: f64,
+    /// Whether set-up / connect messages wait behind the cells queued here.
+    pub setup_in_band: bool,
     pub discipline: Discipline,
     pub algorithm: AlgorithmConfig,
 }

@@ -69,8 +69,10 @@ pub static CELL_PARAMS: &[ParamSpec] = &[
       doc: "When it stops; absent means never." },
     ParamSpec { key: "buffer_cells", scope: Port, label: "Buffer", unit: "cells", default: 100_000.0, min: 1.0, max: 4_000_000.0, kind: Integer, live: false,
       doc: "Queue limit of the port; cells beyond it are lost and counted." },
-    ParamSpec { key: "setup_ms", scope: Port, label: "Set-up processing", unit: "ms", default: 1.0, min: 0.0, max: 1000.0, kind: Real, live: false,
-      doc: "Time the switch takes to process a connection set-up or connect message of a switched VC before sending it on through this port. Ma & Ramakrishnan, \"Queue Management for Explicit Rate Based Congestion Control\" §3 give none; with 1 ms the RM start-up's early warning brings their two-switch queue to the paper's 'nearly 4K' cells. Host ports: 0 unless told." },
+    ParamSpec { key: "setup_ms", scope: Port, label: "Set-up processing", unit: "ms", default: 0.0, min: 0.0, max: 1000.0, kind: Real, live: false,
+      doc: "Time the switch takes to process a connection set-up or connect message of a switched VC before it reaches this port. Ma & Ramakrishnan, \"Queue Management for Explicit Rate Based Congestion Control\" §3 give none, so 0: the message is delayed only by the links and by the cells queued ahead of it (setup_in_band)." },
+    ParamSpec { key: "setup_in_band", scope: Port, label: "Set-up in band", unit: "", default: 1.0, min: 0.0, max: 1.0, kind: Bool, live: false,
+      doc: "Whether a set-up or connect message waits behind the cells queued at this port, as a cell of its VC: the whole queue of a FIFO, one round of per-VC queues. Ma & Ramakrishnan, \"Queue Management for Explicit Rate Based Congestion Control\" treat the set-up as an RM cell (§3) and find the round trip seen at set-up shorter than with data flowing, especially with per-VC queues (§5.3). Off: signalling has its own channel and crosses by propagation alone." },
 ];
 
 /// Every parameter of the cell model, in the order the page lists them: its

@@ -1,4 +1,4 @@
-//! A cell-model port as a scenario states it: buffer, set-up time, queue
+//! A cell-model port as a scenario states it: buffer, set-up signalling, queue
 //! discipline and switch algorithm, over the defaults for switch and host
 //! ports (the links around it are read by `crate::scenario::topology`).
 
@@ -18,6 +18,7 @@ impl PortRead for PortSpec {
         let switch = PortSpec {
             buffer_cells: spec(Scope::Port, "buffer_cells").default as u32,
             setup_ms: spec(Scope::Port, "setup_ms").default,
+            setup_in_band: spec(Scope::Port, "setup_in_band").default != 0.0,
             discipline: Discipline::Fifo,
             algorithm: AlgorithmConfig::None,
         };
@@ -31,6 +32,9 @@ impl PortRead for PortSpec {
         }
         if let Some(x) = obj.param(spec(Scope::Port, "setup_ms"), errors) {
             self.setup_ms = x;
+        }
+        if let Some(x) = obj.flag("setup_in_band", errors) {
+            self.setup_in_band = x;
         }
         if let Some(v) = obj.get("queue") {
             match v.as_str().and_then(Discipline::from_name) {

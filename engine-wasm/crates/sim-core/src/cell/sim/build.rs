@@ -48,7 +48,9 @@ impl Simulation {
                     spec.discipline,
                     spec.algorithm.build(),
                 ));
-                ports.last_mut().expect("just pushed").setup_delay = setup_delay;
+                let port = ports.last_mut().expect("just pushed");
+                port.setup_delay = setup_delay;
+                port.setup_in_band = spec.setup_in_band;
             }
             links.push(Link::new(&l.id, (l.a, l.b), l.rate_mbps, delay, [first, first + 1]));
         }

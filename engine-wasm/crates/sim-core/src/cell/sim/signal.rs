@@ -1,6 +1,7 @@
 //! Switched VCs (Ma & Ramakrishnan §3): the set-up crossing the
 //! path hop by hop, each switch's processing and its algorithm's offer
-//! (RATE and RM start-up), and the connect coming back.
+//! (RATE and RM start-up), its wait behind the cells queued at each port
+//! (in-band signalling), and the connect coming back.
 
 use super::*;
 
@@ -36,15 +37,17 @@ impl Simulation {
             setup,
             reverse_setup,
             frtt: SimTime::ZERO,
+            queued: false,
         });
         self.queue.schedule(until, Event::Signal { vc });
     }
 
     /// The set-up or connect of forward loop `vc` ends a step. Processed at a
-    /// node, it leaves by the route's next port: the set-up passes that
-    /// port's switch algorithm as it goes — RATE computes the loop's share
-    /// there, RM also allocates it, the "early warning" to the VCs already
-    /// there (Ma & Ramakrishnan §3) — and then crosses the link. Arrived at a
+    /// node, it reaches the route's next port: the set-up passes that port's
+    /// switch algorithm as it arrives there, as an RM cell would — RATE
+    /// computes the loop's share, RM also allocates it, the "early warning"
+    /// to the VCs already there (Ma & Ramakrishnan §3) — then, in band, waits
+    /// behind the cells queued at the port, and crosses the link. Arrived at a
     /// node, it is processed there, turned round at the destination as the
     /// connect, or, back at the source, starts the loop (and its reverse).
     pub(super) fn on_signal(&mut self, now: SimTime, vc: u32) {
@@ -54,27 +57,36 @@ impl Simulation {
         let port = route[sig.hop as usize] as usize;
         let hops = route.len() as u32;
         if !sig.on_wire {
-            // Processing done: the switch acts as the message leaves by `port`.
-            let (loop_index, offer) = if sig.connect {
-                (self.vcs[i].partner, sig.reverse_setup.as_mut())
-            } else {
-                (Some(vc), Some(&mut sig.setup))
-            };
-            if let (Some(l), Some(offer)) = (loop_index, offer) {
-                if self.vcs[l as usize].startup != Startup::AtmForum {
-                    // A host port's own source goes first (its cells before now).
-                    if let Some(sender) =
-                        self.vcs.iter().position(|v| v.sole_sender && v.host_port as usize == port)
-                    {
-                        self.catch_up_source(now, sender as u32);
+            if !sig.queued {
+                // Processing done: the port's algorithm sees the message arrive.
+                let (loop_index, offer) = if sig.connect {
+                    (self.vcs[i].partner, sig.reverse_setup.as_mut())
+                } else {
+                    (Some(vc), Some(&mut sig.setup))
+                };
+                if let (Some(l), Some(offer)) = (loop_index, offer) {
+                    if self.vcs[l as usize].startup != Startup::AtmForum {
+                        self.settle_port(now, port);
+                        let p = &mut self.ports[port];
+                        let view = p.view(now);
+                        p.algorithm.on_setup(&view, l, offer);
                     }
-                    self.land_feeder(now, port as u32);
-                    self.catch_up_port(now, port as u32);
-                    let p = &mut self.ports[port];
-                    let view = p.view(now);
-                    p.algorithm.on_setup(&view, l, offer);
+                }
+                if self.ports[port].setup_in_band {
+                    // In band: it waits its turn behind the cells queued here.
+                    self.settle_port(now, port);
+                    let wait = self.ports[port].queue_wait(now, vc);
+                    if wait > SimTime::ZERO {
+                        sig.queued = true;
+                        sig.since = now;
+                        sig.until = now + wait;
+                        self.vcs[i].signal = Some(sig);
+                        self.queue.schedule(sig.until, Event::Signal { vc });
+                        return;
+                    }
                 }
             }
+            sig.queued = false;
             let delay = self.ports[port].delay;
             sig.on_wire = true;
             sig.since = now;
@@ -101,6 +113,18 @@ impl Simulation {
         }
         self.vcs[i].signal = Some(sig);
         self.queue.schedule(sig.until, Event::Signal { vc });
+    }
+
+    /// Brings `port` up to `now`: the cells that reached it and left it by then.
+    fn settle_port(&mut self, now: SimTime, port: usize) {
+        // A host port's own source goes first (its cells before now).
+        if let Some(sender) =
+            self.vcs.iter().position(|v| v.sole_sender && v.host_port as usize == port)
+        {
+            self.catch_up_source(now, sender as u32);
+        }
+        self.land_feeder(now, port as u32);
+        self.catch_up_port(now, port as u32);
     }
 
     /// The connect reaches the source: rule 2 runs (ACR = ICR; with RATE and
