@@ -44,6 +44,16 @@
 //!   bound lowered is booked at that ER rather than its lagging CCR.
 //! * The set-up of the RM start-up option runs the same procedure as an RM
 //!   cell; the RATE option only computes the share (Ma & Ramakrishnan §3).
+//! * p.bottleneck, "the number of bottlenecked VCs" that lines 34–35 and 42
+//!   divide the reduction and the recovery step by, counts the VCs whose
+//!   demand (the ER field of their last RM cell) reached this port's share:
+//!   the VCs this link limits (§4.2.2, "the total capacity reduction for the
+//!   link over the number of bottlenecked VCs using the link"). §2.2's
+//!   booking of a VC whose CCR lags a little under the share as satisfied at
+//!   that CCR is kept for the sum of equation 1, but not for this count: with
+//!   hundreds of VCs at nearly the same rate that booking swings between all
+//!   and none of them as the reduction moves, and each of the few left
+//!   counted would take a large slice of the reduction and of the recovery.
 //!
 //! All rates are in cells per second, as the source's ACR is.
 
@@ -292,7 +302,11 @@ impl ExplicitMaxMin {
         v.last_rm = Some(t);
         let bottlenecked = v.class == Class::Bottlenecked;
         let p = &mut self.control;
-        let mut num_b = self.table.bottlenecked().max(1) as f64;
+        // p.bottleneck (lines 34 and 42): the VCs this port limits, counted by
+        // their demand rather than by the class §2.2 books them in (see
+        // `MaxMinTable::limited_here`).
+        let count = |t: &MaxMinTable| t.limited_here().max(1) as f64;
+        let mut num_b = count(&self.table);
 
         // Whether lines 40–46 bound this VC's ER: while the port reduces,
         // and after the drain for the VC's recovery window (§4.2.3: "a
@@ -364,7 +378,7 @@ impl ExplicitMaxMin {
                 p.virtual_queue = v_q;
                 p.reducing_cap = reduction(v_q, s, max_red); // line 32 (equation 2)
                                                              // line 33: vc.prev_rm_time ← t, done above for every RM cell
-                num_b = self.table.bottlenecked().max(1) as f64; // line 34
+                num_b = count(&self.table); // line 34
                 self.table.state(vc).reducing_cap = p.reducing_cap / num_b; // line 35
                 p.prev_q = q; // line 36
                 cap - p.reducing_cap // line 37

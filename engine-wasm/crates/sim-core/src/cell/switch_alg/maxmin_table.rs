@@ -33,6 +33,9 @@ pub(crate) struct VcState {
     pub(crate) reducing_cap: f64,
     /// vc.prev_ER: the ER this port gave it last; NaN before any.
     pub(crate) prev_er: f64,
+    /// Whether its demand (the ER field its last RM cell brought) reached
+    /// this port's share: this port is what limits it, whatever its CCR.
+    pub(crate) limited_here: bool,
 }
 
 impl Default for VcState {
@@ -44,6 +47,7 @@ impl Default for VcState {
             rm_interval: 0.0,
             reducing_cap: 0.0,
             prev_er: f64::NAN,
+            limited_here: false,
         }
     }
 }
@@ -59,6 +63,8 @@ pub struct MaxMinTable {
     pub(crate) vcs: Vec<VcState>,
     pub(crate) base: u32,
     bottlenecked: u32,
+    /// VCs whose demand reached the share at their last RM cell.
+    limited_here: u32,
     /// Σ_{j∈S} A_j.
     pub(crate) satisfied_sum: f64,
     /// (A_j as ordered bits, j) for j ∈ S; allocations are ≥ 0, whose IEEE
@@ -116,6 +122,13 @@ impl MaxMinTable {
     /// p.bottleneck: the number of VCs bottlenecked here.
     pub fn bottlenecked(&self) -> u32 {
         self.bottlenecked
+    }
+
+    /// The VCs this port limits: those whose demand (ER field) reached the
+    /// share at their last RM cell, including those booked as satisfied at
+    /// a CCR that lags a little under it.
+    pub fn limited_here(&self) -> u32 {
+        self.limited_here
     }
 
     /// N: the VCs counted here.
@@ -194,7 +207,9 @@ impl MaxMinTable {
     /// (§2.2, last paragraph) and returns A_B.
     pub fn allocate(&mut self, vc: u32, cap: f64, er: f64, ccr: f64) -> f64 {
         self.detach(vc);
+        self.set_limited(vc, false);
         let share = self.share(cap, 1);
+        self.set_limited(vc, share <= er);
         let demand = er.min(ccr);
         if share <= demand {
             self.attach(vc, Class::Bottlenecked, share);
@@ -204,8 +219,14 @@ impl MaxMinTable {
         share
     }
 
+    fn set_limited(&mut self, vc: u32, limited: bool) {
+        let was = std::mem::replace(&mut self.state(vc).limited_here, limited);
+        self.limited_here = self.limited_here + u32::from(limited) - u32::from(was);
+    }
+
     /// Forgets `vc` (it left or went idle).
     pub fn remove(&mut self, vc: u32) {
         self.detach(vc);
+        self.set_limited(vc, false);
     }
 }

@@ -337,3 +337,33 @@ fn the_table_spans_the_vcs_seen_from_the_ports_first_member() {
     assert_eq!(t.class(1990), Class::Bottlenecked);
     assert_eq!(t.active(), 2);
 }
+
+#[test]
+fn the_reduction_is_split_over_the_vcs_this_port_limits_whatever_their_ccr() {
+    // Three VCs want the whole link; a fourth is held at 20,000 upstream.
+    let mut a = ExplicitMaxMin::new(ExplicitMaxMinConfig::default());
+    let third = (LINK - 20_000.0) / 3.0;
+    send(&mut a, 0.0, 0, 3, 20_000.0, 20_000.0);
+    for vc in 0..3 {
+        send(&mut a, 0.0, 0, vc, LINK, LINK);
+    }
+    for vc in 0..3 {
+        send(&mut a, 1.0, 0, vc, LINK, third);
+    }
+    assert_eq!(a.table.limited_here(), 3);
+    // VC 0's CCR lags a hair under the share: §2.2 books it satisfied at
+    // that CCR, but this port is still what limits it.
+    send(&mut a, 2.0, 0, 0, LINK, 0.999 * third);
+    assert_eq!(a.table.class(0), Class::Satisfied);
+    assert_eq!((a.table.bottlenecked(), a.table.limited_here()), (2, 3));
+    // Above 3S the reduction M is split over the three (Figure 14 line 35),
+    // not over the two left booked as bottlenecked.
+    send(&mut a, 3.0, 1800, 1, LINK, third);
+    send(&mut a, 3.1, 1800, 2, LINK, third);
+    let m = 0.1 * LINK;
+    assert!(close(a.control.reducing_cap, m), "{}", a.control.reducing_cap);
+    assert!(close(a.table.state(2).reducing_cap, m / 3.0), "{}", a.table.state(2).reducing_cap);
+    // A VC that leaves is no longer counted.
+    a.table.remove(1);
+    assert_eq!(a.table.limited_here(), 2);
+}
