@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::binary_fluid::Fluid;
 use common::{opts, port_stat, report, total_lost, vc_stat};
 use serde_json::Value;
 use sim_core::probe::jain_index;
@@ -12,6 +13,8 @@ const VCS: [&str; 4] = ["vc1", "vc2", "vc3", "vc4"];
 const BOTTLENECK: &str = "x45";
 /// After the start-up transient: the rates have gone round their cycle several times.
 const STEADY: (f64, f64) = (1000.0, 2000.0);
+/// The links between switches (§II, WAN).
+const WAN_HOP_MS: f64 = 1.0;
 
 fn throughputs(r: &Value) -> Vec<f64> {
     VCS.iter().map(|vc| vc_stat(r, 0, vc, "throughput_mbps")).collect()
@@ -119,6 +122,34 @@ fn slow_decrease_idles_sw4_on_one_wan_hop_too() {
     let arrival = run_with("ohsaki-wan-slow-decrease.json", &[MARK_ON_ARRIVAL]);
     assert!(total_lost(&arrival) > 0);
     assert!(port_stat(&arrival, 0, BOTTLENECK, "utilization") < 0.8);
+}
+
+#[test]
+fn slow_decrease_cycle_is_the_one_a_fluid_model_of_the_source_rules_predicts() {
+    // Ohsaki et al. choose RIF from the Q_max = BL line of their analysis (§II,
+    // Fig. 3), a first-order fluid approximation of the source rules for one
+    // binary switch. The fluid model below is that method applied to this
+    // parking lot: each VC's rate rises by RIF·PCR per CI = 0 backward RM cell
+    // and falls by RDF·ACR per CI = 1 one, backward RM cells coming back at the
+    // rate sent one round trip earlier over Nrm, with SW4 congested while its
+    // queue is above Q_H. It gives the same cycle as the cell-level run: the
+    // queue runs empty in every cycle at both of Table 2's slow-down pairs, and
+    // only from RIF 1/128, which overflows the buffer, does it stay above 0.
+    // The analysis, read this way, has no RIF between its two lines for
+    // RDF 1/64 on the WAN: the idle SW4 is its prediction too.
+    for (rif, engine_rif) in [(1.0 / 1024.0, "1/1024"), (1.0 / 512.0, "1/512")] {
+        let fluid = Fluid::parking_lot(WAN_HOP_MS, rif, 1.0 / 64.0).run(STEADY);
+        assert_eq!(fluid.q_min, 0.0, "RIF {engine_rif}: the fluid queue runs dry");
+        assert_eq!(fluid.lost, 0.0, "RIF {engine_rif}");
+        let r = run("ohsaki-wan-slow-decrease.json", Some((engine_rif, "1/64")));
+        let util = port_stat(&r, 0, BOTTLENECK, "utilization");
+        assert!((util - fluid.utilization).abs() < 0.02, "RIF {engine_rif}: {util} vs {fluid:?}");
+        let peak = port_stat(&r, 0, BOTTLENECK, "queue_max");
+        assert!((peak / fluid.q_max - 1.0).abs() < 0.1, "RIF {engine_rif}: {peak} vs {fluid:?}");
+        assert!(fluid.utilization < 0.95, "{fluid:?}");
+    }
+    let full = Fluid::parking_lot(WAN_HOP_MS, 1.0 / 128.0, 1.0 / 64.0).run(STEADY);
+    assert!(full.q_min > 0.0 && full.lost > 0.0, "{full:?}");
 }
 
 const MARK_ON_ARRIVAL: (&str, &str) = ("defaults.switch_port.algorithm.mark_on_arrival", "true");

@@ -2,6 +2,7 @@
 //! it through the runner exactly as `abrsim run` does.
 #![allow(dead_code, reason = "each test binary uses its own subset of these helpers")]
 
+pub mod binary_fluid;
 pub mod generate;
 
 use serde_json::{json, Value};
