@@ -45,6 +45,20 @@ fn fast_decrease_fills_sw4_without_loss_but_favours_the_long_vcs() {
 }
 
 #[test]
+fn fast_decrease_start_up_takes_vc4_to_pcr_in_the_fluid_model_too() {
+    // Fig. 4's "VC4 does not [reach PCR]" is out of reach at start-up: the four
+    // sources start at ICR with SW4 empty, and with RIF 1/4 every CI = 0 RM
+    // cell adds PCR/4. A first-order fluid model of the source rules on this
+    // LAN parking lot takes every VC, VC4 among them, to PCR about 1 ms in,
+    // before SW4's queue first passes Q_H, as the cell-level run does (ACR at
+    // 150 Mbit/s through 2–8 ms, Q_H passed at 9 ms).
+    let fluid = Fluid::parking_lot(0.01, 1.0 / 4.0, 1.0 / 4.0).run((0.0, 20.0));
+    let q_h = fluid.past_q_h_ms.expect("the queue passes Q_H");
+    let vc4 = fluid.at_pcr_ms[3].expect("VC4 reaches PCR");
+    assert!(vc4 < 2.0 && vc4 < q_h, "{fluid:?}");
+}
+
+#[test]
 fn fast_decrease_with_the_q_min_rif_starves_the_short_vc_and_idles_sw4() {
     // Fig. 5: RIF 1/512, RDF 1/4 — no loss either, but SW4 is not filled.
     let r = run(

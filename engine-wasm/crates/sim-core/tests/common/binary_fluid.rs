@@ -34,6 +34,10 @@ pub struct FluidResult {
     pub q_max: f64,
     /// Cells lost to the full buffer since t = 0.
     pub lost: f64,
+    /// When each VC's ACR first reached PCR (ms), if it did.
+    pub at_pcr_ms: Vec<Option<f64>>,
+    /// When the queue first passed Q_H (ms), if it did.
+    pub past_q_h_ms: Option<f64>,
 }
 
 impl Fluid {
@@ -65,9 +69,13 @@ impl Fluid {
         let mut congested = vec![false; steps + 1];
         let (mut q, mut busy, mut samples, mut lost) = (0.0_f64, 0.0, 0.0, 0.0);
         let (mut q_min, mut q_max) = (f64::INFINITY, 0.0_f64);
+        let mut at_pcr_ms = vec![None; self.delays.len()];
+        let mut past_q_h_ms = None;
         for k in 0..steps {
             let mut arriving = 0.0;
-            for (rate, &(to_switch, back)) in rates.iter_mut().zip(&self.delays) {
+            for ((rate, &(to_switch, back)), at_pcr) in
+                rates.iter_mut().zip(&self.delays).zip(&mut at_pcr_ms)
+            {
                 let (sx, b) = (lag(to_switch), lag(back));
                 let marked = k >= b && congested[k - b];
                 let brm_rate = if k >= sx + b { rate[k - sx - b] } else { rate[k] } / NRM;
@@ -78,6 +86,9 @@ impl Fluid {
                     r + self.rif * PCR * brm_rate * DT
                 };
                 rate[k + 1] = next.clamp(MCR, PCR);
+                if rate[k + 1] >= PCR && at_pcr.is_none() {
+                    *at_pcr = Some((k + 1) as f64 * DT);
+                }
                 arriving += if k >= sx { rate[k - sx] } else { icr };
             }
             let served = if q > 0.0 || arriving >= C { C } else { arriving };
@@ -87,6 +98,9 @@ impl Fluid {
                 q = BUFFER;
             }
             congested[k + 1] = q > Q_H;
+            if q > Q_H && past_q_h_ms.is_none() {
+                past_q_h_ms = Some((k + 1) as f64 * DT);
+            }
             if k as f64 * DT >= window.0 {
                 busy += served / C;
                 samples += 1.0;
@@ -94,6 +108,6 @@ impl Fluid {
                 q_max = q_max.max(q);
             }
         }
-        FluidResult { utilization: busy / samples, q_min, q_max, lost }
+        FluidResult { utilization: busy / samples, q_min, q_max, lost, at_pcr_ms, past_q_h_ms }
     }
 }
