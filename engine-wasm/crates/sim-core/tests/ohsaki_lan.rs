@@ -127,6 +127,19 @@ fn relative_rate_marking_also_keeps_the_lan_lossless_and_full() {
 }
 
 #[test]
+fn source_rule_6_never_fires_in_the_lan() {
+    // §II sets CRM 32 and CDF 1/2 (source rule 6). On the LAN a backward RM
+    // cell is never 32 forward ones behind, so switching the rule off (CDF 0)
+    // gives the same run, sample for sample, for Figs. 4 and 6.
+    for file in ["ohsaki-lan-fast-decrease.json", "ohsaki-lan-moderate-decrease.json"] {
+        let on = report(file, &opts(None, &[(0.0, 1000.0)], &[]));
+        let off = report(file, &opts(None, &[(0.0, 1000.0)], &[("defaults.vc.cdf", "0")]));
+        assert!(on["stats"]["series_hash"].is_string());
+        assert_eq!(on["stats"]["series_hash"], off["stats"]["series_hash"], "{file}");
+    }
+}
+
+#[test]
 fn moderate_decrease_keeps_sw4_busy_in_the_fluid_model_too() {
     // Table 1 puts RIF 1/32, RDF 1/16 on the Q_max = BL line, far above the
     // Q_min = 0 line (RIF 1/2048): the analysis the pair comes from keeps SW4

@@ -125,6 +125,21 @@ fn slow_decrease_idles_sw4_on_one_wan_hop_too() {
 }
 
 #[test]
+fn slow_decrease_never_triggers_source_rule_6() {
+    // §II sets CRM 32 and CDF 1/2: source rule 6 halves ACR when 32 forward RM
+    // cells have gone out with no backward RM cell back. It never fires in
+    // these runs, so switching it off (CDF 0) gives the same run, sample for
+    // sample: the idle SW4 is not rule 6's doing.
+    for rif in ["1/1024", "1/512"] {
+        let on = run_with("ohsaki-wan-slow-decrease.json", &[("defaults.vc.rif", rif)]);
+        let sets = [("defaults.vc.rif", rif), ("defaults.vc.cdf", "0")];
+        let off = run_with("ohsaki-wan-slow-decrease.json", &sets);
+        assert!(on["stats"]["series_hash"].is_string());
+        assert_eq!(on["stats"]["series_hash"], off["stats"]["series_hash"], "RIF {rif}");
+    }
+}
+
+#[test]
 fn slow_decrease_cycle_is_the_one_a_fluid_model_of_the_source_rules_predicts() {
     // Ohsaki et al. choose RIF from the Q_max = BL line of their analysis (§II,
     // Fig. 3), a first-order fluid approximation of the source rules for one
