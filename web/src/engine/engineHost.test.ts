@@ -60,6 +60,15 @@ class Inbox {
   }
 }
 
+/** A host on `engine` with the default scenario loaded, and its reply to the load. */
+async function loadedDefault(engine: EngineModule = realEngine()) {
+  const inbox = new Inbox()
+  const host = new EngineHost(engine, inbox.post)
+  host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
+  const loaded = await inbox.reply(1)
+  return { inbox, host, loaded }
+}
+
 function loadedLayout(reply: WorkerReply): Layout {
   if (reply.type !== 'loaded') throw new Error(`expected loaded, got ${JSON.stringify(reply)}`)
   return parseLayout(reply.layoutJson)
@@ -118,10 +127,8 @@ describe('real engine, driven directly', () => {
 
 describe('EngineHost with the real engine', () => {
   it('loads, plays to the end in time slices and streams every sample row', async () => {
-    const inbox = new Inbox()
-    const host = new EngineHost(realEngine(), inbox.post)
-    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-    const layout = loadedLayout(await inbox.reply(1))
+    const { inbox, host, loaded } = await loadedDefault()
+    const layout = loadedLayout(loaded)
     host.handle({ type: 'speed', id: 2, speed: null })
     expect(await inbox.reply(2)).toEqual({ type: 'ok', id: 2 })
     host.handle({ type: 'play', id: 3 })
@@ -146,10 +153,7 @@ describe('EngineHost with the real engine', () => {
   })
 
   it('pauses promptly and resumes where it stopped', async () => {
-    const inbox = new Inbox()
-    const host = new EngineHost(realEngine(), inbox.post)
-    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-    await inbox.reply(1)
+    const { inbox, host } = await loadedDefault()
     host.handle({ type: 'speed', id: 2, speed: null })
     host.handle({ type: 'play', id: 3 })
     await inbox.next((m) => m.type === 'samples' && m.nowMs > 0)
@@ -170,10 +174,7 @@ describe('EngineHost with the real engine', () => {
   })
 
   it('paces play by the requested speed', async () => {
-    const inbox = new Inbox()
-    const host = new EngineHost(realEngine(), inbox.post)
-    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-    await inbox.reply(1)
+    const { inbox, host } = await loadedDefault()
     host.handle({ type: 'speed', id: 2, speed: 20 }) // 20 simulated ms per wall second
     host.handle({ type: 'play', id: 3 })
     await new Promise((r) => setTimeout(r, 250))
@@ -200,10 +201,7 @@ describe('EngineHost with the real engine', () => {
   })
 
   it('swaps in a valid scenario, and keeps the run going when the engine refuses one', async () => {
-    const inbox = new Inbox()
-    const host = new EngineHost(realEngine(), inbox.post)
-    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-    await inbox.reply(1)
+    const { inbox, host } = await loadedDefault()
     host.handle({ type: 'step', id: 2, ms: 10 })
     await inbox.next((m) => m.type === 'status' && m.status === 'paused' && m.nowMs >= 10)
     const bad = JSON.parse(scenarioText(DEFAULT)) as { vcs: { rif?: number }[] }
@@ -255,10 +253,8 @@ describe('EngineHost with the real engine', () => {
   })
 
   it('plays to a lecture stop and pauses exactly at its time, then on to the end', async () => {
-    const inbox = new Inbox()
-    const host = new EngineHost(realEngine(), inbox.post)
-    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-    const layout = loadedLayout(await inbox.reply(1))
+    const { inbox, host, loaded } = await loadedDefault()
+    const layout = loadedLayout(loaded)
     host.handle({ type: 'speed', id: 2, speed: null })
     host.handle({ type: 'play', id: 3, pauseAtMs: 37.25 })
     expect(await inbox.reply(3)).toEqual({ type: 'ok', id: 3 })
@@ -277,10 +273,8 @@ describe('EngineHost with the real engine', () => {
   })
 
   it('steps a given stretch of simulated time and stays paused', async () => {
-    const inbox = new Inbox()
-    const host = new EngineHost(realEngine(), inbox.post)
-    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-    const layout = loadedLayout(await inbox.reply(1))
+    const { inbox, host, loaded } = await loadedDefault()
+    const layout = loadedLayout(loaded)
     host.handle({ type: 'step', id: 2, ms: 0.5 })
     expect(await inbox.reply(2)).toEqual({ type: 'ok', id: 2 })
     host.handle({ type: 'step', id: 3, ms: 0.5 })
@@ -300,10 +294,7 @@ describe('EngineHost with the real engine', () => {
   })
 
   it('changes parameters of the running simulation: live, restart, or refused with a path', async () => {
-    const inbox = new Inbox()
-    const host = new EngineHost(realEngine(), inbox.post)
-    host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-    await inbox.reply(1)
+    const { inbox, host } = await loadedDefault()
     host.handle({ type: 'step', id: 2, ms: 20 })
     await inbox.reply(2)
     host.handle({ type: 'set', id: 3, path: 'vcs.vc1.rif', valueJson: '1' })
@@ -368,10 +359,7 @@ describe('EngineHost with the real engine', () => {
 
   it('posts rows in the buffers the page gives back, the same rows as in new ones', async () => {
     const run = async (mod: EngineModule, recycle: boolean) => {
-      const inbox = new Inbox()
-      const host = new EngineHost(mod, inbox.post)
-      host.handle({ type: 'load', id: 1, scenarioJson: scenarioText(DEFAULT) })
-      await inbox.reply(1)
+      const { inbox, host } = await loadedDefault(mod)
       const rows: number[][] = []
       const buffers: ArrayBufferLike[] = []
       for (let id = 2; id < 8; id++) {
