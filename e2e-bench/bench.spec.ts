@@ -10,6 +10,8 @@
  *               and charts on: flat out, at the default pace and in slow motion
  *   slider      how soon a parameter slider moved while the engine runs flat out is shown, and
  *               acknowledged by the engine ("applied live")
+ *   start       how soon after the click on Play the default scenario, at the default pace, shows
+ *               cells moving on its links (the first view a visitor gets)
  *   memory      the page's memory after playing each workload to its end, flat out
  *
  * Environment: BENCH_CASES (a JSON file from scripts/bench-cases.mjs; built here when absent),
@@ -41,7 +43,9 @@ const allCases: BenchCase[] = JSON.parse(
 const only = process.env.BENCH_ONLY?.split(',').map((n) => n.trim())
 const cases = allCases.filter((c) => !only || only.includes(c.name))
 const parts = new Set(
-  (process.env.BENCH_PARTS ?? 'throughput,frames,slider,memory').split(',').map((p) => p.trim()),
+  (process.env.BENCH_PARTS ?? 'throughput,frames,slider,start,memory')
+    .split(',')
+    .map((p) => p.trim()),
 )
 const outDir = process.env.BENCH_OUT_DIR ?? `${root}test-results/bench-out`
 const FRAME_WINDOW_MS = Number(process.env.BENCH_FRAME_MS ?? 10_000)
@@ -440,6 +444,85 @@ test('slider: a live parameter change while the engine runs 500 VCs flat out', a
   )
   expect(rows.length).toBe(MOVES)
   save('slider', result)
+})
+
+test('start: from the click on Play to cells on the links, default scenario and pace', async ({
+  lab,
+  page,
+}) => {
+  test.skip(!parts.has('start'), 'BENCH_PARTS leaves it out')
+  const LOADS = 7
+  const rows: { cells_ms: number; painted_ms: number; cells: number }[] = []
+  for (let i = 0; i < LOADS; i++) {
+    await lab.open()
+    await lab.waitUntilLoaded()
+    await expect(lab.speedSlider).toHaveAttribute('aria-valuetext', '50 ms per second')
+    // In the page: the click's own time stamp (time spent queued behind a busy main thread
+    // counts), the moment the animation layer first says it draws cells, and the frame after.
+    await page.evaluate(() => {
+      interface Start {
+        click?: number
+        cells?: number
+        painted?: number
+        count?: number
+      }
+      const start: Start = {}
+      ;(window as unknown as { __startBench: Start }).__startBench = start
+      const play = document.querySelector('button.action-togglePlay')
+      const layer = document.querySelector('[data-testid="animation-layer"]')
+      if (!play || !layer) throw new Error('no Play button or animation layer on the page')
+      play.addEventListener(
+        'click',
+        (e) => {
+          start.click ??= Math.min(e.timeStamp, performance.now())
+        },
+        { capture: true },
+      )
+      const look = () => {
+        if (start.click === undefined || start.cells !== undefined) return
+        const count = Number(layer.getAttribute('data-cells')) || 0
+        if (layer.getAttribute('data-mode') !== 'cells' || count === 0) return
+        start.cells = performance.now()
+        start.count = count
+        requestAnimationFrame(() => {
+          start.painted = performance.now()
+        })
+      }
+      new MutationObserver(look).observe(layer, {
+        attributes: true,
+        attributeFilter: ['data-mode', 'data-cells'],
+      })
+    })
+    await lab.playButton.click()
+    const start = await page.waitForFunction(
+      () => {
+        const s = (window as unknown as { __startBench: { painted?: number } }).__startBench
+        return s.painted === undefined ? null : s
+      },
+      undefined,
+      { timeout: 60_000 },
+    )
+    const s = (await start.jsonValue()) as {
+      click: number
+      cells: number
+      painted: number
+      count: number
+    }
+    rows.push({ cells_ms: s.cells - s.click, painted_ms: s.painted - s.click, cells: s.count })
+  }
+  const painted = rows.map((r) => r.painted_ms).sort((a, b) => a - b)
+  const result = {
+    scenario: 'two-source-wan (the page opened with no scenario named), 50 ms per second',
+    loads: rows.length,
+    painted: { median: quantile(painted, 0.5), max: painted[painted.length - 1] },
+    rows,
+  }
+  console.log(
+    `start, default scenario at the default pace: cells on the links ${result.painted.median.toFixed(0)} ms median / ` +
+      `${result.painted.max.toFixed(0)} ms slowest after the click on Play (${rows.length} page loads)`,
+  )
+  expect(rows.length).toBe(LOADS)
+  save('start', result)
 })
 
 test('memory: the page after playing each workload to its end, flat out', async ({ browser }) => {

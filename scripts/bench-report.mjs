@@ -286,6 +286,22 @@ export function targets(doc) {
       },
     ),
   )
+  const start = doc.browser?.start
+  out.push(
+    check(
+      'first-cells',
+      'The first view: cells move on the links within 2 s of the click on Play (default scenario and pace, slowest page load)',
+      start?.painted?.max,
+      2000,
+      {
+        atLeast: false,
+        format: (x) => `${fixed(x, 0)} ms`,
+        detail: start
+          ? `(median ${fixed(start.painted.median, 0)} ms over ${start.loads} loads)`
+          : '',
+      },
+    ),
+  )
   return out
 }
 
@@ -410,6 +426,14 @@ export function markdown(doc) {
       `slider shows its new value: median ${fixed(s.shown.median, 0)} ms, slowest ${fixed(s.shown.max, 0)} ms; to the next frame after the engine's`,
       `answer ("applied live at t = …") is shown: median ${fixed(s.acknowledged.median, 0)} ms, slowest ${fixed(s.acknowledged.max, 0)} ms.` +
         `${s.all_live ? ' Every move was applied live' : ' Not every move was applied live'}${s.still_running ? ' and the run went on.' : '; the run had stopped.'}`,
+    )
+  }
+  const st = doc.browser?.start
+  if (st) {
+    lines.push(
+      '',
+      `First view (${st.scenario}, ${st.loads} page loads): from the click on Play (the event's time stamp) to the next frame after the`,
+      `animation layer first draws cells on the links: median ${fixed(st.painted.median, 0)} ms, slowest ${fixed(st.painted.max, 0)} ms.`,
     )
   }
   if (doc.browser?.error) lines.push('', `The browser part did not finish: ${doc.browser.error}.`)

@@ -9,8 +9,9 @@
 // 2. In headless Chromium (e2e-bench/ through playwright.bench.config.ts, against a production build
 //    of the app plus web/bench.html served by `vite preview` on a free port): the engine bare in a
 //    worker and through the app's own worker and protocol; the app's frame times playing 500 VCs;
-//    how soon a slider moved while the engine runs flat out is shown and applied; the page's memory
-//    after playing each workload to its end.
+//    how soon a slider moved while the engine runs flat out is shown and applied; how soon the
+//    default scenario shows cells after the click on Play; the page's memory after playing each
+//    workload to its end.
 // 3. Writes bench/results.json (with the machine it ran on) and, after a full run, the tables in
 //    docs/performance.md (scripts/bench-report.mjs), so the two never disagree.
 //
@@ -27,7 +28,7 @@
 // shared 2-core virtual machine single runs of 0.3-1 s vary by up to a factor of 1.5 and three
 // pairs' ratios spread from 1.4 to 3.1: seven pairs' median holds within a few per cent.
 //
-// --parts picks browser parts (throughput, frames, slider, memory). --only, --skip-* and --parts
+// --parts picks browser parts (throughput, frames, slider, start, memory). --only, --skip-* and --parts
 // make a partial run, which writes --out but leaves docs/performance.md alone.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import {
@@ -51,7 +52,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const abrsim = `${root}engine-wasm/target/release/abrsim`
 const pkg = `${root}web/src/engine/pkg/`
 const EVENTS_PER_CALL = 100_000
-const BROWSER_PARTS = ['throughput', 'frames', 'slider', 'memory']
+const BROWSER_PARTS = ['throughput', 'frames', 'slider', 'start', 'memory']
 
 const args = {
   only: null,
@@ -496,6 +497,7 @@ async function browserBench() {
     }
     browser.frames = part('frames')
     browser.slider = part('slider')
+    browser.start = part('start')
   } finally {
     stop()
     rmSync(dir, { recursive: true, force: true })
