@@ -1,45 +1,18 @@
 /**
- * Under load: 500 VCs with cells moving in slow motion must keep the page near 60 frames
- * a second, and a run long enough to wait for shows its progress.
+ * Under load: 500 VCs with cells moving in slow motion keep being drawn, the library's 500-VC
+ * scenario shows single cells on its long links and flow rates on its short ones, and a run long
+ * enough to wait for shows its progress. How many frames a second the page keeps meanwhile is a
+ * figure of the benchmark (`npm run bench`, its frames part), not a test.
  */
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { fiveHundredVcs, scenarioHash } from './scenarios'
 
 const artifacts = fileURLToPath(new URL('./artifacts/', import.meta.url))
 mkdirSync(artifacts, { recursive: true })
 
-// The frame rate is measured without the trace recorder, whose screencast competes for the CPU.
-test.use({ trace: 'off' })
-
-/** Mean and median interval (ms) of the next 180 animation frames. */
-function frameIntervals(page: Page): Promise<{ mean: number; median: number }> {
-  return page.evaluate(
-    () =>
-      new Promise<{ mean: number; median: number }>((resolve) => {
-        const stamps: number[] = []
-        const step = (t: number) => {
-          stamps.push(t)
-          if (stamps.length <= 180) requestAnimationFrame(step)
-          else {
-            const gaps = stamps
-              .slice(1)
-              .map((s, i) => s - stamps[i])
-              .sort((a, b) => a - b)
-            resolve({
-              mean: (stamps[stamps.length - 1] - stamps[0]) / gaps.length,
-              median: gaps[gaps.length >> 1],
-            })
-          }
-        }
-        requestAnimationFrame(step)
-      }),
-  )
-}
-
-test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its progress', async ({
+test('500 VCs: cells keep being drawn in slow motion; a long run shows its progress', async ({
   lab,
   page,
 }) => {
@@ -48,25 +21,18 @@ test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its p
   await expect(page.locator('h1')).toHaveText('500 VCs through one bottleneck')
   await lab.chooseSpeed('1 ms per second')
   await lab.playButton.click()
-  await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'cells')
-  await page.waitForTimeout(1500)
+  const layer = page.getByTestId('animation-layer')
+  await expect(layer).toHaveAttribute('data-mode', 'cells')
   await expect
-    .poll(async () => Number(await page.getByTestId('animation-layer').getAttribute('data-cells')))
+    .poll(async () => Number(await layer.getAttribute('data-cells')))
     .toBeGreaterThan(1000)
-  const frames = await frameIntervals(page)
-  test.info().annotations.push({
-    type: 'frame interval (ms), 500 VCs, cells in slow motion',
-    description: `mean ${frames.mean.toFixed(1)}, median ${frames.median.toFixed(1)}`,
-  })
-  console.log(
-    `500 VCs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`,
-  )
-  // 60 fps is 16.7 ms a frame; headless Chromium on two cores without a GPU must still keep most
-  // frames on time and average above 40 fps, with the engine running beside it.
-  expect(frames.median).toBeLessThan(20)
-  expect(frames.mean).toBeLessThan(25)
-  // The animation kept drawing cells: it did not need to fall back to flow rates.
-  await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'cells')
+  // The run goes on and the layer still draws single cells: it did not fall back to flow rates.
+  const t0 = await lab.nowMs()
+  await expect.poll(() => lab.nowMs()).toBeGreaterThan(t0)
+  await expect
+    .poll(async () => Number(await layer.getAttribute('data-cells')))
+    .toBeGreaterThan(1000)
+  await expect(layer).toHaveAttribute('data-mode', 'cells')
   await page.screenshot({ path: `${artifacts}five-hundred-vcs.png` })
 
   // Flat out, 8 s of 500 VCs takes seconds: the progress indicator says so.
@@ -78,7 +44,7 @@ test('500 VCs: cells keep moving smoothly in slow motion; a long run shows its p
   await expect(indicator).toHaveCount(0)
 })
 
-test('500 VCs from the library (Ma & Ramakrishnan): the page keeps its frame rate in slow motion', async ({
+test('500 VCs from the library (Ma & Ramakrishnan): single cells on the long links in slow motion', async ({
   lab,
   page,
 }) => {
@@ -87,13 +53,11 @@ test('500 VCs from the library (Ma & Ramakrishnan): the page keeps its frame rat
   await lab.chooseSpeed('1 ms per second')
   await lab.playButton.click()
   // The 8 ms link shows single cells; the 0.8 µs ones are far too short at any pace: flow rates.
-  await expect(page.getByTestId('animation-layer')).toHaveAttribute('data-mode', 'mixed')
-  await page.waitForTimeout(1500)
-  const frames = await frameIntervals(page)
-  console.log(
-    `ma-500-vcs in slow motion: mean frame ${frames.mean.toFixed(1)} ms, median ${frames.median.toFixed(1)} ms`,
-  )
-  expect(frames.median).toBeLessThan(20)
-  expect(frames.mean).toBeLessThan(25)
+  const layer = page.getByTestId('animation-layer')
+  await expect(layer).toHaveAttribute('data-mode', 'mixed')
+  await expect.poll(async () => Number(await layer.getAttribute('data-cells'))).toBeGreaterThan(0)
+  const t0 = await lab.nowMs()
+  await expect.poll(() => lab.nowMs()).toBeGreaterThan(t0)
+  expect(await lab.status()).toBe('running')
   await page.screenshot({ path: `${artifacts}ma-500-vcs.png` })
 })
