@@ -3,7 +3,6 @@
 cluster); an interrupted Parquet sweep resumes where it stopped."""
 
 import concurrent.futures as cf
-import time
 
 import pandas as pd
 import pytest
@@ -85,10 +84,8 @@ def test_the_same_table_whatever_the_executor(serial):
 def test_the_grid_is_bounded_before_anything_runs():
     big = {f"vcs.*.p{k}": list(range(100)) for k in range(5)}
     executor = Inline()
-    started = time.perf_counter()
     with pytest.raises(abrlab.ScenarioError) as caught:
         abrlab.sweep(PATH, big, executor=executor, progress=False)
-    assert time.perf_counter() - started < 5
     assert "10000000000 points" in str(caught.value) and "limits.max_sweep_points" in str(caught.value)
     assert executor.tasks == 0
 
