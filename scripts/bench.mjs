@@ -28,8 +28,8 @@
 // shared 2-core virtual machine single runs of 0.3-1 s vary by up to a factor of 1.5 and three
 // pairs' ratios spread from 1.4 to 3.1: seven pairs' median holds within a few per cent.
 //
-// --parts picks browser parts (throughput, frames, slider, start, memory). --only, --skip-* and --parts
-// make a partial run, which writes --out but leaves docs/performance.md alone.
+// --parts picks browser parts (throughput, frames, slider, start, memory). --only, --skip-* and
+// --parts make a partial run, which writes --out but leaves docs/performance.md alone.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import {
   existsSync,
