@@ -19,14 +19,8 @@ import { ChartPanel } from './ChartPanel'
 import { Legend } from './Legend'
 import { chartsReadyAt, drawsPending } from './drawQueue'
 import { formatTime, type TimeCursor, type TimeWindow } from './cursor'
-import {
-  chartKinds,
-  chartModel,
-  chartTitle,
-  type ChartContext,
-  type ChartKind,
-  type PinnedRun,
-} from './models'
+import type { ChartContext, PinnedRun } from './chartContext'
+import { chartKinds, chartModel, chartTitle, type ChartKind } from './models'
 import { overlayLegend } from './overlay'
 import { defaultSelection, selectedPorts, selectedVcs, type SeriesSelection } from './selection'
 import { SeriesPicker } from './SeriesPicker'

@@ -4,7 +4,7 @@
  */
 import { column, isPacketModel, portLabel, type LayoutPort, type LayoutVc } from '../engine/layout'
 import type { ChartModel, LegendEntry } from './acrChart'
-import type { ChartContext } from './models'
+import type { ChartContext } from './chartContext'
 import { bottleneckPorts, portColor } from './queueChart'
 import { yDomainFrom, type LineSeries } from './timeSeries'
 

@@ -4,10 +4,9 @@
  * each limited to the VCs and ports picked, zoomed to the time window chosen, and overlaid with a
  * pinned run when there is one.
  */
-import { isPacketModel, type Layout, type LayoutPort, type LayoutVc } from '../engine/layout'
-import type { SampleStore } from '../engine/samples'
+import { isPacketModel, type Layout } from '../engine/layout'
 import { acrChartModel, type ChartModel } from './acrChart'
-import type { TimeWindow } from './cursor'
+import type { ChartContext } from './chartContext'
 import {
   fairnessChartModel,
   lostChartModel,
@@ -44,29 +43,6 @@ export function chartKinds(layout: Pick<Layout, 'model'>): readonly ChartKind[] 
 export function chartTitle(kind: ChartKind, layout: Pick<Layout, 'model'>): string {
   if (kind === 'lost' && isPacketModel(layout)) return 'Packets lost'
   return CHART_TITLES[kind]
-}
-
-/** A run kept for comparison: its samples, its layout and what to call it. */
-export interface PinnedRun {
-  label: string
-  layout: Layout
-  store: SampleStore
-}
-
-/** What every chart model is built from. */
-export interface ChartContext {
-  layout: Layout
-  store: SampleStore
-  colors: ReadonlyMap<string, string>
-  /** VCs to draw. */
-  vcs: readonly LayoutVc[]
-  /** Ports to draw; `auto` follows the bottleneck (the ports that queue most). */
-  ports: readonly LayoutPort[] | 'auto'
-  /** The zoomed time window, or null for the whole run. */
-  window: TimeWindow
-  /** What the current run is called in legends when a pinned run is overlaid. */
-  runLabel: string
-  pinned: PinnedRun | null
 }
 
 /** The model of one chart kind, zoomed and overlaid. */

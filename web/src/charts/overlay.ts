@@ -4,7 +4,7 @@
  */
 import { column } from '../engine/layout'
 import { acrFromFirstCell, type ChartModel, type LegendEntry } from './acrChart'
-import type { PinnedRun } from './models'
+import type { PinnedRun } from './chartContext'
 import type { LineSeries } from './timeSeries'
 
 /**

@@ -5,7 +5,7 @@
 import { column } from '../engine/layout'
 import { REFERENCE_DASH, type ChartModel, type LegendEntry } from './acrChart'
 import { columnLine, lineModel } from './lineCharts'
-import type { ChartContext } from './models'
+import type { ChartContext } from './chartContext'
 import { seriesColor } from './palette'
 import type { LineSeries } from './timeSeries'
 

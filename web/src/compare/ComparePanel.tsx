@@ -4,7 +4,7 @@
  * of the scenario's variants or any parameter by path (the `--set` grammar, `*` for every VC).
  */
 import { useEffect, useMemo, useState } from 'react'
-import type { PinnedRun } from '../charts/models'
+import type { PinnedRun } from '../charts/chartContext'
 import type { Layout } from '../engine/layout'
 import { formatScenarioError } from '../engine/protocol'
 import type { SampleStore } from '../engine/samples'

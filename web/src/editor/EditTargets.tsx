@@ -3,8 +3,7 @@
  * node, each a button (click or Enter); nodes are dragged or moved with the arrow keys.
  */
 import type { KeyboardEvent, PointerEvent } from 'react'
-import type { DocLink, DocNode } from '../scenario/doc'
-import type { Selection } from '../scenario/shareLink'
+import type { DocLink, DocNode, Selection } from '../scenario/doc'
 import { along, type Point } from '../topology/geometry'
 import { band } from './layerGeometry'
 

@@ -1,5 +1,5 @@
 /** The editor's toolbar: add a host, a switch, a link or a VC; remove the selection; cancel. */
-import type { Selection } from '../scenario/shareLink'
+import type { Selection } from '../scenario/doc'
 import type { Mode } from './mode'
 
 /** What the toolbar's buttons do. */

@@ -5,7 +5,7 @@
  * Undoing a step records the step that redoes it. A run of changes to the same thing in quick
  * succession (a slider being dragged, a node being nudged with the arrow keys) is one step.
  */
-import type { PinnedRun } from '../charts/models'
+import type { PinnedRun } from '../charts/chartContext'
 import type { Reach } from '../lab/operation'
 import { type Assignment, assign } from '../scenario/assign'
 import type { JsonObject } from '../scenario/paths'

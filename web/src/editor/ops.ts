@@ -16,6 +16,7 @@ import {
   routeUsesLink,
   type DocNode,
   type NodeKind,
+  type Selection,
 } from '../scenario/doc'
 import { segmentDistance } from '../topology/geometry'
 import {
@@ -26,7 +27,6 @@ import {
   type Json,
   type JsonObject,
 } from '../scenario/paths'
-import type { Selection } from '../scenario/shareLink'
 
 export type Edit =
   | {

@@ -11,6 +11,7 @@ import {
   type ReplyOf,
   type RequestOf,
   type RunStatus,
+  type Post,
   type ScenarioError,
   type Speed,
   type WorkerMessage,
@@ -32,8 +33,6 @@ import { overMemory, WASM_MEMORY_LIMIT_BYTES } from './memoryLimit'
 import { SamplePoster } from './samplePosts'
 
 export { WASM_MEMORY_LIMIT_BYTES }
-
-export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
 
 /** A reply before it is numbered with its request's id. */
 type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never

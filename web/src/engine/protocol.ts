@@ -172,6 +172,9 @@ export type WorkerEvent =
 
 export type WorkerMessage = WorkerReply | WorkerEvent
 
+/** How the worker side hands a message to the page, with the buffers it transfers. */
+export type Post = (msg: WorkerMessage, transfer: Transferable[]) => void
+
 const replyTypes: ReadonlySet<string> = new Set([
   'loaded',
   'kept',

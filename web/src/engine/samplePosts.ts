@@ -4,7 +4,7 @@
  * buffers transferred (not copied) to the page, the rows' buffers taken back and used again.
  */
 import type { EngineHandle } from './engineModule'
-import type { Post } from './engineHost'
+import type { Post } from './protocol'
 
 /** Least size of a new buffer for sample rows, and how many the page's returned ones are kept. */
 const MIN_ROWS_BUFFER_BYTES = 64 * 1024

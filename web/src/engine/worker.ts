@@ -3,8 +3,8 @@
  * Requests that arrive while the module is still loading wait for it, in order.
  */
 import init, * as simWasm from './pkg/sim_wasm.js'
-import { EngineHost, type Post } from './engineHost'
-import { isClientRequest, type ClientRequest, type WorkerMessage } from './protocol'
+import { EngineHost } from './engineHost'
+import { isClientRequest, type ClientRequest, type Post, type WorkerMessage } from './protocol'
 
 /** The slice of the dedicated-worker global this file uses (the DOM lib types `self` as a Window). */
 interface WorkerScope {

@@ -4,15 +4,16 @@
  * at a time, in the order they were made; a change still waiting is replaced by a later one with
  * the same key (the steps of a dragged slider).
  */
-import type { PinnedRun } from '../charts/models'
+import type { PinnedRun } from '../charts/chartContext'
 import type { RunState } from '../editor/history'
 import type { EditResult, LoadResult } from '../engine/EngineClient'
 import { formatScenarioError, type ScenarioError } from '../engine/protocol'
 import type { Assignment } from '../scenario/assign'
 import type { JsonObject } from '../scenario/paths'
-import type { Lab } from './lab'
 import { capitalise } from './documents'
 import type { Operation, Reach } from './operation'
+import type { Run } from './run'
+import type { Announcement, ReplaceOptions } from './types'
 
 /** A change on its way to the engine. */
 export interface Carried {
@@ -62,13 +63,26 @@ export function refusal(errors: readonly ScenarioError[]): string {
   return errors.map(formatScenarioError).join('; ')
 }
 
+/** What the carrier needs of the Lab store it works for (lab/lab.ts). */
+export interface CarrierHost {
+  readonly run: Run
+  readonly lecture: { nextPauseMs(): number | undefined }
+  get(): { readonly scenario: JsonObject | null }
+  announce(text: string, tone: Announcement['tone']): void
+  runState(): RunState
+  replaceRun(next: JsonObject, label: string, why: string, options: ReplaceOptions): void
+  markLive(atMs: number, text: string): void
+  pinFor(pin: PinnedRun | null): string
+  pinOfRun(): PinnedRun | null
+}
+
 export class Carrier {
   private readonly queue: Queued[] = []
   private busy = false
   /** Bumped when the run is rebuilt: a change still under way for the old one stops. */
   private epoch = 0
 
-  constructor(private readonly lab: Lab) {}
+  constructor(private readonly lab: CarrierHost) {}
 
   /**
    * Runs `task` after those before it; resolves with its refusal, or null when it was accepted

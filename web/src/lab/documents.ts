@@ -1,7 +1,6 @@
 /** Small questions the Lab asks of a scenario document. */
-import { docLinks, docNodes, docVcs } from '../scenario/doc'
+import { docLinks, docNodes, docVcs, type Selection } from '../scenario/doc'
 import type { JsonObject } from '../scenario/paths'
-import type { Selection } from '../scenario/shareLink'
 
 /** A selection that still names something in the scenario, else null. */
 export function validSelection(

@@ -28,7 +28,7 @@
  * and calls `lab.run.pause()` or `lab.run.step(ms)`; `lab.announce` writes the status line.
  */
 import { TimeCursor } from '../charts/cursor'
-import type { PinnedRun } from '../charts/models'
+import type { PinnedRun } from '../charts/chartContext'
 import { snapshotStore } from '../compare/snapshot'
 import {
   emptyHistory,
@@ -42,7 +42,8 @@ import { editedState } from '../scenario/edited'
 import type { EngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import type { Notice, Origin } from '../scenario/restore'
-import type { Selection, ViewState } from '../scenario/shareLink'
+import type { Selection } from '../scenario/doc'
+import type { ViewState } from '../scenario/shareLink'
 import { applyThing, type ThingToTry } from '../scenario/things'
 import { setPresentation } from '../app/presentation'
 import { Lecture } from '../lecture/lecture'

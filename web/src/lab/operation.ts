@@ -19,9 +19,8 @@ import {
 } from '../editor/ops'
 import { addStop, editStop, removeStop } from '../lecture/stops'
 import { type Assignment, assign, changesNothing } from '../scenario/assign'
-import type { NodeKind } from '../scenario/doc'
+import type { NodeKind, Selection } from '../scenario/doc'
 import { isObject, type Json, type JsonObject, PathError } from '../scenario/paths'
-import type { Selection } from '../scenario/shareLink'
 
 export type { Assignment }
 

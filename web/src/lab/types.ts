@@ -1,11 +1,11 @@
 /** The shapes of the Lab store's state (lab/lab.ts). */
-import type { PinnedRun } from '../charts/models'
+import type { PinnedRun } from '../charts/chartContext'
 import type { History } from '../editor/history'
 import type { EditedState } from '../scenario/edited'
 import type { EngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
 import type { Notice, Origin } from '../scenario/restore'
-import type { Selection } from '../scenario/shareLink'
+import type { Selection } from '../scenario/doc'
 
 /** What the last change did to the run, in words (the status line). */
 export interface Announcement {

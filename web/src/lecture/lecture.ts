@@ -11,8 +11,8 @@
  * place to pause (a `play` while running only moves it).
  */
 import type { Layout } from '../engine/layout'
-import type { Lab } from '../lab/lab'
 import { Emitter } from '../lab/emitter'
+import type { Run } from '../lab/run'
 import type { JsonObject } from '../scenario/paths'
 import type { StudentAnswer } from './questions'
 import { nextPause, readStops, type Question, type Stop } from './stops'
@@ -60,8 +60,15 @@ export function questionsOf(layout: Layout | null): readonly Question[] {
   return layout?.scenario.questions ?? NO_QUESTIONS
 }
 
+/** What the lecture needs of the Lab store that owns it (lab/lab.ts): the run, and the document as it changes. */
+export interface LectureHost {
+  readonly run: Run
+  get(): { readonly scenario: JsonObject | null }
+  subscribe(listener: () => void): () => void
+}
+
 export class Lecture extends Emitter<LectureView> {
-  constructor(private readonly lab: Lab) {
+  constructor(private readonly lab: LectureHost) {
     super({ pauseAtStops: readPauseAtStops(), student: false, answers: new Map() })
     const { run } = lab
     // A new run asks afresh.

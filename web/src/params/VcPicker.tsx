@@ -4,8 +4,7 @@
  * instead of below hundreds of buttons.
  */
 import { useState } from 'react'
-import type { DocRoute } from '../scenario/doc'
-import type { Selection } from '../scenario/shareLink'
+import type { DocRoute, Selection } from '../scenario/doc'
 
 /** VCs beyond which the chips are filtered; also the most chips shown at once. */
 export const CHIPS_SHOWN = 16

@@ -10,7 +10,7 @@
  */
 import type { EngineInfo } from '../scenario/engineInfo'
 import type { JsonObject } from '../scenario/paths'
-import type { Selection } from '../scenario/shareLink'
+import type { Selection } from '../scenario/doc'
 import type { Section } from './field'
 import { linkSection, portSection } from './portFields'
 import { orderedPorts } from './ports'

@@ -6,7 +6,7 @@
  */
 import type { TimeCursor } from '../charts/cursor'
 import { formatTime } from '../charts/cursor'
-import type { PinnedRun } from '../charts/models'
+import type { PinnedRun } from '../charts/chartContext'
 import { drawPinned } from './pinnedDrawing'
 
 /** The page's layers a frame is made of. */

@@ -5,7 +5,7 @@
  */
 import { drawAnimation } from '../animation/draw'
 import { buildScene, fitTransform } from '../animation/scene'
-import type { PinnedRun } from '../charts/models'
+import type { PinnedRun } from '../charts/chartContext'
 import { sampleIndexAt } from '../charts/timeSeries'
 import { column, type Layout, type LayoutVc } from '../engine/layout'
 import { TOPOLOGY_BOX } from '../topology/TopologyView'

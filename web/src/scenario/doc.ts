@@ -8,6 +8,12 @@ import { isObject, type Json, type JsonObject } from './paths'
 
 export type NodeKind = 'host' | 'switch'
 
+/** What is selected in the editor: a node, a link or a VC of the document, by id. */
+export interface Selection {
+  kind: 'node' | 'link' | 'vc'
+  id: string
+}
+
 export interface DocNode {
   id: string
   kind: NodeKind

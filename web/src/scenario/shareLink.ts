@@ -11,6 +11,7 @@
  * Decoding throws a ShareLinkError with a sentence a person can act on; restore.ts turns that
  * into "opened the default scenario instead", so a bad link never leaves a blank page.
  */
+import type { Selection } from './doc'
 import { DEFAULT_MAX_INPUT_BYTES } from './engineInfo'
 import { isObject, type JsonObject } from './paths'
 
@@ -21,12 +22,6 @@ export const SHARE_VERSION = 1
 /** Decompressed links larger than this are refused (a scenario is a few kB) when the caller does
  * not pass the engine's own `limits.max_input_bytes`. */
 const MAX_JSON_BYTES = DEFAULT_MAX_INPUT_BYTES
-
-/** What is selected in the editor: a node, a link or a VC, by id. */
-export interface Selection {
-  kind: 'node' | 'link' | 'vc'
-  id: string
-}
 
 /** The page's view state carried by a share link; every field optional. */
 export interface ViewState {

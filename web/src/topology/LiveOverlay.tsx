@@ -11,7 +11,7 @@ import type { SampleStore } from '../engine/samples'
 import { INK } from './drawing'
 import type { Spot } from './labelPlan'
 import type { LabelPlan } from './labelPlan'
-import type { TopologyViewProps } from './TopologyView'
+import type { TopologyViewProps } from './props'
 
 const noCursor = () => () => undefined
 const noTime = () => null

@@ -10,7 +10,7 @@ import { BUNDLE_MIN, type Bundle } from './bundles'
 import { BUNDLE_COLOR, HOST_R, type Placement, ROUTE_GAP, SWITCH_HALF, WIDTH } from './drawing'
 import { along, commonLinkCaption, linkCaption, type Point } from './geometry'
 import type { LabelPlan } from './labelPlan'
-import type { TopologyViewProps } from './TopologyView'
+import type { TopologyViewProps } from './props'
 
 /** Memoised: it changes with the layout, the colours, the bundles opened and the pick only. */
 export const StaticTopology = memo(function StaticTopology({

@@ -10,40 +10,17 @@ import { type RefObject, useContext, useEffect, useMemo, useRef, useState } from
 import './topology.css'
 import { LiveContext } from '../app/live'
 import { PRESENT_LABEL_PX, usePresentation } from '../app/presentation'
-import type { TimeCursor } from '../charts/cursor'
-import type { LiveFrame } from '../engine/frame'
 import type { Layout } from '../engine/layout'
-import type { SampleStore } from '../engine/samples'
 import { routeGroups, useOpenBundles } from './bundles'
 import { fontsAtLeast, HEIGHT, PADDING, type Placement, WIDTH } from './drawing'
 import { centroid, fitDrawing, type Fit } from './geometry'
 import { planLabels } from './labelPlan'
 import { LiveOverlay } from './LiveOverlay'
+import type { TopologyViewProps } from './props'
 import { StaticTopology } from './StaticTopology'
 
 export { TOPOLOGY_BOX } from './drawing'
-
-export interface TopologyViewProps {
-  layout: Layout
-  colors: ReadonlyMap<string, string>
-  frame: LiveFrame | null
-  /** VCs whose source has sent at least one cell; the others are labelled as not started. */
-  started: ReadonlySet<string>
-  /** Placement of scenario positions in the drawing; by default fitted to the nodes. */
-  fit?: Fit
-  /**
-   * The linked time cursor and the samples: while a time is hovered or scrubbed, the labels show
-   * the values at that time (as the charts do), not the live ones.
-   */
-  cursor?: TimeCursor
-  store?: SampleStore | null
-  /**
-   * Makes the nodes keyboard targets (Tab, or the arrow keys from one to the next; Enter or a
-   * click picks one): where the drawing has no editor over it (the embed).
-   */
-  onPick?(id: string | null): void
-  picked?: string | null
-}
+export type { TopologyViewProps } from './props'
 
 function usePlacement(layout: Layout, given?: Fit): Placement {
   return useMemo(() => {
