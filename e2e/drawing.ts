@@ -10,7 +10,13 @@ export async function drawingBoxes(page: Page) {
     const out: { what: string; x: number; y: number; w: number; h: number }[] = []
     const svg = document.querySelector('svg.topology')
     if (!svg) return out
-    for (const el of svg.querySelectorAll('g.node > rect, g.node > circle, text')) {
+    // The drawing's nodes and labels, and the live values laid over it in a layer of their own.
+    const values = svg.parentElement?.querySelector('svg.topology-values')
+    const drawn = [
+      ...svg.querySelectorAll('g.node > rect, g.node > circle, text'),
+      ...(values?.querySelectorAll('text') ?? []),
+    ]
+    for (const el of drawn) {
       const r = (el as SVGGraphicsElement).getBoundingClientRect()
       if (r.width === 0 || r.height === 0) continue
       const label =

@@ -191,8 +191,8 @@ test('4 and the timeline: hovering or scrubbing shows one time everywhere — ch
     while (i + 1 < t.length && t[i + 1] <= time) i++
     return i
   }
-  const label = page.locator('svg.topology text.acr-label').first()
-  const live = page.locator('svg.topology g.live')
+  const label = page.locator('svg.topology-values text.acr-label').first()
+  const live = page.locator('svg.topology-values g.live')
 
   // Hover the ACR chart in the middle of S2's stay: the drawing's label reads the hovered time.
   const chart = page.locator('svg#acr-chart')

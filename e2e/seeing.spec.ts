@@ -26,7 +26,7 @@ for (const id of LIBRARY) {
     await expect.poll(() => lab.nowMs(), { timeout: 60_000 }).toBeGreaterThan(20)
     // Playing on or finished: the labels' places do not move with their values.
     if (!id.startsWith('pletka'))
-      await expect(page.locator('svg.topology text.acr-label').first()).toBeVisible()
+      await expect(page.locator('svg.topology-values text.acr-label').first()).toBeVisible()
     await page.screenshot({ path: `e2e/artifacts/${id}-1280.png` })
     expect(overlaps(await drawingBoxes(page))).toEqual([])
   })

@@ -66,19 +66,22 @@ test('presentation at 1920×1080: clock, chart titles and key numbers ≥ 24 px,
   expect(sizes.filter((s) => s.px < 16)).toEqual([])
   // The drawing's labels (node names, link captions, ACR and queue values) at 24 px or more, and
   // none over another, a node or a gauge.
-  await expect(page.locator('.app.present svg.topology text.acr-label')).toHaveText([
+  await expect(page.locator('.app.present svg.topology-values text.acr-label')).toHaveText([
     /^vc1 /,
     /^vc2 /,
   ])
-  const drawing = await textSizes(page, '.app.present svg.topology')
+  const drawing = [
+    ...(await textSizes(page, '.app.present svg.topology')),
+    ...(await textSizes(page, '.app.present svg.topology-values')),
+  ]
   expect(drawing.filter((s) => s.px < 24)).toEqual([])
   expect(overlaps(await drawingBoxes(page))).toEqual([])
   // While S2 sends the bottleneck queues: its queue label too.
   const acrChart = page.locator('svg#acr-chart')
   const chartBox = await acrChart.boundingBox()
   await acrChart.hover({ position: { x: (chartBox?.width ?? 0) * 0.55, y: 120 } })
-  await expect(page.locator('.app.present svg.topology text.queue-label')).toHaveCount(1)
-  const queued = await textSizes(page, '.app.present svg.topology')
+  await expect(page.locator('.app.present svg.topology-values text.queue-label')).toHaveCount(1)
+  const queued = await textSizes(page, '.app.present svg.topology-values')
   expect(queued.filter((s) => s.px < 24)).toEqual([])
   expect(overlaps(await drawingBoxes(page))).toEqual([])
   await page.screenshot({ path: 'e2e/artifacts/present-queue-1920.png' })

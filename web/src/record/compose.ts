@@ -11,7 +11,8 @@ import { drawPinned } from './pinnedDrawing'
 
 /** The page's layers a frame is made of. */
 export interface FrameSources {
-  /** The drawing's stage: the topology SVG, the animation canvas over it, the editor's layer. */
+  /** The drawing's stage: the topology SVG, the animation canvas over it, the live values over
+   * that, the editor's layer. */
   stage: HTMLElement
   charts: { title: string; svg: SVGSVGElement }[]
 }
@@ -40,6 +41,7 @@ const STYLE_PROPS = [
   'stroke-opacity',
   'stroke-dasharray',
   'stroke-linecap',
+  'stroke-linejoin',
   'opacity',
   'font-size',
   'font-family',
@@ -106,7 +108,7 @@ export interface BeforeRun {
 }
 
 /**
- * Draws the stage's SVG and canvas layers, in page order, scaled into the box; with `before`, the
+ * Draws the stage's SVG and canvas layers, in paint order, scaled into the box; with `before`, the
  * pinned run's state replaces the animation layer and the current run's value labels are left out.
  */
 async function drawStage(
@@ -118,8 +120,13 @@ async function drawStage(
   const rect = stage.getBoundingClientRect()
   const d = contain(rect.width, rect.height, box.x, box.y, box.w, box.h)
   const s = d.w / Math.max(1, rect.width)
-  for (const layer of stage.children) {
-    if (!(layer instanceof SVGSVGElement || layer instanceof HTMLCanvasElement)) continue
+  // The layers as the page paints them: in page order, a raised one (the live values) last.
+  const layers = [...stage.children]
+    .filter((l) => l instanceof SVGSVGElement || l instanceof HTMLCanvasElement)
+    .map((layer, order) => ({ layer, order, z: Number(getComputedStyle(layer).zIndex) || 0 }))
+    .sort((a, b) => a.z - b.z || a.order - b.order)
+    .map((l) => l.layer)
+  for (const layer of layers) {
     const r = layer.getBoundingClientRect()
     if (r.width === 0 || r.height === 0) continue
     const x = d.x + (r.left - rect.left) * s

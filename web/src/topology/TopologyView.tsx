@@ -4,7 +4,9 @@
  * from the engine's frame — the ACR at each source and the queue at each switch port.
  *
  * The static drawing depends only on the layout and is memoised; the live overlay is the only
- * part that changes while the simulation runs.
+ * part that changes while the simulation runs. The two are separate SVG layers with one viewBox,
+ * and the animation's canvas, which the parent places after them, is painted between the two (the
+ * values' layer is raised in topology.css): cells and flows pass over the links, under the values.
  */
 import { type RefObject, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import './topology.css'
@@ -77,33 +79,40 @@ export function TopologyView({
     () => planLabels(layout, placement.pos, placement.middle, height, bundles, opened, font),
     [layout, placement, height, bundles, opened, font],
   )
+  const viewBox = `0 0 ${WIDTH} ${height}`
   return (
-    <svg
-      ref={svgRef}
-      className="topology"
-      viewBox={`0 0 ${WIDTH} ${height}`}
-      role={onPick ? 'group' : 'img'}
-      aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
-    >
-      <StaticTopology
-        layout={layout}
-        colors={colors}
-        placement={placement}
-        plan={plan}
-        bundles={bundles}
-        opened={opened}
-        onPick={onPick}
-        picked={picked}
-      />
-      <LiveOverlay
-        layout={layout}
-        colors={colors}
-        frame={live ? live.frame : frame}
-        started={live ? live.started : started}
-        plan={plan}
-        cursor={cursor}
-        store={store}
-      />
-    </svg>
+    <>
+      <svg
+        ref={svgRef}
+        className="topology"
+        viewBox={viewBox}
+        role={onPick ? 'group' : 'img'}
+        aria-label={`Topology: ${layout.nodes.length} nodes, ${layout.links.length} links, ${layout.vcs.length} VCs`}
+      >
+        <StaticTopology
+          layout={layout}
+          colors={colors}
+          placement={placement}
+          plan={plan}
+          bundles={bundles}
+          opened={opened}
+          onPick={onPick}
+          picked={picked}
+        />
+      </svg>
+      {/* The live values in a layer of their own, over the animation's canvas, so that no cell or
+          flow drawn there crosses a number (topology.css lays it exactly over the drawing). */}
+      <svg className="topology-values" viewBox={viewBox} role="group" aria-label="Live values">
+        <LiveOverlay
+          layout={layout}
+          colors={colors}
+          frame={live ? live.frame : frame}
+          started={live ? live.started : started}
+          plan={plan}
+          cursor={cursor}
+          store={store}
+        />
+      </svg>
+    </>
   )
 }
