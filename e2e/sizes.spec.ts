@@ -1,7 +1,8 @@
 /**
  * Text sizes where a class sees the page: presentation mode on a 1920×1080 projector (the clock,
  * chart titles, key numbers and the drawing's labels at 24 px or more, the labels clear of each
- * other, every other text at 16 px or more, read-outs inside their boxes) and small embeds
+ * other, every other text at 16 px or more, read-outs inside their boxes), every node's name inside
+ * its node in presentation at 1920×1080 and 1280×800, and small embeds
  * (640×400 shows the queue chart beside the ACR chart; no label under 11 px at 480×360). Sizes
  * are rendered sizes: an SVG's font size times its scale.
  */
@@ -109,6 +110,35 @@ test('presentation at 1920×1080: clock, chart titles and key numbers ≥ 24 px,
   })
   expect(outside).toEqual([])
 })
+
+/** Node names that overrun their node's shape (a switch's white name would vanish off its box). */
+async function namesOutsideTheirNodes(page: Page): Promise<string[]> {
+  return page.locator('svg.topology g.node').evaluateAll((nodes) =>
+    nodes.flatMap((g) => {
+      const name = g.querySelector('text')?.getBoundingClientRect()
+      const shape = g.querySelector('rect, circle')?.getBoundingClientRect()
+      if (!name || !shape) return []
+      const inside = name.left >= shape.left - 0.5 && name.right <= shape.right + 0.5
+      return inside ? [] : [`${g.getAttribute('data-node')}: ${name.width} px in ${shape.width}`]
+    }),
+  )
+}
+
+for (const [w, h, id] of [
+  [1920, 1080, 'ohsaki-lan-slow-decrease'],
+  [1280, 800, 'ohsaki-lan-slow-decrease'],
+  [1280, 800, 'two-source-wan'],
+] as const) {
+  test(`presentation at ${w}×${h}: every node of ${id} holds its name`, async ({ lab, page }) => {
+    await page.setViewportSize({ width: w, height: h })
+    await lab.open(`#scenario=${id}`)
+    await lab.waitUntilLoaded()
+    await page.keyboard.press('p')
+    await expect(page.locator('.app.present')).toHaveCount(1)
+    // Names grow to the presentation's size as far as their nodes hold them.
+    await expect.poll(() => namesOutsideTheirNodes(page)).toEqual([])
+  })
+}
 
 for (const [w, h] of [
   [640, 400],

@@ -7,7 +7,15 @@ import { type KeyboardEvent, memo } from 'react'
 import { UNPICKED } from '../charts/palette'
 import { forwards } from '../engine/layout'
 import { BUNDLE_MIN, type Bundle } from './bundles'
-import { BUNDLE_COLOR, HOST_R, type Placement, ROUTE_GAP, SWITCH_HALF, WIDTH } from './drawing'
+import {
+  BUNDLE_COLOR,
+  HOST_R,
+  nodeNameFont,
+  type Placement,
+  ROUTE_GAP,
+  SWITCH_HALF,
+  WIDTH,
+} from './drawing'
 import { along, commonLinkCaption, linkCaption, type Point } from './geometry'
 import type { LabelPlan } from './labelPlan'
 import type { TopologyViewProps } from './props'
@@ -202,7 +210,11 @@ export const StaticTopology = memo(function StaticTopology({
               ) : (
                 <circle r={HOST_R} />
               )}
-              <text textAnchor="middle" dy="0.35em" style={{ fontSize: plan.font.node }}>
+              <text
+                textAnchor="middle"
+                dy="0.35em"
+                style={{ fontSize: nodeNameFont(node.id, forwards(node.kind), plan.font.node) }}
+              >
                 {node.id}
               </text>
               <title>{`${kind} ${node.id}`}</title>

@@ -38,6 +38,32 @@ export function fontsAtLeast(min: number): Fonts {
   }
 }
 
+/**
+ * Width of a character of a bold sans-serif name, in ems: the widest of the usual faces (DejaVu
+ * Sans Bold sets "SW1" at 2.54 em, "S1" at 1.45, "DES1" at 2.96), so that a name sized by it fits.
+ */
+function nameEms(id: string): number {
+  let ems = 0
+  for (const ch of id) {
+    if (/[WM]/.test(ch)) ems += 1.05
+    else if (/[A-Z]/.test(ch)) ems += 0.8
+    else if (/[0-9]/.test(ch)) ems += 0.7
+    else if (/[wm]/.test(ch)) ems += 1
+    else ems += 0.65
+  }
+  return Math.max(ems, 1)
+}
+
+/**
+ * The font size (drawing units) of a node's name: `size`, or less when the name would overrun its
+ * node's shape at that size (presentation mode asks for large labels on a small drawing), yet never
+ * under the drawing's own node size.
+ */
+export function nodeNameFont(id: string, isSwitch: boolean, size: number): number {
+  const room = isSwitch ? 2 * SWITCH_HALF - 6 : 2 * HOST_R - 6
+  return Math.max(FONT.node, Math.min(size, room / nameEms(id)))
+}
+
 /** Colour of a bundle of routes whose VCs have no colour of their own. */
 export const BUNDLE_COLOR = '#59636e'
 
