@@ -60,7 +60,9 @@ function nameEms(id: string): number {
  * under the drawing's own node size.
  */
 export function nodeNameFont(id: string, isSwitch: boolean, size: number): number {
-  const room = isSwitch ? 2 * SWITCH_HALF - 6 : 2 * HOST_R - 6
+  // A name's capitals are about 0.7 em high: a circle's chord at their top and foot is nearly its
+  // diameter, so a host lends almost all of it; a switch keeps a margin inside its square.
+  const room = isSwitch ? 2 * SWITCH_HALF - 4 : 2 * HOST_R - 2
   return Math.max(FONT.node, Math.min(size, room / nameEms(id)))
 }
 
