@@ -2,7 +2,8 @@
  * Text sizes where a class sees the page: presentation mode on a 1920×1080 projector (the clock,
  * chart titles, key numbers and the drawing's labels at 24 px or more, the labels clear of each
  * other, every other text at 16 px or more, read-outs inside their boxes), every node's name inside
- * its node in presentation at 1920×1080 and 1280×800, and small embeds
+ * its node in presentation at 1920×1080 and 1280×800, a stop's narration and the whole drawing in a
+ * course page's frame, and small embeds
  * (640×400 shows the queue chart beside the ACR chart; no label under 11 px at 480×360). Sizes
  * are rendered sizes: an SVG's font size times its scale.
  */
@@ -137,6 +138,38 @@ for (const [w, h, id] of [
     await expect(page.locator('.app.present')).toHaveCount(1)
     // Names grow to the presentation's size as far as their nodes hold them.
     await expect.poll(() => namesOutsideTheirNodes(page)).toEqual([])
+  })
+}
+
+for (const [w, h] of [
+  [828, 420],
+  [420, 560],
+] as const) {
+  test(`embed at ${w}×${h} at a stop: the narration from its first line, the drawing whole`, async ({
+    lab,
+    page,
+  }) => {
+    await page.setViewportSize({ width: w, height: h })
+    // ma-500-vcs narrates from t = 0: its first stop shows as the frame opens (a reader who
+    // pauses at stops, as a new reader does).
+    await lab.open('?embed#scenario=ma-500-vcs', { stops: true })
+    await lab.waitUntilLoaded()
+    const note = page.getByTestId('stop-note')
+    await expect(note.locator('h2')).toBeVisible()
+    const box = async (selector: string) => {
+      const b = await page.locator(selector).first().boundingBox()
+      if (!b) throw new Error(`${selector} is not shown`)
+      return b
+    }
+    const side = await box('aside.side')
+    const title = await box('[data-testid="stop-note"] .stop-when')
+    const drawing = await box('svg.topology')
+    // The card starts at its first line, inside the column; the drawing below it, all of it.
+    expect(title.y).toBeGreaterThanOrEqual(side.y)
+    expect(drawing.y).toBeGreaterThan(title.y)
+    expect(drawing.height).toBeGreaterThan(20)
+    expect(drawing.y + drawing.height).toBeLessThanOrEqual(side.y + side.height + 0.5)
+    await page.screenshot({ path: `e2e/artifacts/embed-stop-${w}x${h}.png` })
   })
 }
 
