@@ -70,6 +70,20 @@ test('a stop pauses the run at its time, Next plays on, and an added stop surviv
   await other.close()
 })
 
+test('with pausing off the panel names the stop ahead and offers no play to it', async ({
+  lab,
+  page,
+}) => {
+  await lab.open('#scenario=two-source-wan')
+  await lab.waitUntilLoaded()
+  const next = page.getByTestId('lecture-next')
+  await expect(next).toHaveText('Next stop: S1 alone at 20 ms (playing through it: pausing is off)')
+  await expect(page.getByTestId('stop-next')).toHaveCount(0)
+  await page.getByTestId('pause-at-stops').check()
+  await expect(next).toHaveText('Next stop: S1 alone at 20 ms')
+  await expect(page.getByTestId('stop-next')).toHaveText('Play to next stop')
+})
+
 test('student mode: the run stops for a question, plays on the answer, and says how close it was', async ({
   lab,
   page,

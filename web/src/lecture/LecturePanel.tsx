@@ -8,7 +8,7 @@ import { useState } from 'react'
 import { useLab, useLabStore, useRun, useRunFrame } from '../lab/hooks'
 import type { Operation } from '../lab/operation'
 import { closeness, paperAnswer, type StudentAnswer } from './questions'
-import type { Question } from './stops'
+import { nextPause, type Question } from './stops'
 import { useLecture, useStops } from './useLecture'
 import './lecture.css'
 
@@ -38,6 +38,10 @@ export function LecturePanel({ editable }: LecturePanelProps) {
     return refused === null
   }
   const next = stops.find((s) => s.t_ms === nextPauseMs)
+  // With pausing off (and no questions to stop for) the run plays through every stop: the panel
+  // names the one ahead without offering to play to it.
+  const following = view.pauseAtStops || view.student
+  const ahead = following ? undefined : stops.find((s) => s.t_ms === nextPause(stops, nowMs))
   const answered = model.questions.filter(
     (q) => view.answers.has(q.id) && model.rows.get(q.id)?.status === 'due',
   )
@@ -81,23 +85,27 @@ export function LecturePanel({ editable }: LecturePanelProps) {
         )
       })}
       <div className="lecture-bar">
-        {(status === 'paused' || status === 'running') && (current || asking === null) && (
-          <button
-            type="button"
-            className="primary"
-            onClick={lecture.playOn}
-            disabled={status === 'running' || asking !== null}
-            data-testid="stop-next"
-          >
-            {current ? 'Next' : 'Play to next stop'}
-          </button>
-        )}
+        {following &&
+          (status === 'paused' || status === 'running') &&
+          (current || asking === null) && (
+            <button
+              type="button"
+              className="primary"
+              onClick={lecture.playOn}
+              disabled={status === 'running' || asking !== null}
+              data-testid="stop-next"
+            >
+              {current ? 'Next' : 'Play to next stop'}
+            </button>
+          )}
         <span className="lecture-next" data-testid="lecture-next">
           {next
             ? `Next stop: ${next.title} at ${ms(next.t_ms)}`
-            : stops.length > 0
-              ? 'No more stops'
-              : ''}
+            : ahead
+              ? `Next stop: ${ahead.title} at ${ms(ahead.t_ms)} (playing through it: pausing is off)`
+              : stops.length > 0
+                ? 'No more stops'
+                : ''}
         </span>
         {stops.length > 0 && (
           <Toggle
