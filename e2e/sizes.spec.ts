@@ -2,7 +2,8 @@
  * Text sizes where a class sees the page: presentation mode on a 1920×1080 projector (the clock,
  * chart titles, key numbers and the drawing's labels at 24 px or more, the labels clear of each
  * other, every other text at 16 px or more, read-outs inside their boxes), every node's name inside
- * its node in presentation at 1920×1080 and 1280×800, a stop's narration and the whole drawing in a
+ * its node in presentation at 1920×1080 and 1280×800, every source's ACR label at one size when
+ * room is short, a stop's narration and the whole drawing in a
  * course page's frame, and small embeds
  * (640×400 shows the queue chart beside the ACR chart; no label under 11 px at 480×360). Sizes
  * are rendered sizes: an SVG's font size times its scale.
@@ -140,6 +141,29 @@ for (const [w, h, id] of [
     await expect.poll(() => namesOutsideTheirNodes(page)).toEqual([])
   })
 }
+
+test('presentation at 1280×800: every source of ma-cbr-onoff keeps its ACR label, all one size', async ({
+  lab,
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await lab.open('#scenario=ma-cbr-onoff')
+  await lab.waitUntilLoaded()
+  await page.keyboard.press('p')
+  await expect(page.locator('.app.present')).toHaveCount(1)
+  await page.locator('button.action-step').click()
+  // S3 sits level with SW1: at the full presentation size its label finds no room, so the four
+  // step down together rather than lose vc3's.
+  const labels = page.locator('.app.present svg.topology-values text.acr-label')
+  await expect(labels).toHaveText([/^vc1 /, /^vc2 /, /^vc3 /, /^vc4 /])
+  const sizes = (await textSizes(page, '.app.present svg.topology-values'))
+    .filter((s) => s.what === 'acr-label')
+    .map((s) => s.px)
+  expect(new Set(sizes).size).toBe(1)
+  expect(sizes[0]).toBeGreaterThanOrEqual(16)
+  expect(overlaps(await drawingBoxes(page))).toEqual([])
+  await page.screenshot({ path: 'e2e/artifacts/present-ma-cbr-onoff-1280.png' })
+})
 
 for (const [w, h] of [
   [828, 420],

@@ -38,7 +38,14 @@ export interface LabelPlan {
   font: Fonts
 }
 
-/** Where every label goes, none overlapping a node, a gauge or another label (see labels.ts). */
+/**
+ * Where every label goes, none overlapping a node, a gauge or another label (see labels.ts).
+ *
+ * Fonts raised above the drawing's own (presentation mode) may leave a source no room for its ACR
+ * label, as for a host level with the switch it feeds: the ACR labels then step down together, to
+ * the drawing's own size at the least, until every source has one, so that a lecturer never loses
+ * a VC's rate and the rates on the screen stay one size.
+ */
 export function planLabels(
   layout: Layout,
   pos: Map<string, Point>,
@@ -47,6 +54,30 @@ export function planLabels(
   bundles: Bundle[],
   opened: ReadonlySet<string>,
   font: Fonts = FONT,
+): LabelPlan {
+  const first = planAt(layout, pos, middle, height, bundles, opened, font)
+  const sources = new Set(layout.vcs.map((vc) => vc.source).filter((id) => pos.has(id))).size
+  if (first.acr.size === sources) return first
+  let acr = font.acr
+  while (acr > FONT.acr) {
+    acr = Math.max(FONT.acr, acr - ACR_STEP)
+    const plan = planAt(layout, pos, middle, height, bundles, opened, { ...font, acr })
+    if (plan.acr.size === sources) return plan
+  }
+  return first
+}
+
+/** How far the ACR labels' font steps down at a time when a source finds no room for one. */
+const ACR_STEP = 2
+
+function planAt(
+  layout: Layout,
+  pos: Map<string, Point>,
+  middle: Point,
+  height: number,
+  bundles: Bundle[],
+  opened: ReadonlySet<string>,
+  font: Fonts,
 ): LabelPlan {
   const nodeBoxes: Box[] = layout.nodes.flatMap((n) => {
     const p = pos.get(n.id)
