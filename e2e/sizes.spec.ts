@@ -3,10 +3,10 @@
  * chart titles, key numbers and the drawing's labels at 24 px or more, the labels clear of each
  * other, every other text at 16 px or more, read-outs inside their boxes), every node's name inside
  * its node in presentation at 1920×1080 and 1280×800, every source's ACR label at one size when
- * room is short, a stop's narration and the whole drawing in a
- * course page's frame, and small embeds
- * (640×400 shows the queue chart beside the ACR chart; no label under 11 px at 480×360). Sizes
- * are rendered sizes: an SVG's font size times its scale.
+ * room is short, a stop's narration and the whole drawing in a course page's frame, every node
+ * named in that frame, and small embeds (640×400 shows the queue chart under the ACR chart; no
+ * label under 11 px at 640×400 and 480×360). Sizes are rendered sizes: an SVG's font size times
+ * its scale.
  */
 import type { Page } from '@playwright/test'
 import { drawingBoxes, overlaps } from './drawing'
@@ -196,6 +196,22 @@ for (const [w, h] of [
     await page.screenshot({ path: `e2e/artifacts/embed-stop-${w}x${h}.png` })
   })
 }
+
+test('embed at 860×420, the example course page’s frame: every node named, at 11 px or more', async ({
+  lab,
+  page,
+}) => {
+  await page.setViewportSize({ width: 860, height: 420 })
+  await page.goto('/?embed#scenario=two-source-wan')
+  await page.waitForFunction(() => window.__abrlab !== undefined)
+  await lab.waitUntilLoaded()
+  const names = (await textSizes(page, '.app.embed svg.topology')).filter(
+    (s) => s.what === 'node-name',
+  )
+  expect(names.map((s) => s.text).sort()).toEqual(['D1', 'D2', 'S1', 'S2', 'SW1', 'SW2'])
+  expect(Math.min(...names.map((s) => s.px))).toBeGreaterThanOrEqual(11)
+  expect(await namesOutsideTheirNodes(page)).toEqual([])
+})
 
 for (const [w, h] of [
   [640, 400],

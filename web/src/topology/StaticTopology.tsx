@@ -210,13 +210,7 @@ export const StaticTopology = memo(function StaticTopology({
               ) : (
                 <circle r={HOST_R} />
               )}
-              <text
-                textAnchor="middle"
-                dy="0.35em"
-                style={{ fontSize: nodeNameFont(node.id, forwards(node.kind), plan.font.node) }}
-              >
-                {node.id}
-              </text>
+              <NodeName id={node.id} isSwitch={forwards(node.kind)} size={plan.font.node} />
               <title>{`${kind} ${node.id}`}</title>
             </g>
           )
@@ -225,3 +219,21 @@ export const StaticTopology = memo(function StaticTopology({
     </g>
   )
 })
+
+/**
+ * A node's name, grown toward `size` as far as its node holds it; a name held only smaller than
+ * `size` is marked `cramped` (a small embed leaves it out rather than draw it unreadably small).
+ */
+function NodeName({ id, isSwitch, size }: { id: string; isSwitch: boolean; size: number }) {
+  const fits = nodeNameFont(id, isSwitch, size)
+  return (
+    <text
+      className={fits < size ? 'node-name cramped' : 'node-name'}
+      textAnchor="middle"
+      dy="0.35em"
+      style={{ fontSize: fits }}
+    >
+      {id}
+    </text>
+  )
+}

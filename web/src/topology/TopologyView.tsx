@@ -49,6 +49,9 @@ function useShownScale(ref: RefObject<SVGSVGElement | null>, height: number): nu
   return scale
 }
 
+/** The least on-screen size (px) of a node's name, as of every label of a small embed. */
+const NAME_PX = 11
+
 /** The drawing of the network with its live values. */
 export function TopologyView({
   layout,
@@ -74,7 +77,14 @@ export function TopologyView({
   const scale = useShownScale(svgRef, height)
   const present = usePresentation().on
   const least = present && scale > 0 ? Math.ceil((2 * PRESENT_LABEL_PX) / scale) / 2 : 0
-  const font = useMemo(() => fontsAtLeast(least), [least])
+  // Node names at NAME_PX or more on the screen wherever their node holds that (a phone, a course
+  // page's frame, where the drawing is shown small); StaticTopology marks a name its node cannot
+  // hold at the size asked, and a small embed leaves such names out (embed.css).
+  const nameLeast = scale > 0 ? Math.ceil((2 * NAME_PX) / scale) / 2 : 0
+  const font = useMemo(() => {
+    const fonts = fontsAtLeast(least)
+    return { ...fonts, node: Math.max(fonts.node, nameLeast) }
+  }, [least, nameLeast])
   const plan = useMemo(
     () => planLabels(layout, placement.pos, placement.middle, height, bundles, opened, font),
     [layout, placement, height, bundles, opened, font],
