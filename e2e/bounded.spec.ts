@@ -44,12 +44,10 @@ test('a hostile link followed later is refused with the limit, and the open scen
   await expect(page.locator('h1')).toContainText('RIF 1/16 against RIF 1')
 
   // 1. A link far too long to hold any scenario within the input limit: refused from its length.
-  const started = Date.now()
   await follow(lab, `#scenario-json=${'A'.repeat(6_000_000)}`)
   await expect(lab.errorPanel).toContainText('This link could not be opened')
   await expect(lab.errorPanel).toContainText('limits.max_input_bytes')
   await expect(lab.errorPanel).toContainText('The scenario you had is still open.')
-  expect(Date.now() - started).toBeLessThan(30_000)
   await stillOpenAndResponsive(lab)
   await lab.errorPanel.getByRole('button', { name: 'Dismiss' }).click()
 
