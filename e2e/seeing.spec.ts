@@ -419,8 +419,29 @@ for (const id of [
     await expect(page.locator('svg.topology')).toBeHidden()
     expect(await smallTargets(page)).toEqual([])
     expect(await noSideways()).toBe(true)
+    // Menus drawn as buttons (Export, Record, Show…, Change & run again) keep their words in the
+    // middle of the taller target, as the buttons beside them do.
+    expect(await wordsOffCentre(page)).toEqual([])
     await page.screenshot({ path: `e2e/artifacts/phone-${id}-charts.png` })
   })
+}
+
+/** Button-like summaries whose words sit more than 3 px off their box's vertical middle. */
+async function wordsOffCentre(page: Page): Promise<string[]> {
+  return page
+    .locator(
+      ':is(details.export-menu, details.series-picker, details.compare-change) > summary:visible',
+    )
+    .evaluateAll((summaries) =>
+      summaries.flatMap((summary) => {
+        const box = summary.getBoundingClientRect()
+        const range = document.createRange()
+        range.selectNodeContents(summary)
+        const words = range.getBoundingClientRect()
+        const off = words.top + words.height / 2 - (box.top + box.height / 2)
+        return Math.abs(off) > 3 ? [`${summary.textContent}: ${off.toFixed(1)} px`] : []
+      }),
+    )
 }
 
 /** Presses Tab until every element matching `selector` has had the focus; the ids reached, in order. */
