@@ -4,7 +4,7 @@
  * other, every other text at 16 px or more, read-outs inside their boxes), every node's name inside
  * its node in presentation at 1920×1080 and 1280×800, every source's ACR label at one size when
  * room is short, a stop's narration and the whole drawing in a course page's frame, every node
- * named in that frame, and small embeds (640×400 shows the queue chart under the ACR chart; no
+ * named in that frame, a phone's drawing labels at 10 px or more, and small embeds (640×400 shows the queue chart under the ACR chart; no
  * label under 11 px at 640×400 and 480×360). Sizes are rendered sizes: an SVG's font size times
  * its scale.
  */
@@ -196,6 +196,28 @@ for (const [w, h] of [
     await page.screenshot({ path: `e2e/artifacts/embed-stop-${w}x${h}.png` })
   })
 }
+
+test('phone 390×844: the drawing’s labels at 10 px or more, clear of each other', async ({
+  lab,
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await lab.open('#scenario=two-source-wan')
+  await lab.waitUntilLoaded()
+  await page.locator('button.action-step').click()
+  await expect(page.locator('svg.topology-values text.acr-label')).toHaveText([/^vc1 /, /^vc2 /])
+  const drawing = [
+    ...(await textSizes(page, 'svg.topology')),
+    ...(await textSizes(page, 'svg.topology-values')),
+  ]
+  expect(drawing.length).toBeGreaterThanOrEqual(9)
+  expect(drawing.filter((s) => s.what !== 'node-name' && s.px < 10)).toEqual([])
+  // The hosts' names at 11 px; a switch's name is as large as its box holds (about 10 px here).
+  const hosts = drawing.filter((s) => s.what === 'node-name' && /^[SD]\d$/.test(s.text))
+  expect(hosts.map((s) => s.text).sort()).toEqual(['D1', 'D2', 'S1', 'S2'])
+  expect(hosts.filter((s) => s.px < 11)).toEqual([])
+  expect(overlaps(await drawingBoxes(page))).toEqual([])
+})
 
 test('embed at 860×420, the example course page’s frame: every node named, at 11 px or more', async ({
   lab,

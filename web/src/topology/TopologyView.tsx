@@ -51,6 +51,8 @@ function useShownScale(ref: RefObject<SVGSVGElement | null>, height: number): nu
 
 /** The least on-screen size (px) of a node's name, as of every label of a small embed. */
 const NAME_PX = 11
+/** The least on-screen size (px) of the drawing's labels outside presentation mode. */
+const LABEL_PX = 10
 
 /** The drawing of the network with its live values. */
 export function TopologyView({
@@ -71,12 +73,14 @@ export function TopologyView({
   const { height } = placement
   const opened = useOpenBundles()
   const bundles = useMemo(() => routeGroups(layout.vcs), [layout.vcs])
-  // In presentation mode no label is drawn under PRESENT_LABEL_PX on the screen: the fonts are
-  // sized (in half drawing units) from the scale the drawing is shown at, and placed at that size.
+  // No label is drawn under LABEL_PX on the screen (a phone shows the drawing at about 0.6), nor in
+  // presentation mode under PRESENT_LABEL_PX: the fonts are sized (in half drawing units) from the
+  // scale the drawing is shown at, and placed at that size.
   const svgRef = useRef<SVGSVGElement>(null)
   const scale = useShownScale(svgRef, height)
   const present = usePresentation().on
-  const least = present && scale > 0 ? Math.ceil((2 * PRESENT_LABEL_PX) / scale) / 2 : 0
+  const least =
+    scale > 0 ? Math.ceil((2 * (present ? PRESENT_LABEL_PX : LABEL_PX)) / scale) / 2 : 0
   // Node names at NAME_PX or more on the screen wherever their node holds that (a phone, a course
   // page's frame, where the drawing is shown small); StaticTopology marks a name its node cannot
   // hold at the size asked, and a small embed leaves such names out (embed.css).
