@@ -145,8 +145,9 @@ export function formatDuration(ms: number): string {
   return `${Number((ms / 1000).toPrecision(3))} s`
 }
 
+/** "150 Mbit/s", "0.1 Mbit/s", "237,100 Mbit/s": four significant digits, thousands grouped. */
 function formatMbps(mbps: number): string {
-  return `${Number(mbps.toPrecision(4))} Mbit/s`
+  return `${Number(mbps.toPrecision(4)).toLocaleString('en', { maximumFractionDigits: 20 })} Mbit/s`
 }
 
 function formatCount(n: number): string {
