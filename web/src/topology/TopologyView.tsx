@@ -79,8 +79,7 @@ export function TopologyView({
   const svgRef = useRef<SVGSVGElement>(null)
   const scale = useShownScale(svgRef, height)
   const present = usePresentation().on
-  const least =
-    scale > 0 ? Math.ceil((2 * (present ? PRESENT_LABEL_PX : LABEL_PX)) / scale) / 2 : 0
+  const least = scale > 0 ? Math.ceil((2 * (present ? PRESENT_LABEL_PX : LABEL_PX)) / scale) / 2 : 0
   // Node names at NAME_PX or more on the screen wherever their node holds that (a phone, a course
   // page's frame, where the drawing is shown small); StaticTopology marks a name its node cannot
   // hold at the size asked, and a small embed leaves such names out (embed.css).
