@@ -142,7 +142,7 @@ for (const [w, h, id] of [
   })
 }
 
-test('presentation at 1280×800: every source of ma-cbr-onoff keeps its ACR label, all one size', async ({
+test('presentation at 1280×800: ma-cbr-onoff keeps every ACR label, all one size, and its caption', async ({
   lab,
   page,
 }) => {
@@ -161,6 +161,10 @@ test('presentation at 1280×800: every source of ma-cbr-onoff keeps its ACR labe
     .map((s) => s.px)
   expect(new Set(sizes).size).toBe(1)
   expect(sizes[0]).toBeGreaterThanOrEqual(16)
+  // The links' caption, wider than the drawing at 24 px, steps down rather than vanish.
+  await expect(page.locator('.app.present svg.topology text.links-caption')).toHaveText(
+    'links unless marked: 155.52 Mbit/s · 0.8 µs',
+  )
   expect(overlaps(await drawingBoxes(page))).toEqual([])
   await page.screenshot({ path: 'e2e/artifacts/present-ma-cbr-onoff-1280.png' })
 })

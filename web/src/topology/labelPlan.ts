@@ -97,10 +97,16 @@ function planAt(
   }
   if (common) {
     const text = `${layout.links.every((l) => linkCaption(l) === common) ? 'every link' : 'links unless marked'}: ${common}`
-    plan.caption =
-      placer.place([
-        textBox(text, font.caption, { x: WIDTH / 2, y: height - 8 - font.caption * 0.35 }),
-      ]) === 0
+    // At a raised size (presentation mode) the caption may be wider than the drawing: it steps
+    // down, never under the drawing's own size, rather than vanish.
+    for (let size = font.caption; !plan.caption; size = Math.max(FONT.caption, size - 2)) {
+      const box = textBox(text, size, { x: WIDTH / 2, y: height - 8 - size * 0.35 })
+      if (placer.place([box]) === 0) {
+        plan.caption = true
+        plan.font = { ...font, caption: size }
+      }
+      if (size <= FONT.caption) break
+    }
   }
   // Gaps between a label and what it labels grow with its font.
   const gap = (13 * font.acr) / FONT.acr
