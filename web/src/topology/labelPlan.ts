@@ -41,10 +41,10 @@ export interface LabelPlan {
 /**
  * Where every label goes, none overlapping a node, a gauge or another label (see labels.ts).
  *
- * Fonts raised above the drawing's own (presentation mode) may leave a source no room for its ACR
- * label, as for a host level with the switch it feeds: the ACR labels then step down together, to
- * the drawing's own size at the least, until every source has one, so that a lecturer never loses
- * a VC's rate and the rates on the screen stay one size.
+ * Fonts raised above the drawing's own (presentation mode, a phone) may leave a source no room for
+ * its ACR label, as for a host level with the switch it feeds: the ACR labels then step down
+ * together, to the drawing's own size at the least, until every source has one, so that a lecturer
+ * does not lose a VC's rate and the rates on the screen stay one size.
  */
 export function planLabels(
   layout: Layout,
@@ -58,17 +58,25 @@ export function planLabels(
   const first = planAt(layout, pos, middle, height, bundles, opened, font)
   const sources = new Set(layout.vcs.map((vc) => vc.source).filter((id) => pos.has(id))).size
   if (first.acr.size === sources) return first
-  let acr = font.acr
-  while (acr > FONT.acr) {
-    acr = Math.max(FONT.acr, acr - ACR_STEP)
+  for (const acr of stepsDown(font.acr, FONT.acr).slice(1)) {
     const plan = planAt(layout, pos, middle, height, bundles, opened, { ...font, acr })
     if (plan.acr.size === sources) return plan
   }
   return first
 }
 
-/** How far the ACR labels' font steps down at a time when a source finds no room for one. */
-const ACR_STEP = 2
+/**
+ * The sizes a label tries, from `from` down to `to`: two units apart, or in at most eight even
+ * steps when that would be more (a drawing shown tiny asks for a huge font), so that planning
+ * stays a handful of passes whatever the scale.
+ */
+export function stepsDown(from: number, to: number): number[] {
+  if (!(from > to)) return [from]
+  const step = Math.max(2, (from - to) / 8)
+  const sizes: number[] = []
+  for (let size = from; size > to; size -= step) sizes.push(size)
+  return [...sizes, to]
+}
 
 function planAt(
   layout: Layout,
@@ -99,13 +107,13 @@ function planAt(
     const text = `${layout.links.every((l) => linkCaption(l) === common) ? 'every link' : 'links unless marked'}: ${common}`
     // At a raised size (presentation mode) the caption may be wider than the drawing: it steps
     // down, never under the drawing's own size, rather than vanish.
-    for (let size = font.caption; !plan.caption; size = Math.max(FONT.caption, size - 2)) {
+    for (const size of stepsDown(font.caption, FONT.caption)) {
       const box = textBox(text, size, { x: WIDTH / 2, y: height - 8 - size * 0.35 })
       if (placer.place([box]) === 0) {
         plan.caption = true
         plan.font = { ...font, caption: size }
+        break
       }
-      if (size <= FONT.caption) break
     }
   }
   // Gaps between a label and what it labels grow with its font.
