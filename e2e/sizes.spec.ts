@@ -10,7 +10,7 @@
  */
 import type { Page } from '@playwright/test'
 import { drawingBoxes, overlaps } from './drawing'
-import { expect, test } from './fixtures'
+import { type AbrLabPage, expect, test } from './fixtures'
 
 /** Rendered font size (px) of every visible text in `root`, labelled by where it is. */
 async function textSizes(page: Page, root: string) {
@@ -42,15 +42,26 @@ async function textSizes(page: Page, root: string) {
   }, root)
 }
 
+/** Opens a library scenario at a projector's size and switches to presentation mode (P). */
+async function openPresenting(
+  lab: AbrLabPage,
+  page: Page,
+  width: number,
+  height: number,
+  id: string,
+) {
+  await page.setViewportSize({ width, height })
+  await lab.open(`#scenario=${id}`)
+  await lab.waitUntilLoaded()
+  await page.keyboard.press('p')
+  await expect(page.locator('.app.present')).toHaveCount(1)
+}
+
 test('presentation at 1920×1080: clock, chart titles and key numbers ≥ 24 px, hints ≥ 16 px, read-outs fit', async ({
   lab,
   page,
 }) => {
-  await page.setViewportSize({ width: 1920, height: 1080 })
-  await lab.open('#scenario=two-source-wan')
-  await lab.waitUntilLoaded()
-  await page.keyboard.press('p')
-  await expect(page.locator('.app.present')).toHaveCount(1)
+  await openPresenting(lab, page, 1920, 1080, 'two-source-wan')
   await lab.playToEnd()
   await page.locator('svg#acr-chart').hover({ position: { x: 200, y: 120 } })
   await expect(page.locator('svg#acr-chart g.readout text').first()).toBeVisible()
@@ -132,11 +143,7 @@ for (const [w, h, id] of [
   [1280, 800, 'two-source-wan'],
 ] as const) {
   test(`presentation at ${w}×${h}: every node of ${id} holds its name`, async ({ lab, page }) => {
-    await page.setViewportSize({ width: w, height: h })
-    await lab.open(`#scenario=${id}`)
-    await lab.waitUntilLoaded()
-    await page.keyboard.press('p')
-    await expect(page.locator('.app.present')).toHaveCount(1)
+    await openPresenting(lab, page, w, h, id)
     // Names grow to the presentation's size as far as their nodes hold them.
     await expect.poll(() => namesOutsideTheirNodes(page)).toEqual([])
   })
@@ -146,11 +153,7 @@ test('presentation at 1280×800: ma-cbr-onoff keeps every ACR label, all one siz
   lab,
   page,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 800 })
-  await lab.open('#scenario=ma-cbr-onoff')
-  await lab.waitUntilLoaded()
-  await page.keyboard.press('p')
-  await expect(page.locator('.app.present')).toHaveCount(1)
+  await openPresenting(lab, page, 1280, 800, 'ma-cbr-onoff')
   await page.locator('button.action-step').click()
   // S3 sits level with SW1: at the full presentation size its label finds no room, so the four
   // step down together rather than lose vc3's.

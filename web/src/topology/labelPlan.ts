@@ -55,11 +55,12 @@ export function planLabels(
   opened: ReadonlySet<string>,
   font: Fonts = FONT,
 ): LabelPlan {
-  const first = planAt(layout, pos, middle, height, bundles, opened, font)
+  const drawn: Drawn = { layout, pos, middle, height, bundles, opened }
+  const first = planAt(drawn, font)
   const sources = new Set(layout.vcs.map((vc) => vc.source).filter((id) => pos.has(id))).size
   if (first.acr.size === sources) return first
   for (const acr of stepsDown(font.acr, FONT.acr).slice(1)) {
-    const plan = planAt(layout, pos, middle, height, bundles, opened, { ...font, acr })
+    const plan = planAt(drawn, { ...font, acr })
     if (plan.acr.size === sources) return plan
   }
   return first
@@ -78,15 +79,18 @@ export function stepsDown(from: number, to: number): number[] {
   return [...sizes, to]
 }
 
-function planAt(
-  layout: Layout,
-  pos: Map<string, Point>,
-  middle: Point,
-  height: number,
-  bundles: Bundle[],
-  opened: ReadonlySet<string>,
-  font: Fonts,
-): LabelPlan {
+/** What the labels are planned over: the network, where its nodes are drawn, its bundles. */
+interface Drawn {
+  layout: Layout
+  pos: Map<string, Point>
+  middle: Point
+  height: number
+  bundles: Bundle[]
+  opened: ReadonlySet<string>
+}
+
+/** One pass of the plan at the given fonts. */
+function planAt({ layout, pos, middle, height, bundles, opened }: Drawn, font: Fonts): LabelPlan {
   const nodeBoxes: Box[] = layout.nodes.flatMap((n) => {
     const p = pos.get(n.id)
     const r = (forwards(n.kind) ? SWITCH_HALF : HOST_R) + 1
